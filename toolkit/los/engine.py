@@ -227,7 +227,7 @@ class LosEngine:
     @staticmethod
     def _side_blocks(a: Hex, b: Hex, conv: Convention, sides: frozenset[Hexside],
                      contacts: Iterable[Contact]) -> list[SideContact]:
-        if not sides:
+        if not sides or a == b:
             return []
         near = {a, b, *(c.hex for c in contacts)}
         keys = {hexside(h, n) for h in near for n in h.neighbors()} & sides
