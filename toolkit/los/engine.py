@@ -293,28 +293,37 @@ class LosEngine:
         base = int(self.cells(np.array([a]))[0])
         n = len(tg)
 
-        def obstacle(cells: np.ndarray) -> np.ndarray:
+        if level is not None:
+            la = obstacles.levels.get(a, 0)
+            lt = level[self.cells(tg)]
+            thr = np.maximum(lt, la) if obstacles.elevation == "higher-than-both" else np.minimum(lt, la)
+
+        def obstacle(cells: np.ndarray, owners: np.ndarray) -> np.ndarray:
             ob = block[cells]
             if level is not None:
-                la = obstacles.levels.get(a, 0)
-                lt = level[self.cells(tg)]
-                thr = np.maximum(lt, la) if obstacles.elevation == "higher-than-both" else np.minimum(lt, la)
-                ob |= (level[cells] > thr[owner]) & self._on_map[cells]
+                ob |= (level[cells] > thr[owners]) & self._on_map[cells]
             return ob
 
         def per_target(mask: np.ndarray) -> np.ndarray:
-            return np.bincount(owner, weights=mask, minlength=n) > 0
+            return np.bincount(owner[mask], minlength=n) > 0
 
-        ob = obstacle(t.cell[entries] + base)
+        ob = obstacle(t.cell[entries] + base, owner)
         if conv is Convention.TOUCH:
             blocked = per_target(ob)
         else:
-            kind = t.kind[entries]
-            spine = kind == HEXSIDE
-            blocked = per_target(ob & ((kind == INTERIOR) | (spine & obstacle(t.pcell[entries] + base))))
-            if conv is Convention.BOTH_SIDES:
-                side = t.side[entries]
-                blocked |= per_target(ob & spine & (side > 0)) & per_target(ob & spine & (side < 0))
+            hit = ob & (t.kind[entries] == INTERIOR)
+            spine = np.flatnonzero(ob & (t.kind[entries] == HEXSIDE))
+            if len(spine):
+                # Only obstacle hexes met along a hexside need their partner looked at.
+                on_spine = entries[spine]
+                hit[spine] = obstacle(t.pcell[on_spine] + base, owner[spine])
+                if conv is Convention.BOTH_SIDES:
+                    side = t.side[on_spine]
+                    left, right = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
+                    left[owner[spine][side > 0]] = True
+                    right[owner[spine][side < 0]] = True
+                    hit[spine[(left & right)[owner[spine]]]] = True
+            blocked = per_target(hit)
         visible = ~blocked
         if obstacles.hexsides:
             visible = self._refine_hexsides(a, tg, visible, conv, obstacles, per_target(

@@ -33,7 +33,7 @@ class OffsetTable:
         self.indptr = np.zeros(1, dtype=np.int64)
         self.scale = np.zeros(0, dtype=np.int64)
         for name in _FIELDS:
-            setattr(self, name, np.zeros(0, dtype=np.int64))
+            setattr(self, name, np.zeros(0, dtype=np.int8 if name in ("kind", "side") else np.int64))
 
     def __len__(self) -> int:
         return len(self.scale)
@@ -60,7 +60,8 @@ class OffsetTable:
         cols["cell"] = t.dq * self.stride + t.dr
         cols["pcell"] = t.pdq * self.stride + t.pdr
         for name, col in cols.items():
-            setattr(self, name, np.concatenate([getattr(self, name), col.astype(np.int64)]))
+            old = getattr(self, name)
+            setattr(self, name, np.concatenate([old, col.astype(old.dtype)]))
 
     def gather(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Entry indices of the given slots, concatenated, and the position of each entry's slot."""

@@ -1,0 +1,171 @@
+"""Benchmark the foundation: map compile, cache, graph, line of sight.
+
+Prints a table of medians over repeated runs (``--json`` for machines).  The
+map is the largest bundled map, or -- until the game maps exist, or with
+``--generated`` -- a generated 70 x 70 map with about 20 % blocking hexes.
+The naive baseline is what one would write without the engine: float
+coordinates and a shapely predicate for every (target, obstacle) pair.
+
+    python scripts/bench.py [--repeat N] [--json] [--generated]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import shapely
+import yaml
+
+from toolkit.los import LosEngine
+from toolkit.los.explain import map_obstacles
+from toolkit.mapdata import compile_source, list_maps, load_map, to_graph
+
+SIZE = 10.0
+
+
+def generated_map_source(columns: int = 70, rows: int = 70, seed: int = 1917) -> str:
+    """YAML of a generated map: ~20 % of hexes covered by hill and village blobs, plus roads."""
+    rng = random.Random(seed)
+    width, height = 1.5 * SIZE * columns, SIZE * 3 ** 0.5 * rows
+    areas = []
+    for i in range(int(columns * rows * 0.2 / 2)):
+        cx, cy, rad = rng.uniform(0, width), rng.uniform(0, height), rng.uniform(0.8, 1.8) * SIZE * 1.2
+        pts = [[round(float(cx + rad * np.cos(a) * rng.uniform(0.8, 1.2)), 3),
+                round(float(cy + rad * np.sin(a) * rng.uniform(0.8, 1.2)), 3)] for a in np.linspace(0, 2 * np.pi, 9)[:-1]]
+        areas.append({"terrain": "hill" if i % 3 else "village", "polygon": pts})
+    lines = [{"feature": "road", "points": [[rng.uniform(0, width), rng.uniform(0, height)] for _ in range(6)]}
+             for _ in range(12)]
+    spec = {
+        "id": "generated-70x70", "title": "Generated 70 x 70 benchmark map",
+        "grid": {"orientation": "flat", "size": SIZE, "naming": {"scheme": "ccrr", "shifted": "odd"},
+                 "columns": [1, columns], "rows": [1, rows]},
+        "terrain": {"clear": {"color": "#eae3c5"}, "hill": {"color": "#c9a66b", "elevation": 1},
+                    "village": {"color": "#b04030"}},
+        "features": {"road": {"kind": "path", "color": "#8b0000"}},
+        "los": {"convention": "touch", "blocking_terrain": ["hill", "village"]},
+        "areas": areas, "lines": lines,
+    }
+    return yaml.safe_dump(spec, sort_keys=False)
+
+
+def median_ms(fn: Callable[[], object], repeat: int) -> float:
+    """Median wall time of ``fn`` in milliseconds."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def naive_one_to_all(cmap, viewer, blockers) -> dict:
+    """Float shapely geometry, one ``intersects`` per (target, obstacle) pair, touch convention."""
+    lay = cmap.grid.layout
+    polys = {h: shapely.Polygon(lay.corners(h)) for h in blockers}
+    out = {}
+    for target in cmap.grid.hex_list:
+        line = shapely.LineString([lay.centre(viewer), lay.centre(target)])
+        between = [p for h, p in polys.items() if h not in (viewer, target)]
+        out[target] = not bool(np.any(shapely.intersects(line, between)))
+    return out
+
+
+def run(repeat: int, generated: bool) -> list[dict]:
+    """Measure every row of the table."""
+    bundled = [] if generated else sorted(list_maps(), key=lambda m: m[2].stat().st_size)
+    with tempfile.TemporaryDirectory() as tmp:
+        if bundled:
+            path = bundled[-1][2]
+            source = path.read_bytes()
+        else:
+            path = Path(tmp) / "map.yaml"
+            path.write_text(generated_map_source())
+            source = path.read_bytes()
+        cache = Path(tmp) / "cache"
+        rows = []
+
+        def row(name: str, ms: float, target: float | None, runs: int) -> None:
+            rows.append({"benchmark": name, "median_ms": round(ms, 3), "runs": runs,
+                         "target_ms": target, "ok": None if target is None else ms <= target})
+
+        row("map compile, cold", median_ms(lambda: compile_source(source, str(path)), max(3, repeat // 4)),
+            3000, max(3, repeat // 4))
+        load_map(path, cache)
+        row("map load, cached", median_ms(lambda: load_map(path, cache), repeat), 300, repeat)
+        cmap = load_map(path, cache)
+        row("graph build", median_ms(lambda: to_graph(cmap), repeat), None, repeat)
+
+        obstacles = map_obstacles(cmap)
+        hexes = cmap.grid.hex_list
+        viewer = hexes[len(hexes) // 2]
+        far = max(hexes, key=viewer.distance)
+        row("LOS one pair, cold engine", median_ms(lambda: LosEngine(cmap.grid).check(viewer, far, "touch", obstacles),
+                                                   repeat), None, repeat)
+        engine = LosEngine(cmap.grid)
+        engine.check(viewer, far, "touch", obstacles)
+        row("LOS one pair", median_ms(lambda: engine.check(viewer, far, "touch", obstacles), repeat), 0.5, repeat)
+        row("LOS one-to-all, cold (builds its offsets)",
+            median_ms(lambda: LosEngine(cmap.grid).visible_from(viewer, "touch", obstacles), max(3, repeat // 4)),
+            None, max(3, repeat // 4))
+        engine.visible_from(viewer, "touch", obstacles)
+        fast = median_ms(lambda: engine.visible_from(viewer, "touch", obstacles), repeat)
+        row("LOS one-to-all", fast, 10, repeat)
+        for conv in ("cross", "both-sides"):
+            row(f"LOS one-to-all, {conv}", median_ms(lambda: engine.visible_from(viewer, conv, obstacles), repeat),
+                10, repeat)
+        naive_runs = 3
+        naive = median_ms(lambda: naive_one_to_all(cmap, viewer, obstacles.hexes), naive_runs)
+        row("naive one-to-all (float shapely, per pair)", naive, None, naive_runs)
+        rows.append({"benchmark": "speed-up of one-to-all over naive", "ratio": round(naive / fast, 1),
+                     "target_ratio": 100, "ok": naive / fast >= 100})
+        naive_answer = naive_one_to_all(cmap, viewer, obstacles.hexes)
+        exact_answer = engine.visible_from(viewer, "touch", obstacles)
+        differ = sum(naive_answer[h] != exact_answer[h] for h in hexes)
+        rows.append({"benchmark": "targets where float predicates get it wrong", "value": differ, "ok": None})
+        rows.insert(0, {"benchmark": f"map: {cmap.id} ({len(hexes)} hexes, "
+                                     f"{len(obstacles.hexes) / len(hexes):.0%} blocking)", "ok": None})
+    return rows
+
+
+def print_table(rows: list[dict]) -> None:
+    """A fixed-width table for people."""
+    print(f"{'benchmark':48} {'median':>12} {'runs':>5} {'target':>10}  ok")
+    for r in rows:
+        if "median_ms" in r:
+            tgt = f"<= {r['target_ms']} ms" if r["target_ms"] is not None else ""
+            print(f"{r['benchmark']:48} {r['median_ms']:>9.3f} ms {r['runs']:>5} {tgt:>10}  "
+                  f"{'' if r['ok'] is None else ('yes' if r['ok'] else 'NO')}")
+        elif "ratio" in r:
+            print(f"{r['benchmark']:48} {r['ratio']:>11.1f}x {'':>5} {'>= 100x':>10}  {'yes' if r['ok'] else 'NO'}")
+        elif "value" in r:
+            print(f"{r['benchmark']:48} {str(r['value']):>12}")
+        else:
+            print(r["benchmark"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print the table."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--repeat", type=int, default=20)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--generated", action="store_true", help="use the generated 70 x 70 map")
+    args = p.parse_args(argv)
+    rows = run(args.repeat, args.generated)
+    if args.json:
+        json.dump(rows, sys.stdout, indent=2)
+        print()
+    else:
+        print_table(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

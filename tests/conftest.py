@@ -1,0 +1,35 @@
+"""Shared fixtures: a minimal valid map dict, the example map path, an isolated map cache."""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "maps" / "example" / "map.yaml"
+
+_MINIMAL = {
+    "id": "tiny",
+    "title": "Tiny",
+    "grid": {"orientation": "flat", "size": 10, "naming": {"scheme": "ccrr"}, "columns": [1, 4], "rows": [1, 3]},
+    "terrain": {"clear": {}, "hill": {"elevation": 1}, "village": {"base": False}},
+    "features": {"road": {"kind": "path"}, "wall": {"kind": "hexside"}},
+}
+
+
+@pytest.fixture
+def map_dict() -> dict:
+    """A fresh minimal valid map (4 x 3 flat-top CCRR hexes, size 10, default origin)."""
+    return copy.deepcopy(_MINIMAL)
+
+
+@pytest.fixture
+def example_path() -> Path:
+    """The bundled example map file."""
+    return EXAMPLE
+
+
+@pytest.fixture(autouse=True)
+def _isolated_map_cache(tmp_path_factory, monkeypatch):
+    """Never write compiled maps into the real user cache during tests."""
+    monkeypatch.setenv("TOOLKIT_CACHE_DIR", str(tmp_path_factory.mktemp("map-cache")))

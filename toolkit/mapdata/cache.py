@@ -1,0 +1,54 @@
+"""On-disk cache of compiled maps, keyed by the source hash.
+
+Cache files are plain JSON (:meth:`CompiledMap.to_json`) named
+``<source hash>.json`` in ``$TOOLKIT_CACHE_DIR`` or ``~/.cache/toolkit/maps/``.
+They are written atomically; a corrupt file is ignored and rebuilt.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from .compiled import CompiledMap
+from .compiler import compile_source, source_hash
+
+
+def default_cache_dir() -> Path:
+    """The cache directory: ``$TOOLKIT_CACHE_DIR`` or ``~/.cache/toolkit/maps``."""
+    env = os.environ.get("TOOLKIT_CACHE_DIR")
+    return Path(env) if env else Path.home() / ".cache" / "toolkit" / "maps"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same directory and ``os.replace``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def _read_cached(path: Path, digest: str) -> CompiledMap | None:
+    try:
+        cmap = CompiledMap.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return None
+    return cmap if cmap.source_hash == digest else None
+
+
+def load_map(path: str | Path, cache_dir: str | Path | None = None) -> CompiledMap:
+    """The compiled map of a map file, from the cache when the source is unchanged."""
+    raw = Path(path).read_bytes()
+    digest = source_hash(raw)
+    cached_file = Path(cache_dir or default_cache_dir()) / f"{digest}.json"
+    cmap = _read_cached(cached_file, digest)
+    if cmap is None:
+        cmap = compile_source(raw, str(path))
+        write_atomic(cached_file, json.dumps(cmap.to_json(), separators=(",", ":")))
+    return cmap

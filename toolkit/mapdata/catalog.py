@@ -1,0 +1,53 @@
+"""The bundled maps: ``maps/<id>/map.yaml`` at the repository root.
+
+The directory is ``$TOOLKIT_MAPS_DIR`` if set, else ``maps/`` next to the
+``toolkit`` package.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import yaml
+
+import toolkit
+
+from .cache import load_map
+from .compiled import CompiledMap
+from .errors import MapError
+
+
+def maps_dir() -> Path:
+    """The directory holding the bundled maps."""
+    env = os.environ.get("TOOLKIT_MAPS_DIR")
+    return Path(env) if env else Path(toolkit.__file__).resolve().parent.parent / "maps"
+
+
+def _map_files() -> dict[str, Path]:
+    root = maps_dir()
+    return {p.parent.name: p for p in sorted(root.glob("*/map.yaml"))} if root.is_dir() else {}
+
+
+def list_maps() -> list[tuple[str, str, Path]]:
+    """``(id, title, path)`` of every bundled map, sorted by id (title read without compiling)."""
+    out = []
+    for map_id, path in _map_files().items():
+        try:
+            data = yaml.safe_load(path.read_bytes())
+        except yaml.YAMLError:
+            data = None
+        title = data.get("title", "") if isinstance(data, dict) else "(unreadable map file)"
+        out.append((map_id, str(title), path))
+    return out
+
+
+def open_map(id_or_path: str | Path) -> CompiledMap:
+    """A compiled map from a bundled map id or a path to a map file (cached)."""
+    files = _map_files()
+    text = str(id_or_path)
+    if text in files:
+        return load_map(files[text])
+    if Path(text).is_file():
+        return load_map(text)
+    raise MapError(text, "", f"no such map file or bundled map; expected a path to a map.yaml or one of: "
+                             f"{', '.join(files) or '(no bundled maps in ' + str(maps_dir()) + ')'}")
