@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from toolkit.hexgrid import CORNERS, Hex
+from toolkit.hexgrid import CORNERS
 from toolkit.los.contacts import CORNER, HEXSIDE, INTERIOR
 
 

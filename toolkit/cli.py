@@ -87,7 +87,11 @@ def cmd_los(args: argparse.Namespace) -> None:
 def cmd_render(args: argparse.Namespace) -> None:
     """Draw a map as SVG or PNG, optionally highlighting hexes."""
     cmap = open_map(args.map)
-    overlays = [Highlight({cmap.resolve(h): None for h in args.highlight})] if args.highlight else []
+    marks = {}
+    for item in args.highlight:
+        where, _, label = item.partition("=")
+        marks[cmap.resolve(where)] = label or None
+    overlays = [Highlight(marks)] if marks else []
     print(write_image(args.output, cmap, overlays, width_px=args.width))
 
 
@@ -124,7 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("render", help="draw a map as SVG or PNG")
     s.add_argument("map")
     s.add_argument("-o", "--output", required=True, help="OUT.svg or OUT.png")
-    s.add_argument("--highlight", nargs="*", default=[], metavar="HEX")
+    s.add_argument("--highlight", nargs="*", default=[], metavar="HEX[=LABEL]",
+                   help="hexes (or places) to highlight, each optionally with a label such as an MP cost")
     s.add_argument("--width", type=int, help="PNG width in pixels (default 80 px per hex)")
     s.set_defaults(func=cmd_render)
 

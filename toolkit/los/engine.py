@@ -36,7 +36,7 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from ..hexgrid import Grid, Hex, Hexside, hexside, lattice_corners
-from .contacts import CORNER, HEXSIDE, INTERIOR, KIND_NAMES
+from .contacts import HEXSIDE, INTERIOR, KIND_NAMES
 from .table import OffsetTable
 
 

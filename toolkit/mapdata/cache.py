@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 
+from ..fileio import write_atomic
 from .compiled import CompiledMap
 from .compiler import compile_source, source_hash
 
@@ -19,19 +19,6 @@ def default_cache_dir() -> Path:
     """The cache directory: ``$TOOLKIT_CACHE_DIR`` or ``~/.cache/toolkit/maps``."""
     env = os.environ.get("TOOLKIT_CACHE_DIR")
     return Path(env) if env else Path.home() / ".cache" / "toolkit" / "maps"
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same directory and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def _read_cached(path: Path, digest: str) -> CompiledMap | None:

@@ -7,10 +7,10 @@ directory, then :func:`os.replace`.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
-from typing import BinaryIO, Callable, Sequence
+from typing import Sequence
 
+from ..fileio import write_atomic
 from ..mapdata.compiled import CompiledMap
 from .png import png_transform, rasterise, render_png
 from .scene import (Arrow, Circle, Highlight, LosOverlay, Overlay, PathOverlay, Polygon, Polyline, Scene, Text,
@@ -26,31 +26,17 @@ __all__ = [
 SUFFIXES = (".svg", ".png")
 
 
-def _write_atomic(path: str | os.PathLike[str], write: Callable[[BinaryIO], None]) -> Path:
-    """Call ``write`` on a temporary file next to ``path``, then move it into place."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-        os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return target
-
-
 def write_svg(path: str | os.PathLike[str], cmap: CompiledMap, overlays: Sequence[Overlay] = (), **opts) -> Path:
     """Write :func:`render_svg` output to ``path`` (UTF-8); ``opts`` as for :func:`render_svg`.  Returns the path."""
     text = render_svg(cmap, overlays, **opts)
-    return _write_atomic(path, lambda f: f.write(text.encode("utf-8")))
+    return write_atomic(path, text)
 
 
 def write_png(path: str | os.PathLike[str], cmap: CompiledMap, width_px: int | None = None,
               overlays: Sequence[Overlay] = (), **opts) -> Path:
     """Write :func:`render_png` output to ``path``; ``opts`` as for :func:`render_png`.  Returns the path."""
     image = render_png(cmap, width_px, overlays, **opts)
-    return _write_atomic(path, lambda f: image.save(f, format="PNG"))
+    return write_atomic(path, lambda f: image.save(f, format="PNG"))
 
 
 def write_image(path: str | os.PathLike[str], cmap: CompiledMap, overlays: Sequence[Overlay] = (),
