@@ -71,10 +71,3 @@ class OffsetTable:
         first = np.cumsum(counts) - counts
         entries = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(first - starts, counts)
         return entries, owner
-
-    def prepare_all(self, grid: Grid) -> None:
-        """Classify every offset between two hexes of ``grid`` now (about a second for 5,000 hexes)."""
-        h = np.array(grid.hex_list, dtype=np.int64)
-        for viewers in np.array_split(h, max(1, len(h) // 256)):
-            d = np.unique((viewers[:, None, :] - h[None, :, :]).reshape(-1, 2), axis=0)
-            self.slots(d[np.any(d != 0, axis=1)])
