@@ -1,5 +1,5 @@
 """Hex geometry: exact coordinates, layouts, naming schemes and grids."""
-from .coords import DIRECTIONS, Hex, Hexside, cube_round, hexside
+from .coords import DIRECTIONS, Hex, Hexside, cube_round, cube_round_array, hexside
 from .grid import Grid
 from .lattice import CORNERS, lattice_centre, lattice_corners
 from .layout import Layout
@@ -7,5 +7,5 @@ from .naming import CCRR, Diagonal, HexNameError, NamingScheme, column_index, co
 
 __all__ = [
     "CCRR", "CORNERS", "DIRECTIONS", "Diagonal", "Grid", "Hex", "HexNameError", "Hexside", "Layout",
-    "NamingScheme", "column_index", "column_letters", "cube_round", "hexside", "lattice_centre", "lattice_corners",
+    "NamingScheme", "column_index", "column_letters", "cube_round", "cube_round_array", "hexside", "lattice_centre", "lattice_corners",
 ]

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Iterator, NamedTuple
 
+import numpy as np
+
 #: The six axial directions.  Direction ``i`` is the neighbour across edge ``i``
 #: of :data:`toolkit.hexgrid.lattice.CORNERS` (corner ``i`` to corner ``i + 1``).
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
@@ -110,3 +112,14 @@ def cube_round(fq: float, fr: float) -> Hex:
     elif dr > ds:
         r = -q - s
     return Hex(int(q), int(r))
+
+
+def cube_round_array(fq: np.ndarray, fr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorised :func:`cube_round`: integer ``(q, r)`` arrays of the hexes containing the points."""
+    fs = -fq - fr
+    q, r, s = np.rint(fq), np.rint(fr), np.rint(fs)
+    dq, dr, ds = np.abs(q - fq), np.abs(r - fr), np.abs(s - fs)
+    fix_q = (dq > dr) & (dq > ds)
+    q = np.where(fix_q, -r - s, q)
+    r = np.where(~fix_q & (dr > ds), -q - s, r)
+    return q.astype(np.int64), r.astype(np.int64)

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..hexgrid import cube_round_array
+
 INTERIOR, HEXSIDE, CORNER = 1, 2, 3
 KIND_NAMES = {INTERIOR: "interior", HEXSIDE: "hexside", CORNER: "corner"}
 
@@ -65,17 +67,6 @@ class ContactTable:
         return slice(int(self.indptr[i]), int(self.indptr[i + 1]))
 
 
-def _cube_round(fq: np.ndarray, fr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    fs = -fq - fr
-    q, r, s = np.rint(fq), np.rint(fr), np.rint(fs)
-    dq, dr, ds = np.abs(q - fq), np.abs(r - fr), np.abs(s - fs)
-    fix_q = (dq > dr) & (dq > ds)
-    fix_r = ~fix_q & (dr > ds)
-    q = np.where(fix_q, -r - s, q)
-    r = np.where(fix_r, -q - s, r)
-    return q.astype(np.int64), r.astype(np.int64)
-
-
 def _candidates(offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Segment index and hex of every hex that may meet each segment.
 
@@ -91,7 +82,7 @@ def _candidates(offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     starts = np.cumsum(counts) - counts
     j = np.arange(int(counts.sum())) - np.repeat(starts, counts)
     frac = j / np.repeat(n, counts)
-    rq, rr = _cube_round(frac * dq[seg], frac * dr[seg])
+    rq, rr = cube_round_array(frac * dq[seg], frac * dr[seg])
     seg7 = np.repeat(seg, 7)
     cq = np.repeat(rq, 7) + np.tile(_NEIGHBOURHOOD[:, 0], len(rq))
     cr = np.repeat(rr, 7) + np.tile(_NEIGHBOURHOOD[:, 1], len(rr))

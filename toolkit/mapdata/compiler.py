@@ -16,7 +16,7 @@ import shapely
 import yaml
 from pydantic import ValidationError
 
-from ..hexgrid import CCRR, Diagonal, Grid, Hex, HexNameError, Hexside, Layout, hexside
+from ..hexgrid import CCRR, Diagonal, Grid, Hex, HexNameError, Hexside, Layout, cube_round_array, hexside
 from .compiled import CompiledMap, HexInfo, HexsideFeatureType, LosDefaults, TerrainType
 from .errors import MapError, from_validation_error, from_yaml_error
 from .schema import GridSpec, MapSpec, Projection, check_references
@@ -127,14 +127,8 @@ def path_chain(layout: Layout, points: Sequence[Sequence[float]]) -> list[Hex]:
 
 def hexes_at(layout: Layout, points: np.ndarray) -> np.ndarray:
     """Vectorized :meth:`Layout.hex_at`: the axial ``(q, r)`` of each point of an (n, 2) array."""
-    fq, fr = layout.point_to_axial(points[:, 0], points[:, 1])
-    fs = -fq - fr
-    q, r, s = np.round(fq), np.round(fr), np.round(fs)
-    dq, dr, ds = np.abs(q - fq), np.abs(r - fr), np.abs(s - fs)
-    fix_q = (dq > dr) & (dq > ds)
-    q = np.where(fix_q, -r - s, q)
-    r = np.where(~fix_q & (dr > ds), -q - s, r)
-    return np.column_stack((q, r)).astype(np.int64)
+    q, r = cube_round_array(*layout.point_to_axial(points[:, 0], points[:, 1]))
+    return np.column_stack((q, r))
 
 
 def _bridge(layout: Layout, seg: tuple, p: np.ndarray, q: np.ndarray, a: Hex, b: Hex, depth: int) -> list[Hex]:
