@@ -24,8 +24,11 @@ def main(argv: list[str] | None = None) -> int:
     modules = {m.MAP_ID: m for m in (importlib.import_module(f"mapbuild.{name}") for name in BUILDERS
                                       if (ROOT / "scripts" / "mapbuild" / f"{name}.py").exists())}
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("maps", nargs="*", choices=sorted(modules) + [[]], help="map ids (default: all)")
+    p.add_argument("maps", nargs="*", help=f"map ids (default: all of {', '.join(sorted(modules))})")
     args = p.parse_args(argv)
+    unknown = set(args.maps) - set(modules)
+    if unknown:
+        p.error(f"unknown map id(s) {', '.join(sorted(unknown))}; expected: {', '.join(sorted(modules))}")
     for map_id in args.maps or sorted(modules):
         print(f"{map_id}: wrote {modules[map_id].build(ROOT / 'maps')}")
     return 0
