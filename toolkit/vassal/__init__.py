@@ -1,0 +1,1 @@
+"""VASSAL export: board images with exactly laid grids, modules and saved games."""
