@@ -1,0 +1,13 @@
+/*
+ * Minimal stand-in for the NetBeans Wizard library (not packaged by Debian),
+ * written for the engine test harness: it lets VASSAL link its WizardSupport.
+ * Only types and signatures; any attempt to actually show a wizard throws.
+ */
+package org.netbeans.api.wizard;
+
+import java.util.Map;
+
+public interface WizardResultReceiver {
+  void finished(Object result);
+  void cancelled(Map settings);
+}
