@@ -24,11 +24,13 @@ def map_obstacles(cmap: CompiledMap) -> Obstacles:
     )
 
 
-def why_obstacle(cmap: CompiledMap, h) -> str:
-    """Short reason a hex counts as an obstacle on this map (its blocking terrain or level)."""
+def why_obstacle(cmap: CompiledMap, h, threshold: float = float("inf")) -> str:
+    """Short reason a hex is an obstacle: its blocking terrain, and its level when above ``threshold``."""
     info = cmap.hexes[h]
-    terrain = [t for t in info.terrain if t in cmap.los.blocking_terrain]
-    parts = terrain + ([f"level {info.elevation}"] if cmap.los.elevation != "none" and info.elevation else [])
+    parts = [t for t in info.terrain if t in cmap.los.blocking_terrain]
+    if info.elevation > threshold:
+        ends = "both ends" if cmap.los.elevation == "higher-than-both" else "an end"
+        parts.append(f"level {info.elevation}, above {ends}")
     return ", ".join(parts) or "obstacle"
 
 
@@ -36,20 +38,26 @@ def _rule(result: LosResult) -> str:
     return f"rule {result.rule}, " if result.rule else ""
 
 
+def _label(cmap: CompiledMap, h) -> str:
+    place = cmap.hexes[h].place
+    return f"{cmap.name(h)} ({place})" if place else cmap.name(h)
+
+
 def explain(cmap: CompiledMap, result: LosResult) -> str:
     """A player-readable account of a verdict, citing the convention and rule."""
     n = cmap.name
-    head = f"{n(result.origin)} -> {n(result.target)}, range {result.range}: "
+    head = f"{_label(cmap, result.origin)} -> {_label(cmap, result.target)}, range {result.range}: "
     conv = f"({_rule(result)}{result.convention.value} convention)"
     if result.visible:
         met = len(result.touched)
         return head + f"CLEAR {conv}; the line meets {met} hex{'es' * (met != 1)} in between, none blocks."
     lines = [head + f"BLOCKED {conv}."]
     by_hex = {c.hex: c for c in result.touched}
+    threshold = map_obstacles(cmap).threshold(result.origin, result.target)
     for h in result.blocked_by:
         c = by_hex[h]
         how = {"interior": "passes through", "hexside": "runs along a side of", "corner": "touches a corner of"}[c.how]
-        lines.append(f"  the line {how} {n(h)} ({why_obstacle(cmap, h)})")
+        lines.append(f"  the line {how} {n(h)} ({why_obstacle(cmap, h, threshold)})")
     for s in result.blocking_hexsides:
         feats = ", ".join(k for k in cmap.hexsides.get(s, {}) if k in cmap.los.blocking_hexside_features)
         lines.append(f"  the line meets the {feats or 'blocking'} hexside {n(s.a)}|{n(s.b)}")
