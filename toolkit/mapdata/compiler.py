@@ -13,12 +13,12 @@ from typing import Any, Sequence
 
 import numpy as np
 import shapely
-import yaml
 from pydantic import ValidationError
 
 from ..hexgrid import CCRR, Diagonal, Grid, Hex, HexNameError, Hexside, Layout, cube_round_array, hexside
 from .compiled import CompiledMap, HexInfo, HexsideFeatureType, LosDefaults, TerrainType
-from .errors import MapError, from_validation_error, from_yaml_error
+from ..datafile import parse_yaml
+from .errors import MapError, from_validation_error
 from .schema import GridSpec, MapSpec, Projection, check_references
 
 #: Bumped whenever compiled output can change for the same source; part of the source hash.
@@ -47,23 +47,13 @@ def compile_source(source: str | bytes | dict[str, Any], source_name: str = "<st
         data, digest = source, source_hash(json.dumps(source, sort_keys=True, default=str).encode())
     else:
         raw = source.encode() if isinstance(source, str) else source
-        data, digest = _parse_yaml(raw, source_name), source_hash(raw)
+        data, digest = parse_yaml(raw, source_name, MapError), source_hash(raw)
     try:
         spec = MapSpec.model_validate(data)
     except ValidationError as err:
         raise from_validation_error(err, source_name) from None
     check_references(spec, source_name)
     return _Build(spec, source_name).run(digest)
-
-
-def _parse_yaml(raw: bytes, file: str) -> Any:
-    try:
-        data = yaml.safe_load(raw)
-    except yaml.YAMLError as err:
-        raise from_yaml_error(err, file) from None
-    if not isinstance(data, dict):
-        raise MapError(file, "", f"expected a mapping (id, title, grid, terrain, ...) at the top level, got {type(data).__name__}")
-    return data
 
 
 def build_grid(spec: GridSpec) -> Grid:
