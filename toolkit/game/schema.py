@@ -1,0 +1,146 @@
+"""The file formats of a game module (``modules/<game>/``), as pydantic models.
+
+* ``game.yaml`` -- :class:`GameSpec`: sides, nationalities, unit types, unit
+  flags, turns, phases, and the bundled map it is played on;
+* ``counters.yaml`` -- :class:`CounterManifest`: every counter and marker;
+* a position (a scenario set-up or a saved situation) -- :class:`PositionFile`.
+
+Game-specific counter values (strengths, MP, ranges ...) are a flat mapping
+here; each game's rules package checks their keys and types.  Documented in
+``docs/game-files.md``.
+"""
+from __future__ import annotations
+
+from typing import Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Value = Optional[Union[bool, int, float, str]]
+Ident = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Side(_Model):
+    """A player's side and its counter colours."""
+
+    id: str = Ident
+    name: str
+    color: str = "#ffffff"
+    text: str = "#000000"
+
+
+class Nationality(_Model):
+    """A nationality (or force) of a side, with its counter colours."""
+
+    id: str = Ident
+    name: str
+    side: str
+    color: str = "#ffffff"
+    text: str = "#000000"
+
+
+class GameSpec(_Model):
+    """``game.yaml``: the vocabulary a game's other files use."""
+
+    id: str = Ident
+    title: str
+    map: str
+    sides: list[Side]
+    nationalities: list[Nationality]
+    unit_types: list[str]
+    flags: list[str] = []
+    turns: list[str]
+    phases: list[str]
+    boxes: list[str] = ["reinforcements", "eliminated", "off_map"]
+    place_lists: dict[str, list[str]] = {}
+
+
+class Counter(_Model):
+    """One counter of the manifest (``count`` copies in the game)."""
+
+    id: str = Ident
+    name: str
+    side: str
+    nationality: str
+    type: str
+    count: int = Field(1, ge=0)
+    values: dict[str, Value] = {}
+    back: Optional[dict[str, Value]] = None
+    back_name: Optional[str] = None
+    reconstructed: list[str] = []
+    rules: list[str] = []
+
+    @model_validator(mode="after")
+    def _reconstructed_keys_exist(self) -> "Counter":
+        unknown = [k for k in self.reconstructed if k not in self.values and k != "count"]
+        if unknown:
+            raise ValueError(f"reconstructed lists {unknown} which are not among this counter's values")
+        return self
+
+    def value(self, key: str, back: bool = False, default: Value = None) -> Value:
+        """A value of the front (or, if it has one, the back) face."""
+        if back and self.back and key in self.back:
+            return self.back[key]
+        return self.values.get(key, default)
+
+
+class Marker(_Model):
+    """A marker (no side, does not count for stacking)."""
+
+    id: str = Ident
+    name: str
+    rules: list[str] = []
+    color: str = "#ffffff"
+    text: str = "#000000"
+
+
+class CounterManifest(_Model):
+    """``counters.yaml``."""
+
+    game: str
+    counters: list[Counter]
+    markers: list[Marker] = []
+
+
+class UnitPlacement(_Model):
+    """A unit of a position: on a hex, or in an off-map box."""
+
+    id: str
+    counter: str
+    hex: Optional[str] = None
+    box: Optional[str] = None
+    flags: list[str] = []
+    carried_by: Optional[str] = None
+
+    @model_validator(mode="after")
+    def _one_place(self) -> "UnitPlacement":
+        if (self.hex is None) == (self.box is None):
+            raise ValueError("give exactly one of `hex` (a hex or place name) and `box` (an off-map box)")
+        return self
+
+
+class MarkerPlacement(_Model):
+    """A marker of a position."""
+
+    marker: str
+    hex: Optional[str] = None
+    box: Optional[str] = None
+    turn: Optional[str] = None
+    value: Value = None
+    toward: Optional[str] = None
+
+
+class PositionFile(_Model):
+    """A position: turn, phase, phasing side, units and markers."""
+
+    game: str
+    scenario: Optional[str] = None
+    turn: str
+    phase: str
+    phasing_side: str
+    params: dict[str, Value] = {}
+    units: list[UnitPlacement]
+    markers: list[MarkerPlacement] = []
