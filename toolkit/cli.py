@@ -9,6 +9,8 @@ import json
 import sys
 from typing import Any, Sequence
 
+from .game import GameDataError, load_position
+from .games import rules_for
 from .hexgrid import HexNameError
 from .los import Convention, LosEngine
 from .los.explain import explain, map_obstacles, result_json
@@ -95,6 +97,51 @@ def cmd_render(args: argparse.Namespace) -> None:
     print(write_image(args.output, cmap, overlays, width_px=args.width))
 
 
+def moves_json(position, unit_ids: list[str], result) -> dict[str, Any]:
+    """The stable JSON form of a legal-move search (see docs/cli.md)."""
+    name = position.game.map.name
+    return {
+        "unit": unit_ids[0] if len(unit_ids) == 1 else unit_ids,
+        "from": name(result.start) if result.start is not None else None,
+        "phase": position.phase,
+        "mp": None if result.budget is None else result.budget / 2,
+        "refused": None if result.refused is None else {"reason": result.refused.message,
+                                                         "rule": result.refused.rule},
+        "destinations": [{"hex": name(d.hex), "cost": d.mp, "path": [name(h) for h in d.path],
+                          "stop": d.stop is not None, **({"stop_rule": d.stop.rule} if d.stop else {})}
+                         for d in sorted(result.destinations.values(), key=lambda d: (d.cost, name(d.hex)))],
+        "unreachable": [{"hex": name(h), "reason": r.message, "rule": r.rule}
+                        for h, r in sorted(result.unreachable.items(), key=lambda kv: name(kv[0]))],
+    }
+
+
+def cmd_moves(args: argparse.Namespace) -> None:
+    """Legal moves of a unit or stack in a position."""
+    position = load_position(args.position)
+    unit_ids = [args.unit, *args.with_units]
+    for uid in unit_ids + args.pickup:
+        if uid not in position.by_id:
+            raise ValueError(f"{args.position}: no unit {uid!r}; units: {', '.join(position.by_id)}")
+    result = rules_for(position.game.spec.id).moves(position, unit_ids, args.pickup, args.terrorist)
+    data = moves_json(position, unit_ids, result)
+    if args.svg:
+        cmap = position.game.map
+        marks = {d.hex: (f"{d.mp:g}" + ("*" if d.stop else "")) for d in result.destinations.values()}
+        print(f"wrote {write_image(args.svg, cmap, [Highlight(marks)])}", file=sys.stderr)
+    if args.json:
+        _print_json(data)
+        return
+    if data["refused"]:
+        print(f"{', '.join(unit_ids)} cannot move: {data['refused']['reason']} ({data['refused']['rule']})")
+        return
+    mp = "unlimited" if data["mp"] is None else f"{data['mp']:g}"
+    print(f"{', '.join(unit_ids)} from {data['from']} in the {data['phase']} phase, {mp} MP: "
+          f"{len(data['destinations'])} destinations")
+    for d in data["destinations"]:
+        stop = f"  stops ({d['stop_rule']})" if d["stop"] else ""
+        print(f"  {d['hex']}  {d['cost']:g} MP  via {' '.join(d['path'][1:-1]) or '-'}{stop}")
+
+
 def cmd_schema(args: argparse.Namespace) -> None:
     """Print the JSON Schema of a file format."""
     _print_json(map_json_schema())
@@ -133,6 +180,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--width", type=int, help="PNG width in pixels (default 80 px per hex)")
     s.set_defaults(func=cmd_render)
 
+    s = sub.add_parser("moves", help="legal moves of a unit or stack in a position")
+    s.add_argument("position", help="position file (YAML)")
+    s.add_argument("unit", help="unit id")
+    s.add_argument("--with", dest="with_units", nargs="*", default=[], metavar="UNIT",
+                   help="other units moving together")
+    s.add_argument("--pickup", nargs="*", default=[], metavar="UNIT", help="units a transport picks up first")
+    s.add_argument("--terrorist", action="store_true", help="an Irgun / Stern Gang terrorist move (13.2)")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--svg", metavar="OUT", help="draw the destinations with their costs (.svg or .png)")
+    s.set_defaults(func=cmd_moves)
+
     s = sub.add_parser("schema", help="print the JSON Schema of a file format")
     s.add_argument("kind", choices=["map"])
     s.set_defaults(func=cmd_schema)
@@ -144,7 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         args.func(args)
-    except (MapError, HexNameError, ValueError) as err:
+    except (MapError, GameDataError, HexNameError, ValueError) as err:
         print(f"toolkit: error: {err}", file=sys.stderr)
         return 2
     return 0

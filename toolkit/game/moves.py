@@ -1,0 +1,159 @@
+"""The one legal-move generator behind highlighting, checking and explaining.
+
+A game supplies a :class:`MoveRules` object for a moving unit or stack: its
+movement allowance and, for any hex it stands in, the steps it may take (to a
+hex, at a cost, perhaps stopping there) or why a step is refused (a
+:class:`Reason` with its rule number).  :func:`legal_moves` searches the
+cheapest legal paths (Dijkstra over ``(hex, stopped)``) and returns every
+destination with its minimum cost, a cheapest path and whether the move must
+end there, plus, for hexes it cannot reach, the reason and rule.
+
+Costs are whole numbers of *half* movement points, so ½ MP is exact.
+"""
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from itertools import count
+from typing import Iterable, Protocol
+
+from ..hexgrid import Hex
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why something is not allowed (or must happen), citing the rule."""
+
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.rule})"
+
+
+@dataclass(frozen=True)
+class Step:
+    """A legal step into an adjacent (or rule-linked) hex."""
+
+    to: Hex
+    cost: int
+    stop: Reason | None = None
+    no_end: Reason | None = None
+
+
+@dataclass(frozen=True)
+class Blocked:
+    """A refused step."""
+
+    to: Hex
+    reason: Reason
+
+
+class MoveRules(Protocol):
+    """What a game tells the generator about one moving unit or stack."""
+
+    start: Hex
+    budget: int | None  # half MP; None for unlimited
+
+    def refusal(self) -> Reason | None:
+        """Why the stack may not move at all, or ``None``."""
+
+    def steps(self, at: Hex, cost_so_far: int) -> Iterable[Step | Blocked]:
+        """The steps out of ``at`` (``at == start`` for the first step)."""
+
+
+@dataclass(frozen=True)
+class Destination:
+    """A hex the stack may end its move in."""
+
+    hex: Hex
+    cost: int
+    path: tuple[Hex, ...]
+    stop: Reason | None = None
+
+    @property
+    def mp(self) -> float:
+        """The cost in movement points."""
+        return self.cost / 2
+
+
+@dataclass
+class MoveResult:
+    """Destinations and refusals of one legal-move search."""
+
+    start: Hex
+    budget: int | None
+    refused: Reason | None = None
+    destinations: dict[Hex, Destination] = field(default_factory=dict)
+    unreachable: dict[Hex, Reason] = field(default_factory=dict)
+
+    def why_not(self, h: Hex) -> Reason | None:
+        """The reason the stack cannot end its move in ``h`` (``None`` if it can)."""
+        if h in self.destinations:
+            return None
+        if self.refused:
+            return self.refused
+        return self.unreachable.get(h, Reason("MP", "out of reach: farther than the movement points allow"))
+
+
+def legal_moves(rules: MoveRules) -> MoveResult:
+    """Every legal destination of a stack, with cheapest paths, and why other hexes are not."""
+    result = MoveResult(rules.start, rules.budget, rules.refusal())
+    if result.refused:
+        return result
+    budget = rules.budget
+    best: dict[tuple[Hex, bool], int] = {(rules.start, False): 0}
+    parent: dict[tuple[Hex, bool], tuple[Hex, bool] | None] = {(rules.start, False): None}
+    reason_stop: dict[tuple[Hex, bool], Reason | None] = {}
+    over_budget: dict[Hex, int] = {}
+    tie = count()
+    queue = [(0, next(tie), rules.start, False)]
+    while queue:
+        cost, _, here, stopped = heapq.heappop(queue)
+        if cost > best.get((here, stopped), cost) or stopped:
+            continue
+        for step in rules.steps(here, cost):
+            if isinstance(step, Blocked):
+                result.unreachable.setdefault(step.to, step.reason)
+                continue
+            new = cost + step.cost
+            if budget is not None and new > budget:
+                over_budget[step.to] = min(new, over_budget.get(step.to, new))
+                continue
+            key = (step.to, step.stop is not None)
+            if new < best.get(key, new + 1):
+                best[key], parent[key], reason_stop[key] = new, (here, stopped), step.stop
+                if step.no_end is None:
+                    _offer(result, key, new, parent, reason_stop)
+                else:
+                    result.unreachable.setdefault(step.to, step.no_end)
+                heapq.heappush(queue, (new, next(tie), step.to, key[1]))
+    for h in result.destinations:
+        result.unreachable.pop(h, None)
+    for h, need in over_budget.items():
+        if h not in result.destinations:
+            result.unreachable.setdefault(
+                h, Reason("MP", f"needs at least {_mp(need)} MP; the stack has {_mp(budget)}"))
+    result.unreachable.pop(rules.start, None)
+    return result
+
+
+def _offer(result: MoveResult, key: tuple[Hex, bool], cost: int, parent, reason_stop) -> None:
+    h = key[0]
+    old = result.destinations.get(h)
+    if h == result.start:
+        return
+    if old is not None and old.cost <= cost:
+        return
+    path, k = [], key
+    while k is not None:
+        path.append(k[0])
+        k = parent[k]
+    result.destinations[h] = Destination(h, cost, tuple(reversed(path)), reason_stop.get(key))
+
+
+def _mp(half: int | None) -> str:
+    if half is None:
+        return "unlimited"
+    whole, rest = divmod(half, 2)
+    return f"{whole}½" if rest and whole else ("½" if rest else str(whole))

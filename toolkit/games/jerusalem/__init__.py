@@ -1,0 +1,36 @@
+"""*Jerusalem!* (1948) rules: movement, spotting and fire, combat odds, victory road, legality."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from ...game import Position
+from ...game.moves import MoveResult, legal_moves
+from ...mapdata import CompiledMap
+from .movement import JerusalemMove, MapFacts
+from .tables import load_tables
+
+GAME_ID = "jerusalem-1948"
+
+
+_FACTS: dict[tuple[str, str], MapFacts] = {}
+
+
+def map_facts(cmap: CompiledMap) -> MapFacts:
+    """Movement facts of a map (cached per map source)."""
+    key = (cmap.id, cmap.source_hash)
+    if key not in _FACTS:
+        _FACTS[key] = MapFacts(cmap)
+    return _FACTS[key]
+
+
+def moves(position: Position, unit_ids: Sequence[str], pickup: Sequence[str] = (),
+          terrorist: bool = False) -> MoveResult:
+    """Legal destinations of the named units moving together in the position's phase.
+
+    ``pickup`` names units a transport in the stack picks up first (8.7.2);
+    ``terrorist`` asks for an Irgun / Stern Gang terrorist move (13.2).
+    """
+    units = [position.by_id[u] for u in unit_ids]
+    rules = JerusalemMove(position, units, load_tables(), map_facts(position.game.map),
+                          [position.by_id[u] for u in pickup], terrorist)
+    return legal_moves(rules)

@@ -1,0 +1,352 @@
+"""*Jerusalem!* movement: the rules a moving unit or stack obeys, for :func:`toolkit.game.moves.legal_moves`.
+
+Readings the rulebook leaves open (documented in ``modules/jerusalem-1948/README.md``):
+
+* a stream hex costs the larger of its stream cost and its uphill/level cost
+  when not entered along a road (1.3);
+* every Jerusalem city hex and Bevingrad is linked to every other by primary
+  road (1.3, 8.1), adjacent or not; entering along such a link costs the city
+  primary-road cost;
+* a unit that starts a phase in an enemy ZOC may leave it (4.4), but its first
+  step may not be into another enemy-ZOC hex;
+* stacking limits apply to every hex entered, passing through included (5.3).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterable
+
+from ...game import Position, Unit
+from ...game.moves import Blocked, Reason, Step
+from ...hexgrid import Hex
+from ...mapdata import CompiledMap
+from .tables import Tables
+
+CITY_TERRAIN = frozenset({"jerusalem_city", "bevingrad"})
+BRITISH_LEAVE = "May III"  # 1.3: Bevingrad closed, Latrun Police Fort and Notre Dame pass-through only before
+PASS_THROUGH_ONLY = ("police_fort", "notre_dame")
+TRANSPORTS = ("truck", "bus", "halftrack")
+INFANTRY = "infantry"
+LEADERS = ("leader", "dummy_leader")
+NEED_CARRYING = (INFANTRY, "artillery", *LEADERS)  # 8.6 (jeep leaders excepted, 12.5 note)
+TERRORIST_STEP = 2  # 13.2 note: one MP a hex whatever the terrain (half MP units)
+
+
+class MapFacts:
+    """What movement needs to know about the *Jerusalem!* map."""
+
+    def __init__(self, cmap: CompiledMap):
+        self.cmap = cmap
+        self.city = frozenset(h for h, info in cmap.hexes.items() if CITY_TERRAIN & set(info.terrain))
+
+    def has(self, h: Hex, terrain: str) -> bool:
+        """Whether a hex has a terrain type."""
+        return terrain in self.cmap.hexes[h].terrain
+
+    def level(self, h: Hex) -> int:
+        """Hill level: 0 clear, 1 hill 1, 2 hill 2 (1.3)."""
+        return self.cmap.hexes[h].elevation
+
+    def stream(self, h: Hex) -> bool:
+        """A stream hex (1.3)."""
+        return "stream" in self.cmap.hexes[h].features
+
+    def road_in_hex(self, h: Hex) -> bool:
+        """Whether a primary or secondary road runs through the hex."""
+        f = self.cmap.hexes[h].features
+        return "primary_road" in f or "secondary_road" in f or h in self.city
+
+    def printed_road(self, a: Hex, b: Hex) -> str | None:
+        """``primary`` / ``secondary`` when a road joins the two hexes through their hexside (city links included)."""
+        if a in self.city and b in self.city:
+            return "primary"  # 1.3, 8.1
+        side = self.cmap.hexside(a, b) if a.distance(b) == 1 else {}
+        if "primary_road" in side:
+            return "primary"
+        if "secondary_road" in side:
+            return "secondary"
+        return None
+
+    def railway(self, a: Hex, b: Hex) -> bool:
+        """Whether the railway joins the two hexes."""
+        return a.distance(b) == 1 and "railway" in self.cmap.hexside(a, b)
+
+    def city_distance(self, h: Hex) -> int:
+        """Hexes to the nearest Jerusalem city hex."""
+        return min(h.distance(c) for c in self.city)
+
+
+def built_roads(position: Position) -> set[frozenset[Hex]]:
+    """Hexsides joined by bulldozer-built secondary roads usable this turn (15.3, 15.4)."""
+    now = position.game.turn_index(position.turn)
+    return {frozenset((m.hex, m.toward)) for m in position.markers
+            if m.marker == "secondary_road" and m.hex is not None and m.toward is not None
+            and (m.turn is None or position.game.turn_index(m.turn) < now)}
+
+
+def exerts_zoc(u: Unit, stack: list[Unit]) -> bool:
+    """Whether a unit has a ZOC where it stands (4.1, 4.6, 6.5.2, 12.4)."""
+    if u.type == "garrison" and u.side == "arab":
+        return any(v.type == "leader" and v.side == "arab" for v in stack)
+    return bool(u.counter.value("zoc", back=u.has("demobilized"), default=True))
+
+
+def enemy_zoc(position: Position, facts: MapFacts, side: str) -> set[Hex]:
+    """Hexes in the ZOC of the other side's units; none into or out of city hexes (4.1, 4.3)."""
+    zoc: set[Hex] = set()
+    for h in position.occupied():
+        if h in facts.city:
+            continue
+        stack = position.at(h)
+        if any(u.side != side and exerts_zoc(u, stack) for u in stack):
+            zoc.update(n for n in h.neighbors() if n in facts.cmap.hexes and n not in facts.city)
+    return zoc
+
+
+def _half(value) -> int | None:
+    return None if value is None else round(float(value) * 2)
+
+
+@dataclass
+class JerusalemMove:
+    """One unit or stack moving together in the current phase (a :class:`~toolkit.game.moves.MoveRules`)."""
+
+    position: Position
+    units: list[Unit]
+    tables: Tables
+    facts: MapFacts
+    pickup: list[Unit] = field(default_factory=list)
+    terrorist: bool = False
+
+    def __post_init__(self):
+        self.start = self.units[0].hex
+        self.side = self.units[0].side
+        self.phase = self.position.phase
+        self.road_phase = self.phase == "road"
+        self.british_gone = (self.position.game.turn_index(self.position.turn)
+                             >= self.position.game.turn_index(BRITISH_LEAVE))
+        self.mechanized = any(u.counter.value("mechanized") for u in self.units)
+        self.moving_ids = {u.id for u in self.units} | {u.id for u in self.pickup}
+        self.moving = self.units + self.pickup + [c for u in self.units for c in self.position.carried(u)
+                                                  if c.id not in self.moving_ids]
+        self.moving_ids |= {u.id for u in self.moving}
+        self.budget = self._budget()
+
+    # -- whole-stack checks --------------------------------------------------------------------
+    @cached_property
+    def zoc(self) -> set[Hex]:
+        """Hexes in enemy ZOC."""
+        return enemy_zoc(self.position, self.facts, self.side)
+
+    @cached_property
+    def roads(self) -> set[frozenset[Hex]]:
+        """Bulldozer roads usable now."""
+        return built_roads(self.position)
+
+    def _movers(self) -> list[Unit]:
+        """The units moving under their own power (not carried)."""
+        return [u for u in self.units if u.carried_by is None]
+
+    def _budget(self) -> int | None:
+        movers = self._movers() or self.units
+        if any(u.type == "convoy" for u in movers):
+            return None  # 6.1: unlimited
+        if any(u.counter.value("city_only") for u in movers):
+            return None  # 12.9.3: Haj Amin moves anywhere within the city
+        if self.road_phase:
+            movers = [u for u in movers if self._drives(u)]  # 8.7.4: transported units' MP do not count
+        mps = [_half(u.counter.value("mp")) for u in movers]
+        known = [m for m in mps if m is not None]
+        budget = min(known) if known else None  # 5.4, 7.6: the slowest member
+        if budget is not None and self.pickup:
+            budget -= self.tables.movement.pickup * sum(u.type not in LEADERS for u in self.pickup)  # 8.7.2
+        return budget
+
+    def refusal(self) -> Reason | None:
+        """Why this stack may not move in this phase at all (3.4, 6.x, 7.x, 8.x, 12.x, 13.2)."""
+        places = {(u.hex, u.box) for u in self.units + self.pickup}
+        if self.start is None or len(places) > 1:
+            return Reason("5.4", "units move together only from one map hex")
+        if any(u.side != self.side for u in self.units) or self.side != self.position.phasing_side:
+            return Reason("9.2", "only the phasing player's units move")
+        for u in self.units + self.pickup:
+            why = self._unit_refusal(u)
+            if why:
+                return why
+        return self._carrying_refusal()
+
+    def _unit_refusal(self, u: Unit) -> Reason | None:
+        v = u.counter.value
+        if u.has("stopped"):
+            return Reason("3.4", f"{u.id} is stopped for the rest of the turn")
+        if u.has("disrupted"):
+            return Reason("10.10", f"{u.id} is disrupted and may not move")
+        if v("mp_class") == "garrison" or u.type == "garrison":
+            return Reason("7.1", f"{u.id} is a garrison and never moves")
+        if v("mp_class") == "one" and u.has("moved_overland" if self.road_phase else "moved_road"):
+            return Reason("7.2", f"{u.id} moved in the other phase this turn (one phase per turn)")
+        if u.type == "convoy" and not self.road_phase:
+            return Reason("6.1", "the Jerusalem Convoy moves only in the Road Movement Phase")
+        if v("mp_class") == "road" and not self.road_phase:
+            return Reason("7.3", f"{u.id} moves only in the Road Movement Phase")
+        if v("terrorist") and (self.road_phase or u.carried_by or u in self.pickup):
+            return Reason("13.2.2", f"{u.id} moves only in the Overland Movement Phase and is never carried")
+        if self.terrorist and not v("terrorist"):
+            return Reason("13.2.1", f"{u.id} is not a terrorist unit; a terrorist move takes only Irgun/Stern units")
+        if v("needs_leader") and not self._mufti_may_move(u):
+            return Reason("7.4", f"{u.id} needs to start the phase with or next to an Arab leader, within two "
+                                 "hexes of Abdul Khader, or with an Arab Legion unit (7.4, 12.4, 12.9.1.1)")
+        if self.road_phase and u.carried_by is None and u not in self.pickup and not self._drives(u):
+            return Reason("8.6", f"{u.id} moves in the Road Movement Phase only when carried by a truck, bus "
+                                 "or halftrack")
+        return None
+
+    @staticmethod
+    def _drives(u: Unit) -> bool:
+        """Whether a unit moves under its own power in the Road Movement Phase (8.6, 12.5 jeeps)."""
+        return u.type not in NEED_CARRYING or bool(u.counter.value("jeep"))
+
+    def _mufti_may_move(self, u: Unit) -> bool:
+        for h in [u.hex, *u.hex.neighbors()]:
+            for w in self.position.at(h) if h is not None else ():
+                if w.side == u.side and w.type == "leader":
+                    return True
+        for w in self.position.units:
+            if w.hex is not None and w.counter.value("khader") and w.hex.distance(u.hex) <= 2:
+                return True  # 12.9.1.1
+        return any(w.counter.nationality == "arab_legion" for w in self.position.at(u.hex))
+
+    def _carrying_refusal(self) -> Reason | None:
+        if not self.pickup:
+            return None
+        carriers = [u for u in self._movers() if u.type in TRANSPORTS]
+        if not self.road_phase or not carriers:
+            return Reason("8.7.2", "units are picked up by a truck, bus or halftrack in the Road Movement Phase")
+        if self.start in self.zoc:
+            return Reason("8.7.6", "a unit in an enemy ZOC at the start of the Road Movement Phase may not be "
+                                   "picked up")
+        for u in self.pickup:
+            if u.has("transported"):
+                return Reason("8.7.5", f"{u.id} was already carried this phase (no daisy-chaining)")
+            if u.type == "garrison":
+                return Reason("8.6", f"{u.id} is a garrison and may not be transported")
+        load = sum(u.type not in LEADERS for u in self.pickup) + sum(
+            w.type not in LEADERS for c in carriers for w in self.position.carried(c))
+        capacity = sum(int(c.counter.value("capacity") or 0) for c in carriers)
+        if load > capacity:
+            return Reason("8.7.1", f"carrying {load} units needs more than the capacity {capacity}")
+        legion_only = all(c.counter.nationality == "arab_legion" for c in carriers)
+        if legion_only and any(u.counter.nationality != "arab_legion" for u in self.pickup if u.type not in LEADERS):
+            return Reason("8.7.9", "Arab Legion transports carry only Arab Legion units")
+        if self.budget is not None and self.budget < 0:
+            return Reason("8.7.2", "picking these units up costs more MP than the transport has")
+        return None
+
+    # -- steps -------------------------------------------------------------------------------
+    def steps(self, at: Hex, cost_so_far: int) -> Iterable[Step | Blocked]:
+        """Every step out of ``at`` and its cost, or why it is refused."""
+        if any(u.counter.value("city_only") for u in self._movers()):
+            targets = [c for c in self.facts.city if c != at]  # 12.9.3
+        else:
+            targets = [n for n in at.neighbors() if n in self.facts.cmap.hexes]
+            if at in self.facts.city:
+                targets += [c for c in self.facts.city if c != at and c not in targets]
+        for b in targets:
+            yield self._step(at, b)
+
+    def _road(self, a: Hex, b: Hex) -> str | None:
+        return self.facts.printed_road(a, b) or ("secondary" if frozenset((a, b)) in self.roads else None)
+
+    def _step(self, a: Hex, b: Hex) -> Step | Blocked:
+        road = self._road(a, b)
+        blocked = self._entry_refusal(a, b, road)
+        if blocked:
+            return Blocked(b, blocked)
+        cost = TERRORIST_STEP if self.terrorist else self._cost(a, b, road)
+        stop = None
+        if b in self.zoc and not self._ignores_zoc():
+            stop = Reason("4.2", "entering an enemy ZOC ends the move")
+        no_end = self._end_refusal(b)
+        return Step(b, cost, stop, no_end)
+
+    def _ignores_zoc(self) -> bool:
+        movers = self._movers()
+        return self.terrorist or (self.side == "arab" and all(u.type in LEADERS for u in movers))  # 13.2, 12.5
+
+    def _passes_enemies(self) -> bool:
+        return all(u.counter.value("passes_enemy") for u in self._movers())  # 12.5: Haj Amin, El Kutub
+
+    def _entry_refusal(self, a: Hex, b: Hex, road: str | None) -> Reason | None:
+        f = self.facts
+        if f.has(b, "bevingrad") and not self.british_gone:
+            return Reason("1.3", "no unit may enter Bevingrad before May III")
+        if self.road_phase and road is None:
+            return Reason("8.1", "the Road Movement Phase allows movement only along roads")
+        arrow = [m.toward for m in self.position.markers_at(a, "convoy_arrow") if m.toward is not None]
+        if any(u.type == "convoy" for u in self.units) and arrow and b not in arrow:
+            return Reason("6.2.1", "the convoy follows its announced route")
+        if any(u.type in ("truck", "bus") for u in self.moving) and f.stream(b) and not f.road_in_hex(b):
+            return Reason("1.3", "trucks and buses may not enter a stream hex without a road")
+        if a == self.start and a in self.zoc and b in self.zoc and not self._ignores_zoc():
+            return Reason("4.4", "a unit may not move directly from one enemy ZOC to another")
+        if any(u.counter.value("shaltiel") for u in self.moving) and f.city_distance(b) > 4:
+            return Reason("12.9.4", "Shaltiel may never be more than four hexes from a Jerusalem city hex")
+        there = [u for u in self.position.at(b) if u.id not in self.moving_ids]
+        enemies = [u for u in there if u.side != self.side]
+        if enemies and not self._terror_target(enemies) and not self._passes_enemies():
+            return Reason("4.2", "units may not enter enemy-occupied hexes")
+        return self._stacking_refusal([u for u in there if u.side == self.side])
+
+    def _terror_target(self, enemies: list[Unit]) -> bool:
+        return self.terrorist and any(u.type == "garrison" for u in enemies)  # 13.2.3
+
+    def _stacking_refusal(self, friends: list[Unit]) -> Reason | None:
+        together = friends + self.moving
+        convoy = any(u.type == "convoy" for u in together)
+        if self.road_phase and any(u.type == "convoy" for u in friends):
+            return Reason("6.3.4", "no unit may enter the convoy's hex in the Road Movement Phase")
+        limit = 10 if convoy else 7
+        infantry = sum(u.type == INFANTRY for u in together)
+        if infantry > (6 if convoy else 3) or len(together) > limit:
+            return Reason("6.3.1" if convoy else "5.1",
+                          f"would stack {len(together)} units ({infantry} infantry); the limit is "
+                          f"{limit} ({6 if convoy else 3} infantry) and applies while passing through (5.3)")
+        leaders = [u for u in together if u.type in LEADERS]
+        if len(leaders) > 1:
+            return Reason("5.2", "a player may never have more than one leader in a hex")
+        if leaders and self.side == "arab":
+            nat = {u.counter.nationality for u in together}
+            if "eef" in nat:
+                return Reason("5.2", "no leader may stack with an EEF unit")
+            if "arab_legion" in nat and not all(u.counter.value("legion_leader") for u in leaders):
+                return Reason("5.2", "only Abdullah Tell may stack with Arab Legion units")
+        return None
+
+    def _end_refusal(self, b: Hex) -> Reason | None:
+        f = self.facts
+        if not self.british_gone and any(f.has(b, t) for t in PASS_THROUGH_ONLY):
+            return Reason("1.3", "units may pass through but not remain here before May III")
+        if any(u.side != self.side for u in self.position.at(b)) and not self._terror_target(
+                [u for u in self.position.at(b) if u.side != self.side]):
+            return Reason("12.5", "may pass through but not end in a hex with enemy units")
+        return None
+
+    def _cost(self, a: Hex, b: Hex, road: str | None) -> int:
+        m, f = self.tables.movement, self.facts
+        up, down = f.level(b) > f.level(a), f.level(b) < f.level(a)
+        if f.has(b, "bevingrad"):
+            return m.bevingrad
+        if b in f.city:
+            return {"primary": m.city.primary, "secondary": m.city.secondary}.get(road, m.city.none)
+        if road:
+            costs = m.primary_road if road == "primary" else m.secondary_road
+            return costs.uphill if up else (costs.downhill if down else costs.level)
+        cost = m.uphill if up else m.level_or_downhill
+        if f.stream(b):
+            if self.mechanized and "railway_bridge" in f.cmap.hexes[b].features and f.railway(a, b):
+                stream = m.railroad_bridge_mechanized
+            else:
+                stream = m.stream_mechanized if self.mechanized else m.stream_other
+            cost = max(cost, stream)
+        return cost

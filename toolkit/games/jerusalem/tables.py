@@ -1,0 +1,87 @@
+"""*Jerusalem!* chart values (``modules/jerusalem-1948/tables.yaml``), as data.
+
+Movement costs are in *half* movement points so ½ MP is exact.  The printed
+Terrain Effects Chart is not available: values come from the rulebook's text
+(1.3, 9.5, 9.6); anything the text does not give is marked reconstructed in
+the file.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Optional
+
+from pydantic import BaseModel, ConfigDict
+
+from ...datafile import load_yaml_model
+from ...game.module import DOC, GameDataError, modules_dir
+
+GAME_ID = "jerusalem-1948"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class RoadCosts(_Model):
+    """Cost of following a road through a connected hexside (1.3)."""
+
+    level: int
+    uphill: int
+    downhill: int
+
+
+class CityCosts(_Model):
+    """Cost of entering a Jerusalem city hex by how it is entered (1.3)."""
+
+    primary: int
+    secondary: int
+    none: int
+
+
+class MovementCosts(_Model):
+    """1.3 movement costs in half MP."""
+
+    clear: int
+    uphill: int
+    level_or_downhill: int
+    stream_mechanized: int
+    stream_other: int
+    primary_road: RoadCosts
+    secondary_road: RoadCosts
+    city: CityCosts
+    bevingrad: int
+    railroad_bridge_mechanized: int
+    pickup: int
+
+
+class Modifier(_Model):
+    """A combat die-roll modifier (+ favours the defender)."""
+
+    id: str
+    value: int
+    rule: str
+    max_units: Optional[int] = None
+    note: str = ""
+
+
+class Tables(_Model):
+    """``tables.yaml``."""
+
+    game: str
+    movement: MovementCosts
+    combat_modifiers: list[Modifier] = []
+    odds_columns: list[str] = []
+    crt: dict[str, Optional[int]] = {}
+
+    def modifier(self, mod_id: str) -> Modifier:
+        """A combat modifier by id."""
+        for m in self.combat_modifiers:
+            if m.id == mod_id:
+                return m
+        raise KeyError(mod_id)
+
+
+@lru_cache(maxsize=2)
+def load_tables() -> Tables:
+    """The game's tables (cached); raises :class:`GameDataError` on a bad file."""
+    return load_yaml_model(modules_dir() / GAME_ID / "tables.yaml", Tables, DOC, GameDataError)
