@@ -9,8 +9,8 @@ import json
 import sys
 from typing import Any, Sequence
 
-from .game import GameDataError, load_position
-from .games import rules_for
+from .game import GameDataError
+from .games import load_game_position, rules_for
 from .hexgrid import HexNameError
 from .los import Convention, LosEngine
 from .los.explain import explain, map_obstacles, result_json
@@ -117,7 +117,7 @@ def moves_json(position, unit_ids: list[str], result) -> dict[str, Any]:
 
 def cmd_moves(args: argparse.Namespace) -> None:
     """Legal moves of a unit or stack in a position."""
-    position = load_position(args.position)
+    position = load_game_position(args.position)
     unit_ids = [args.unit, *args.with_units]
     for uid in unit_ids + args.pickup:
         if uid not in position.by_id:

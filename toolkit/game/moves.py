@@ -110,7 +110,10 @@ def legal_moves(rules: MoveRules) -> MoveResult:
     queue = [(0, next(tie), rules.start, False)]
     while queue:
         cost, _, here, stopped = heapq.heappop(queue)
-        if cost > best.get((here, stopped), cost) or stopped:
+        if cost > best.get((here, stopped), cost):
+            continue
+        if stopped:
+            _explain_beyond(rules, result, here, cost, reason_stop[(here, True)])
             continue
         for step in rules.steps(here, cost):
             if isinstance(step, Blocked):
@@ -136,6 +139,14 @@ def legal_moves(rules: MoveRules) -> MoveResult:
                 h, Reason("MP", f"needs at least {_mp(need)} MP; the stack has {_mp(budget)}"))
     result.unreachable.pop(rules.start, None)
     return result
+
+
+def _explain_beyond(rules: MoveRules, result: MoveResult, here: Hex, cost: int, stop: Reason) -> None:
+    """Why the hexes beyond a hex where the move must end are not reached from it."""
+    for step in rules.steps(here, cost):
+        reason = step.reason if isinstance(step, Blocked) else Reason(
+            stop.rule, f"the move must end in the hex before it: {stop.message}")
+        result.unreachable.setdefault(step.to, reason)
 
 
 def _offer(result: MoveResult, key: tuple[Hex, bool], cost: int, parent, reason_stop) -> None:

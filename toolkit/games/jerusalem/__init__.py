@@ -8,6 +8,9 @@ from ...game.moves import MoveResult, legal_moves
 from ...mapdata import CompiledMap
 from .movement import JerusalemMove, MapFacts
 from .tables import load_tables
+from .units import check_counter
+
+__all__ = ["GAME_ID", "check_counter", "map_facts", "moves"]
 
 GAME_ID = "jerusalem-1948"
 

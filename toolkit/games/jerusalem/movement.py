@@ -22,6 +22,7 @@ from ...game.moves import Blocked, Reason, Step
 from ...hexgrid import Hex
 from ...mapdata import CompiledMap
 from .tables import Tables
+from .units import is_legion_leader
 
 CITY_TERRAIN = frozenset({"jerusalem_city", "bevingrad"})
 BRITISH_LEAVE = "May III"  # 1.3: Bevingrad closed, Latrun Police Fort and Notre Dame pass-through only before
@@ -102,6 +103,31 @@ def enemy_zoc(position: Position, facts: MapFacts, side: str) -> set[Hex]:
         if any(u.side != side and exerts_zoc(u, stack) for u in stack):
             zoc.update(n for n in h.neighbors() if n in facts.cmap.hexes and n not in facts.city)
     return zoc
+
+
+def stacking_violation(units: list[Unit]) -> Reason | None:
+    """The first stacking rule one side's units in one hex break, or ``None`` (5.1, 5.2, 6.3.1, 12.2).
+
+    Pure: used for a stack entering a hex (with 5.3, passing through) and for a static hex.
+    """
+    convoy = any(u.type == "convoy" for u in units)
+    limit = 10 if convoy else 7
+    infantry = sum(u.type == INFANTRY for u in units)
+    if infantry > (6 if convoy else 3) or len(units) > limit:
+        return Reason("6.3.1" if convoy else "5.1",
+                      f"{len(units)} units ({infantry} infantry) in one hex; the limit is "
+                      f"{limit} ({6 if convoy else 3} infantry) and applies at all times, passing through included "
+                      "(5.3)")
+    leaders = [u for u in units if u.type in LEADERS]
+    if len(leaders) > 1:
+        return Reason("5.2", "a player may never have more than one leader in a hex")
+    if leaders and any(u.side == "arab" for u in leaders):
+        nat = {u.counter.nationality for u in units}
+        if "eef" in nat:
+            return Reason("5.2", "no leader may stack with an EEF unit")
+        if "arab_legion" in nat and not all(is_legion_leader(u) for u in leaders):
+            return Reason("5.2", "only Abdullah Tell may stack with Arab Legion units")
+    return None
 
 
 def _half(value) -> int | None:
@@ -208,14 +234,12 @@ class JerusalemMove:
         return u.type not in NEED_CARRYING or bool(u.counter.value("jeep"))
 
     def _mufti_may_move(self, u: Unit) -> bool:
-        for h in [u.hex, *u.hex.neighbors()]:
-            for w in self.position.at(h) if h is not None else ():
-                if w.side == u.side and w.type == "leader":
-                    return True
-        for w in self.position.units:
-            if w.hex is not None and w.counter.value("khader") and w.hex.distance(u.hex) <= 2:
-                return True  # 12.9.1.1
-        return any(w.counter.nationality == "arab_legion" for w in self.position.at(u.hex))
+        """7.4, 12.4, 12.9.1.1: with an Arab Legion unit, or within a real leader's activation radius."""
+        if any(w.counter.nationality == "arab_legion" for w in self.position.at(u.hex)):
+            return True
+        return any(w.side == u.side and w.type == "leader" and w.hex is not None
+                   and w.hex.distance(u.hex) <= int(w.counter.value("command_radius") or 0)
+                   for w in self.position.units)
 
     def _carrying_refusal(self) -> Reason | None:
         if not self.pickup:
@@ -275,7 +299,7 @@ class JerusalemMove:
         return self.terrorist or (self.side == "arab" and all(u.type in LEADERS for u in movers))  # 13.2, 12.5
 
     def _passes_enemies(self) -> bool:
-        return all(u.counter.value("passes_enemy") for u in self._movers())  # 12.5: Haj Amin, El Kutub
+        return all(u.counter.value("moves_through_enemy") for u in self._movers())  # 12.5: Haj Amin, El Kutub
 
     def _entry_refusal(self, a: Hex, b: Hex, road: str | None) -> Reason | None:
         f = self.facts
@@ -290,8 +314,10 @@ class JerusalemMove:
             return Reason("1.3", "trucks and buses may not enter a stream hex without a road")
         if a == self.start and a in self.zoc and b in self.zoc and not self._ignores_zoc():
             return Reason("4.4", "a unit may not move directly from one enemy ZOC to another")
-        if any(u.counter.value("shaltiel") for u in self.moving) and f.city_distance(b) > 4:
-            return Reason("12.9.4", "Shaltiel may never be more than four hexes from a Jerusalem city hex")
+        for u in self.moving:
+            limit = u.counter.value("max_city_distance")
+            if limit is not None and f.city_distance(b) > limit:
+                return Reason("12.9.4", f"{u.id} may never be more than {limit} hexes from a Jerusalem city hex")
         there = [u for u in self.position.at(b) if u.id not in self.moving_ids]
         enemies = [u for u in there if u.side != self.side]
         if enemies and not self._terror_target(enemies) and not self._passes_enemies():
@@ -303,25 +329,9 @@ class JerusalemMove:
 
     def _stacking_refusal(self, friends: list[Unit]) -> Reason | None:
         together = friends + self.moving
-        convoy = any(u.type == "convoy" for u in together)
         if self.road_phase and any(u.type == "convoy" for u in friends):
             return Reason("6.3.4", "no unit may enter the convoy's hex in the Road Movement Phase")
-        limit = 10 if convoy else 7
-        infantry = sum(u.type == INFANTRY for u in together)
-        if infantry > (6 if convoy else 3) or len(together) > limit:
-            return Reason("6.3.1" if convoy else "5.1",
-                          f"would stack {len(together)} units ({infantry} infantry); the limit is "
-                          f"{limit} ({6 if convoy else 3} infantry) and applies while passing through (5.3)")
-        leaders = [u for u in together if u.type in LEADERS]
-        if len(leaders) > 1:
-            return Reason("5.2", "a player may never have more than one leader in a hex")
-        if leaders and self.side == "arab":
-            nat = {u.counter.nationality for u in together}
-            if "eef" in nat:
-                return Reason("5.2", "no leader may stack with an EEF unit")
-            if "arab_legion" in nat and not all(u.counter.value("legion_leader") for u in leaders):
-                return Reason("5.2", "only Abdullah Tell may stack with Arab Legion units")
-        return None
+        return stacking_violation(together)
 
     def _end_refusal(self, b: Hex) -> Reason | None:
         f = self.facts

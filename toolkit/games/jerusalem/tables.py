@@ -64,11 +64,32 @@ class Modifier(_Model):
     note: str = ""
 
 
+class StrengthModifier(_Model):
+    """A multiplier of combat strength (a number, or the name of a counter value such as ``leader_multiplier``)."""
+
+    id: str
+    value: float | str
+    rule: str
+    note: str = ""
+
+
+class Limits(_Model):
+    """Numbers the rules state outright."""
+
+    victory_city_hexes: int             # 2.0
+    artillery_fires_per_player_turn: int  # 10.1
+    convoy_arrows: int                  # 6.2.2
+    eef_min_attack_odds: str            # 14.7.1
+    reinforcement_entry_shift: int      # 14.3
+
+
 class Tables(_Model):
     """``tables.yaml``."""
 
     game: str
     movement: MovementCosts
+    limits: Limits
+    strength_modifiers: list[StrengthModifier] = []
     combat_modifiers: list[Modifier] = []
     odds_columns: list[str] = []
     crt: dict[str, Optional[int]] = {}
@@ -76,6 +97,13 @@ class Tables(_Model):
     def modifier(self, mod_id: str) -> Modifier:
         """A combat modifier by id."""
         for m in self.combat_modifiers:
+            if m.id == mod_id:
+                return m
+        raise KeyError(mod_id)
+
+    def strength_modifier(self, mod_id: str) -> StrengthModifier:
+        """A strength multiplier by id."""
+        for m in self.strength_modifiers:
             if m.id == mod_id:
                 return m
         raise KeyError(mod_id)

@@ -1,0 +1,277 @@
+"""*Jerusalem!* legal moves on small hand-drawn maps with exact expected destinations and costs.
+
+The game module here is a test copy of *Jerusalem!* (its real tables.yaml, a
+few counters) played on a synthetic map, so every expectation can be worked
+out by hand.
+"""
+import shutil
+import textwrap
+from fractions import Fraction
+
+import pytest
+
+from toolkit.game import load_position
+from toolkit.game.module import _load, modules_dir
+from toolkit.game.moves import Step, legal_moves
+from toolkit.games import jerusalem
+from toolkit.games.jerusalem.movement import JerusalemMove
+from toolkit.games.jerusalem.tables import load_tables
+
+REAL_MODULE = modules_dir() / "jerusalem-1948"
+
+# Flat-top, odd columns half a hex lower, size 10: the centre of hex CCRR is
+# x = 10 + 15 (CC-1), y = 17.32 RR (odd CC) or 17.32 RR - 8.66 (even CC).
+MAP = """
+id: test-jerusalem
+title: test
+grid: {orientation: flat, size: 10, origin: [-5, -8.660254], naming: {scheme: ccrr, shifted: odd}, columns: [1, 7], rows: [1, 24]}
+terrain:
+  clear: {color: "#eeeeee"}
+  hill1: {color: "#cc9966", elevation: 1}
+  hill2: {color: "#996633", elevation: 2}
+  village: {base: false}
+  jerusalem_city: {base: false}
+  bevingrad: {base: false}
+  police_fort: {base: false}
+features:
+  primary_road: {kind: path}
+  secondary_road: {kind: path}
+  stream: {kind: path}
+  railway: {kind: path}
+lines:
+  # 1.3 example: five primary, three secondary, thirteen primary road hexes, all level (column 3).
+  - {feature: primary_road, points: [[40, 17.32], [40, 103.92]]}
+  - {feature: secondary_road, points: [[40, 103.92], [40, 155.88]]}
+  - {feature: primary_road, points: [[40, 155.88], [40, 381.05]]}
+overrides:
+  hexes:
+    "0510": {terrain: [hill1], elevation: 1}
+    "0511": {terrain: [hill2], elevation: 2}
+    "0710": {terrain: [clear], features: {stream: "true"}}
+    "0120": {terrain: [clear, jerusalem_city]}
+    "0124": {terrain: [clear, jerusalem_city]}
+    "0122": {terrain: [clear, bevingrad]}
+    "0715": {terrain: [clear, police_fort]}
+"""
+GAME = """
+id: jerusalem-1948
+title: test copy
+map: {map}
+sides: [{{id: jewish, name: Jewish}}, {{id: arab, name: Arab}}]
+nationalities: [{{id: israeli, name: I, side: jewish}}, {{id: mufti, name: M, side: arab}},
+                {{id: arab_legion, name: L, side: arab}}]
+unit_types: [infantry, armored_car, truck, bus, garrison, leader, dummy_leader, convoy, halftrack, artillery]
+flags: [stopped, moved_overland, moved_road, demobilized, disrupted, transported]
+turns: ["May I", "May II", "May III", "May IV"]
+phases: [overland, road]
+"""
+COUNTERS = """
+game: jerusalem-1948
+counters:
+  - {id: hgh, name: Haganah 4-6, side: jewish, nationality: israeli, type: infantry,
+     values: {strength: 4, mp: 6, mp_class: both, zoc: true}}
+  - {id: runner, name: 12-MP test infantry, side: jewish, nationality: israeli, type: infantry,
+     values: {strength: 1, mp: 12, mp_class: both, zoc: true}}
+  - {id: car, name: armoured car 4-30, side: jewish, nationality: israeli, type: armored_car,
+     values: {strength: 4, mp: 30, mp_class: one, zoc: true, mechanized: true}}
+  - {id: bus, name: Bus 3-12, side: jewish, nationality: israeli, type: bus,
+     values: {strength: 3, mp: 12, mp_class: road, zoc: false, transport: true, capacity: 3}}
+  - {id: garrison, name: Garrison 6-0, side: jewish, nationality: israeli, type: garrison,
+     values: {strength: 6, mp: 0, mp_class: garrison}}
+  - {id: mufti, name: Mufti 2-8, side: arab, nationality: mufti, type: infantry,
+     values: {strength: 2, mp: 8, mp_class: both, zoc: true, needs_leader: true}}
+  - {id: a-garrison, name: Arab Garrison 4-0, side: arab, nationality: mufti, type: garrison,
+     values: {strength: 4, mp: 0, mp_class: garrison, zoc: false}}
+  - {id: legion, name: Arab Legion 12-8, side: arab, nationality: arab_legion, type: infantry,
+     values: {strength: 12, mp: 8, mp_class: both, zoc: true}}
+"""
+
+
+@pytest.fixture
+def game(tmp_path, monkeypatch):
+    if not (REAL_MODULE / "tables.yaml").exists():
+        pytest.skip("modules/jerusalem-1948/tables.yaml not present")
+    folder = tmp_path / "modules" / "jerusalem-1948"
+    folder.mkdir(parents=True)
+    (tmp_path / "map.yaml").write_text(MAP)
+    (folder / "game.yaml").write_text(GAME.format(map=tmp_path / "map.yaml"))
+    (folder / "counters.yaml").write_text(COUNTERS)
+    shutil.copy(REAL_MODULE / "tables.yaml", folder / "tables.yaml")
+    monkeypatch.setenv("TOOLKIT_MODULES_DIR", str(tmp_path / "modules"))
+    _load.cache_clear()
+    load_tables.cache_clear()
+    yield tmp_path
+    _load.cache_clear()
+    load_tables.cache_clear()
+
+
+def position(tmp_path, units, turn="May I", phase="overland", side="jewish", markers=""):
+    text = textwrap.dedent(f"""
+        game: jerusalem-1948
+        turn: "{turn}"
+        phase: {phase}
+        phasing_side: {side}
+        units:
+        """) + "".join(f"  - {u}\n" for u in units) + markers
+    path = tmp_path / "pos.yaml"
+    path.write_text(text)
+    return load_position(path)
+
+
+def run(pos, *ids, **kw):
+    return jerusalem.moves(pos, list(ids), **kw)
+
+
+def names(pos, hexes):
+    return [pos.game.map.name(h) for h in hexes]
+
+
+def test_road_example_1_3(game):
+    # 5 primary (2½) + 3 secondary (3) + 13 primary (6½) = 12 MP along the column-3 road.
+    pos = position(game, ['{id: r, counter: runner, hex: "0301"}'])
+    res = run(pos, "r")
+    end = res.destinations[pos.game.map.resolve("0322")]
+    assert end.mp == 12 and end.stop is None
+    assert names(pos, end.path) == [f"03{r:02d}" for r in range(1, 23)]
+    assert res.destinations[pos.game.map.resolve("0306")].mp == 2.5
+    assert res.destinations[pos.game.map.resolve("0309")].mp == 5.5
+    # The road ends at 0322: the next hex is clear terrain, 2 MP more than the unit has.
+    assert pos.game.map.resolve("0323") not in res.destinations
+    assert res.why_not(pos.game.map.resolve("0323")).message == "needs at least 14 MP; the stack has 12"
+
+
+def test_twelve_primary_hexes_for_six_mp(game):
+    pos = position(game, ['{id: h, counter: hgh, hex: "0309"}'])
+    res = run(pos, "h")
+    assert res.destinations[pos.game.map.resolve("0321")].mp == 6  # 12 hexes at ½
+    assert pos.game.map.resolve("0322") not in res.destinations
+
+
+def test_overland_costs_uphill_level_stream(game):
+    pos = position(game, ['{id: h, counter: hgh, hex: "0509"}', '{id: c, counter: car, hex: "0709"}'])
+    res = run(pos, "h")
+    m = pos.game.map.resolve
+    assert res.destinations[m("0510")].mp == 3         # uphill to hill 1
+    assert res.destinations[m("0511")].mp == 6         # and up again to hill 2
+    assert res.destinations[m("0409")].mp == 2         # level clear
+    car = run(pos, "c")
+    assert car.destinations[m("0710")].mp == 4         # mechanized into a stream hex
+    assert res.destinations[m("0610")].mp == 2
+
+
+def test_city_bevingrad_and_pass_through_only(game):
+    m = lambda pos, n: pos.game.map.resolve(n)  # noqa: E731
+    pos = position(game, ['{id: r, counter: runner, hex: "0120"}'])
+    res = run(pos, "r")
+    # Every city hex links to every other at the city primary-road cost (1.3, 8.1), adjacent or not.
+    assert res.destinations[m(pos, "0124")].mp == 0.5
+    assert res.why_not(m(pos, "0122")).rule == "1.3"      # Bevingrad closed before May III
+    late = position(game, ['{id: r, counter: runner, hex: "0120"}'], turn="May III")
+    assert run(late, "r").destinations[m(late, "0122")].mp == 0.5
+    fort = run(position(game, ['{id: r, counter: runner, hex: "0714"}']), "r")
+    assert fort.why_not(m(pos, "0715")).rule == "1.3"     # may pass through but not stop
+
+
+def test_zoc_stops_and_no_zoc_to_zoc(game):
+    m = lambda pos, n: pos.game.map.resolve(n)  # noqa: E731
+    pos = position(game, ['{id: r, counter: runner, hex: "0305"}', '{id: e, counter: legion, hex: "0507"}'],
+                   )
+    res = run(pos, "r")
+    zoc_hex = m(pos, "0407")
+    assert res.destinations[zoc_hex].stop.rule == "4.2"
+    assert res.why_not(m(pos, "0507")).rule == "4.2"      # enemy-occupied
+    # Starting in a ZOC, the first step may not be into another ZOC hex (4.4).
+    start_in = position(game, ['{id: r, counter: runner, hex: "0408"}', '{id: e, counter: legion, hex: "0507"}'])
+    res = run(start_in, "r")
+    assert res.destinations[m(start_in, "0409")].stop is None
+    # 0407 is reached only by first entering a hex free of enemy ZOC: 0408 -> 0307 -> 0407, 4 MP.
+    detour = res.destinations[m(start_in, "0407")]
+    assert names(start_in, detour.path) == ["0408", "0307", "0407"] and detour.mp == 4
+    rules = JerusalemMove(start_in, [start_in.by_id["r"]], load_tables(), jerusalem.map_facts(start_in.game.map))
+    first = {s.to: s for s in rules.steps(m(start_in, "0408"), 0)}
+    assert first[m(start_in, "0407")].reason.rule == "4.4"
+
+
+def test_arab_garrison_alone_has_no_zoc(game):
+    pos = position(game, ['{id: r, counter: runner, hex: "0305"}', '{id: g, counter: a-garrison, hex: "0507"}'])
+    res = run(pos, "r")
+    assert res.destinations[pos.game.map.resolve("0407")].stop is None
+
+
+@pytest.mark.parametrize("unit, phase, rule", [
+    ("garrison", "overland", "7.1"), ("bus", "overland", "7.3"), ("hgh", "road", "8.6"),
+])
+def test_who_may_not_move(game, unit, phase, rule):
+    pos = position(game, [f'{{id: u, counter: {unit}, hex: "0305"}}'], phase=phase)
+    assert run(pos, "u").refused.rule == rule
+
+
+def test_one_phase_vehicles_and_stopped_units(game):
+    pos = position(game, ['{id: c, counter: car, hex: "0305", flags: [moved_overland]}'], phase="road")
+    assert run(pos, "c").refused.rule == "7.2"
+    pos = position(game, ['{id: h, counter: hgh, hex: "0305", flags: [stopped]}'])
+    assert run(pos, "h").refused.rule == "3.4"
+
+
+def test_road_phase_only_along_roads_and_pickup_cost(game):
+    m = lambda pos, n: pos.game.map.resolve(n)  # noqa: E731
+    pos = position(game, ['{id: b, counter: bus, hex: "0301"}', '{id: h1, counter: hgh, hex: "0301"}',
+                          '{id: h2, counter: hgh, hex: "0301"}'], phase="road")
+    res = run(pos, "b", pickup=["h1", "h2"])
+    # 12 MP less 2 x 2 MP pick-up = 8 MP: 5 primary (2½) + 3 secondary (3) + 5 primary (2½).
+    assert res.budget == 16
+    assert res.destinations[m(pos, "0314")].mp == 8
+    assert m(pos, "0315") not in res.destinations
+    assert res.why_not(m(pos, "0202")).rule == "8.1"
+
+
+def test_stacking_limit_blocks_passing_through(game):
+    m = lambda pos, n: pos.game.map.resolve(n)  # noqa: E731
+    crowd = [f'{{id: f{i}, counter: hgh, hex: "0303"}}' for i in range(3)]
+    pos = position(game, ['{id: r, counter: runner, hex: "0302"}', *crowd])
+    res = run(pos, "r")
+    assert res.why_not(m(pos, "0303")).rule == "5.1"
+    # The road is cut for it at 0303: going round costs overland MP.
+    assert res.destinations[m(pos, "0304")].mp > 1
+
+
+def test_mufti_needs_a_leader(game):
+    pos = position(game, ['{id: u, counter: mufti, hex: "0305"}'], side="arab")
+    assert run(pos, "u").refused.rule == "7.4"
+    with_legion = position(game, ['{id: u, counter: mufti, hex: "0305"}', '{id: l, counter: legion, hex: "0305"}'],
+                           side="arab")
+    assert run(with_legion, "u").refused is None
+
+
+def paths_are_legal(pos, res, ids):
+    """Every returned path is legal step by step, stops only at its end, and costs what it says."""
+    rules = JerusalemMove(pos, [pos.by_id[i] for i in ids], load_tables(), jerusalem.map_facts(pos.game.map))
+    for d in res.destinations.values():
+        total = 0
+        for i, (a, b) in enumerate(zip(d.path, d.path[1:])):
+            steps = {s.to: s for s in rules.steps(a, total) if isinstance(s, Step)}
+            assert b in steps, (d.hex, a, b)
+            assert steps[b].stop is None or i == len(d.path) - 2
+            total += steps[b].cost
+        assert total == d.cost <= res.budget
+
+
+def test_paths_are_legal_and_more_mp_never_shrinks(game):
+    pos = position(game, ['{id: h, counter: hgh, hex: "0509"}', '{id: r, counter: runner, hex: "0509"}',
+                          '{id: e, counter: legion, hex: "0113"}'])
+    slow, fast = run(pos, "h"), run(pos, "r")
+    paths_are_legal(pos, slow, ["h"])
+    paths_are_legal(pos, fast, ["r"])
+    assert set(slow.destinations) <= set(fast.destinations)
+    for h, d in slow.destinations.items():
+        assert fast.destinations[h].cost == d.cost
+    assert all(Fraction(d.cost, 2) == Fraction(d.mp) for d in fast.destinations.values())
+    # Moving together, the stack goes at its slowest member's rate (7.6).
+    both = run(pos, "h", "r")
+    assert both.budget == slow.budget and set(both.destinations) == set(slow.destinations)
+
+
+def test_generator_is_generic(game):
+    pos = position(game, ['{id: h, counter: hgh, hex: "0509"}'])
+    rules = JerusalemMove(pos, [pos.by_id["h"]], load_tables(), jerusalem.map_facts(pos.game.map))
+    assert legal_moves(rules).destinations == run(pos, "h").destinations

@@ -1,0 +1,164 @@
+"""*Jerusalem!* victory (2.0) on the bundled reconstructed map, with hand-built positions.
+
+The positions use a small test copy of the counters (the value keys of
+``modules/jerusalem-1948/counters.yaml``) so they do not depend on the module's data
+while it is being written.  On this map the Latrun hex (1914) is the one hex every road
+from Jerusalem to "to Tel Aviv" (0102) and Hulda (0215) goes through.
+"""
+from pathlib import Path
+
+import pytest
+
+from toolkit.game import Game, MarkerAt, Position, Unit
+from toolkit.game.schema import Counter, CounterManifest, GameSpec, Marker
+from toolkit.games.jerusalem.movement import MapFacts
+from toolkit.games.jerusalem.victory import road_graph, victory, victory_json
+
+GAME_SPEC = dict(
+    id="jerusalem-1948", title="test copy", map="jerusalem-1948",
+    sides=[{"id": "jewish", "name": "Jewish"}, {"id": "arab", "name": "Arab"}],
+    nationalities=[{"id": n, "name": n, "side": s} for n, s in [
+        ("israeli", "jewish"), ("arab_legion", "arab"), ("mufti", "arab"), ("arab_irregular", "arab"),
+        ("syrian", "arab"), ("eef", "arab")]],
+    unit_types=["infantry", "artillery", "armored_car", "halftrack", "truck", "bus", "garrison", "leader",
+                "dummy_leader", "convoy"],
+    flags=["stopped", "demobilized", "terrorist_attack", "bombing"],
+    turns=["May I", "May II", "May III", "May IV", "June I", "June II", "June III", "June IV"],
+    phases=["overland", "road"],
+)
+C = {  # id: (side, nationality, type, values) with the keys of modules/jerusalem-1948/counters.yaml
+    "hgh": ("jewish", "israeli", "infantry", {"strength": 4, "mp": 6, "zoc": True, "transportable": True}),
+    "irgun": ("jewish", "israeli", "infantry", {"strength": 2, "mp": 6, "zoc": True, "transportable": False,
+                                                "terrorist": True}),
+    "j-gar": ("jewish", "israeli", "garrison", {"strength": 12, "mp": 0, "zoc": True, "transportable": False}),
+    "j-ac": ("jewish", "israeli", "armored_car", {"strength": 4, "mp": 30, "zoc": True, "mechanized": True}),
+    "j-truck": ("jewish", "israeli", "truck", {"mp": 24, "zoc": False, "transport": True, "capacity": 3}),
+    "j-bus": ("jewish", "israeli", "bus", {"mp": 12, "zoc": False, "transport": True, "capacity": 2}),
+    "jc": ("jewish", "israeli", "convoy", {"zoc": True, "transport": True, "capacity": 3}),
+    "shaltiel": ("jewish", "israeli", "leader", {"mp": 12, "zoc": False, "jeep": True, "transportable": True}),
+    "mufti": ("arab", "mufti", "infantry", {"strength": 2, "mp": 8, "zoc": True, "transportable": True}),
+    "syr": ("arab", "syrian", "infantry", {"strength": 3, "mp": 4, "zoc": True, "transportable": True}),
+    "eef": ("arab", "eef", "infantry", {"strength": 6, "mp": 6, "zoc": True, "transportable": True}),
+    "legion": ("arab", "arab_legion", "infantry", {"strength": 12, "mp": 8, "zoc": True, "transportable": True}),
+    "al-truck": ("arab", "arab_legion", "truck", {"mp": 24, "zoc": False, "transport": True, "capacity": 3}),
+    "a-gar": ("arab", "arab_irregular", "garrison", {"strength": 4, "mp": 0, "zoc": False}),
+    "ghory": ("arab", "arab_irregular", "leader", {"mp": 12, "zoc": False, "transportable": True}),
+    "kaukji": ("arab", "arab_irregular", "leader", {"mp": 12, "zoc": False, "transportable": True}),
+    "amin": ("arab", "arab_irregular", "leader", {"zoc": False, "city_only": True, "moves_through_enemy": True}),
+    "kutub": ("arab", "arab_irregular", "leader", {"mp": 12, "zoc": False, "moves_through_enemy": True,
+                                                   "bomber": True}),
+    "tell": ("arab", "arab_legion", "leader", {"mp": 12, "zoc": False, "transportable": True}),
+}
+
+
+@pytest.fixture(scope="module")
+def game():
+    spec = GameSpec(**GAME_SPEC)
+    manifest = CounterManifest(game=spec.id, counters=[
+        Counter(id=cid, name=cid, side=s, nationality=n, type=t, values=v) for cid, (s, n, t, v) in C.items()],
+        markers=[Marker(id="secondary_road", name="Secondary road")])
+    return Game(spec, manifest, Path("."))
+
+
+def pos(game, units, turn="June IV", side="jewish", phase="overland", markers=(), **params):
+    """A position from (id, counter, hex[, carried_by[, flags]]) tuples; hexes by map name or place."""
+    m = game.map
+    out = []
+    for u in units:
+        uid, cid, where, *rest = u
+        carried = rest[0] if rest else None
+        flags = frozenset(rest[1]) if len(rest) > 1 else frozenset()
+        out.append(Unit(uid, game.counters[cid], m.resolve(where), None, flags, carried))
+    return Position(game, turn, phase, side, tuple(out), tuple(markers), dict(params))
+
+
+FIVE = ["Jewish HQ", "Katamon", "Talbiyeh", "Musrara", "Mea Shearim"]
+
+
+def held(n):
+    return [(f"g{i}", "j-gar", place) for i, place in enumerate(FIVE[:n])]
+
+
+def test_five_city_hexes_and_an_open_road_win(game):
+    res = victory(pos(game, held(5), turn_end=True))
+    assert res.jewish_wins and res.final_turn
+    assert res.city_hexes_held == ("5924", "5926", "6023", "6026", "6223")
+    facts = MapFacts(game.map)
+    graph = road_graph(pos(game, []), facts)
+    path = [game.map.resolve(n) for n in res.path]
+    assert path[0] in facts.city and "jerusalem_city" in game.map.hexes[path[0]].terrain
+    assert res.path[-1] in ("0102", "0215")
+    assert all(graph.has_edge(a, b) for a, b in zip(path, path[1:]))
+    assert "1914" in res.path  # Latrun
+    out = victory_json(res)
+    assert list(out) == ["jewish_wins", "city_hexes_held", "needed", "road", "cut_by", "rule", "explanation"]
+    assert out["road"]["from"] == res.path[0] and out["road"]["to"] == res.path[-1]
+    assert out["needed"] == 5 and out["rule"] == "2.0" and out["cut_by"] == []
+    assert "Note" not in out["explanation"]
+
+
+def test_four_city_hexes_and_bevingrad_are_not_enough(game):
+    res = victory(pos(game, held(4) + [("b", "hgh", "Bevingrad"), ("b2", "hgh", "Jewish HQ")], turn_end=True))
+    assert len(res.city_hexes_held) == 4 and not res.jewish_wins
+    assert res.road_open
+    assert "4 of the 12" in res.explanation and "2.0" in res.explanation
+
+
+def test_a_city_hex_shared_with_arab_units_is_not_held(game):
+    res = victory(pos(game, held(5) + [("amin", "amin", "Katamon")]))
+    assert "5926" not in res.city_hexes_held and not res.jewish_wins
+
+
+def test_an_arab_unit_on_latrun_cuts_every_road(game):
+    res = victory(pos(game, held(5) + [("m", "mufti", "Latrun")], turn_end=True))
+    assert not res.jewish_wins and not res.road_open
+    assert res.cut_by == ("1914",)
+    out = victory_json(res)
+    assert out["road"] is None and out["cut_by"] == ["1914"]
+    assert "1914 (Latrun) occupied by Arab units (4.2)" in out["explanation"]
+
+
+def test_arab_zoc_off_the_road_cuts_it(game):
+    # 1915 has no road: the Mufti unit blocks only through its ZOC on Latrun and the road hexes round it.
+    res = victory(pos(game, held(5) + [("m", "mufti", "1915")]))
+    assert not res.road_open and res.cut_by == ("1914",)
+    assert "in Arab ZOC (4.1)" in res.explanation
+
+
+def test_jewish_units_do_not_cancel_arab_zoc(game):
+    res = victory(pos(game, held(5) + [("m", "mufti", "1915"), ("h", "hgh", "Latrun")]))
+    assert not res.road_open and res.cut_by == ("1914",)
+
+
+def test_garrison_has_zoc_only_with_a_leader(game):
+    alone = victory(pos(game, held(5) + [("a", "a-gar", "1915")]))
+    assert alone.road_open  # 4.1: an Arab garrison has no ZOC ...
+    led = victory(pos(game, held(5) + [("a", "a-gar", "1915"), ("l", "ghory", "1915")]))
+    assert not led.road_open and led.cut_by == ("1914",)  # ... unless stacked with a leader (4.6)
+
+
+def test_zoc_in_the_end_hexes_counts(game):
+    # 0103 and 0216 are off the road, next to "to Tel Aviv" and Hulda: both end hexes are in Arab ZOC.
+    res = victory(pos(game, held(5) + [("m1", "mufti", "0103"), ("m2", "mufti", "0216")]))
+    assert not res.road_open
+    assert len(res.cut_by) == 2
+
+
+def test_units_in_the_city_have_no_zoc_on_the_road(game):
+    res = victory(pos(game, held(5) + [("m", "mufti", "Arab Quarter")]))
+    assert res.road_open  # 4.3
+
+
+def test_bulldozer_roads_join_the_graph_from_the_next_turn(game):
+    facts = MapFacts(game.map)
+    a, b = game.map.resolve("1915"), game.map.resolve("1814")
+    old = MarkerAt("secondary_road", a, turn="June I", toward=b)
+    new = MarkerAt("secondary_road", a, turn="June IV", toward=b)
+    assert road_graph(pos(game, [], markers=[old]), facts).has_edge(a, b)
+    assert not road_graph(pos(game, [], markers=[new]), facts).has_edge(a, b)  # 15.4
+
+
+def test_the_verdict_notes_when_the_position_is_not_the_final_turn_end(game):
+    res = victory(pos(game, held(5), turn="May IV"))
+    assert res.jewish_wins and not res.final_turn
+    assert "3.5" in res.explanation and "May IV" in res.explanation
