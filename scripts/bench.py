@@ -150,6 +150,31 @@ def run(repeat: int, generated: bool) -> list[dict]:
     return rows
 
 
+def jerusalem_rows(repeat: int) -> list[dict]:
+    """Issue 4 targets on the real map and the Scenario II position: legal moves and the legality check."""
+    from toolkit.games import load_game_position
+    from toolkit.games.jerusalem import check, moves
+
+    position = load_game_position(Path(__file__).resolve().parent.parent / "modules" / "jerusalem-1948" /
+                                  "scenarios" / "scenario-ii.yaml")
+    movable = [u.id for u in position.units if u.side == position.phasing_side and u.hex is not None
+               and u.carried_by is None and moves(position, [u.id]).refused is None]
+    per_unit = [median_ms(lambda uid=uid: moves(position, [uid]), 5) for uid in movable]
+    worst = max(movable, key=lambda uid: len(moves(position, [uid]).destinations))
+    rows = [
+        {"benchmark": f"jerusalem-1948 Scenario II: legal moves, median over {len(movable)} movable stacks",
+         "median_ms": round(statistics.median(per_unit), 3), "runs": 5, "target_ms": 20,
+         "ok": statistics.median(per_unit) <= 20},
+    ]
+    ms = median_ms(lambda: moves(position, [worst]), repeat)
+    rows.append({"benchmark": f"jerusalem-1948 Scenario II: legal moves of {worst} (most destinations)",
+                 "median_ms": round(ms, 3), "runs": repeat, "target_ms": 20, "ok": ms <= 20})
+    ms = median_ms(lambda: check(position), repeat)
+    rows.append({"benchmark": "jerusalem-1948 Scenario II: legality check of the whole position",
+                 "median_ms": round(ms, 3), "runs": repeat, "target_ms": 50, "ok": ms <= 50})
+    return rows
+
+
 def print_table(rows: list[dict]) -> None:
     """A fixed-width table for people."""
     print(f"{'benchmark':62} {'median':>12} {'runs':>5} {'target':>10}  ok")
@@ -173,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true")
     p.add_argument("--generated", action="store_true", help="use the generated 70 x 70 map")
     args = p.parse_args(argv)
-    rows = run(args.repeat, args.generated)
+    rows = run(args.repeat, args.generated) + jerusalem_rows(args.repeat)
     if args.json:
         json.dump(rows, sys.stdout, indent=2)
         print()

@@ -72,3 +72,40 @@ def test_errors_are_clear_and_exit_2(capsys, argv, message, tmp_path, monkeypatc
     monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys, *argv)
     assert code == 2 and message in err
+
+
+SCENARIO = "modules/jerusalem-1948/scenarios/scenario-ii.yaml"
+
+
+def test_moves_json_lists_destinations_and_refusals(capsys):
+    code, out, _ = run(capsys, "moves", SCENARIO, "j-plm-1", "--json")
+    data = json.loads(out)
+    assert code == 0 and set(data) >= {"unit", "from", "phase", "mp", "destinations", "unreachable"}
+    assert data["unit"] == "j-plm-1" and data["phase"] == "overland" and data["mp"] == 8
+    assert all(d["cost"] <= 8 and d["path"][0] == data["from"] and d["path"][-1] == d["hex"]
+               for d in data["destinations"])
+    assert all({"hex", "reason", "rule"} <= set(u) for u in data["unreachable"])
+    code, out, _ = run(capsys, "moves", SCENARIO, "j-gar6-1", "--json")
+    assert json.loads(out)["refused"]["rule"] == "7.1"  # garrisons never move
+
+
+def test_check_and_victory(capsys, tmp_path):
+    code, out, _ = run(capsys, "check", SCENARIO, "--json")
+    assert code == 0 and json.loads(out) == {"legal": True, "violations": []}
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(open(SCENARIO).read().replace("turn: \"May IV\"", "turn: \"May I\""))
+    code, out, _ = run(capsys, "check", str(bad), "--json")
+    data = json.loads(out)
+    assert code == 1 and not data["legal"] and {v["rule"] for v in data["violations"]} >= {"1.3"}
+    code, out, _ = run(capsys, "victory", SCENARIO, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["rule"] == "2.0" and data["jewish_wins"] is False and data["cut_by"] == ["1914"]
+
+
+def test_fire_odds_and_spotting_los(capsys):
+    code, out, _ = run(capsys, "fire", SCENARIO, "j-art-1", "a-mufti-1", "--json")
+    data = json.loads(out)
+    assert code == 0 and set(data) >= {"firer", "target", "range", "in_range", "sees", "spotters", "verdict", "rule"}
+    code, out, _ = run(capsys, "los", "--position", SCENARIO, "Hebrew University", "Greek Monastery", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["visible"] is False and data["rule"] == "10.7.1" and data["convention"] == "touch"

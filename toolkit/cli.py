@@ -70,11 +70,21 @@ def cmd_hex(args: argparse.Namespace) -> None:
 
 
 def cmd_los(args: argparse.Namespace) -> None:
-    """Line of sight between two hexes with the map's obstacles."""
-    cmap = open_map(args.map)
-    a, b = cmap.resolve(args.origin), cmap.resolve(args.target)
-    convention = args.convention or cmap.los.convention
-    result = LosEngine(cmap.grid).check(a, b, convention, map_obstacles(cmap), rule=cmap.los.rule)
+    """Line of sight between two hexes: the map's obstacles, or with ``--position`` the game's spotting rules."""
+    if args.position:
+        if len(args.hexes) != 2:
+            raise ValueError("with --position give FROM and TO only (the map is the position's)")
+        position = load_game_position(args.position)
+        cmap = position.game.map
+        a, b = (cmap.resolve(h) for h in args.hexes)
+        result = rules_for(position.game.spec.id).can_see(position, a, b)
+    else:
+        if len(args.hexes) != 3:
+            raise ValueError("give MAP FROM TO (or --position POSITION FROM TO)")
+        cmap = open_map(args.hexes[0])
+        a, b = (cmap.resolve(h) for h in args.hexes[1:])
+        convention = args.convention or cmap.los.convention
+        result = LosEngine(cmap.grid).check(a, b, convention, map_obstacles(cmap), rule=cmap.los.rule)
     if args.svg:
         lay = cmap.grid.layout
         overlay = LosOverlay(lay.centre(a), lay.centre(b), result.visible, result.block_point,
@@ -142,6 +152,67 @@ def cmd_moves(args: argparse.Namespace) -> None:
         print(f"  {d['hex']}  {d['cost']:g} MP  via {' '.join(d['path'][1:-1]) or '-'}{stop}")
 
 
+def _game_command(args: argparse.Namespace):
+    position = load_game_position(args.position)
+    return position, rules_for(position.game.spec.id)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Every rule a position breaks; exit status 1 when there is any."""
+    position, rules = _game_command(args)
+    data = rules.check_json(rules.check(position, turn_end=args.turn_end or None))
+    if args.json:
+        _print_json(data)
+    elif data["legal"]:
+        print(f"{args.position}: legal")
+    else:
+        print(f"{args.position}: {len(data['violations'])} violation(s)")
+        for v in data["violations"]:
+            print(f"  [{v['rule']}] {v['message']}")
+    return 0 if data["legal"] else 1
+
+
+def cmd_victory(args: argparse.Namespace) -> None:
+    """Whether the victory conditions hold in a position."""
+    position, rules = _game_command(args)
+    data = rules.victory_json(rules.victory(position))
+    if args.json:
+        _print_json(data)
+    else:
+        print(data["explanation"])
+
+
+def cmd_fire(args: argparse.Namespace) -> None:
+    """Whether a unit may fire at another: range, sight, spotters."""
+    position, rules = _game_command(args)
+    data = rules.fire_json(rules.fire(position, args.firer, args.target, higher_terrain=args.higher_terrain))
+    if args.json:
+        _print_json(data)
+        return
+    verdict = "MAY FIRE" if data["verdict"] else "MAY NOT FIRE"
+    print(f"{data['firer']} -> {data['target']}, range {data['range']}: {verdict} ({data['rule']})")
+    for r in data["reasons"]:
+        print(f"  [{r['rule']}] {r['reason']}")
+
+
+def cmd_odds(args: argparse.Namespace) -> None:
+    """Combat odds, die modifiers and the chance to kill."""
+    position, rules = _game_command(args)
+    data = rules.combat_json(rules.combat(position, args.attack, args.defend, kind=args.kind,
+                                          protected=args.protected, fired=args.fired))
+    if args.json:
+        _print_json(data)
+        return
+    if data["refused"]:
+        print(f"not allowed: {data['refused']['reason']} ({data['refused']['rule']})")
+        return
+    print(f"{data['attack']:g} against {data['defence']:g}: odds {data['odds']}, "
+          f"die modifier {data['total_modifier']:+d}, kills on {data['kills_on']} or less "
+          f"(chance {data['probability']:.0%})")
+    for m in data["modifiers"]:
+        print(f"  {m['value']:+d} {m['id']} ({m['rule']}): {m['why']}")
+
+
 def cmd_schema(args: argparse.Namespace) -> None:
     """Print the JSON Schema of a file format."""
     _print_json(map_json_schema())
@@ -162,10 +233,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_hex)
 
-    s = sub.add_parser("los", help="line of sight between two hexes")
-    s.add_argument("map")
-    s.add_argument("origin", metavar="FROM")
-    s.add_argument("target", metavar="TO")
+    s = sub.add_parser("los", help="line of sight between two hexes", usage="toolkit los [MAP] FROM TO "
+                       "[--position POSITION] [--convention C] [--json] [--svg OUT]")
+    s.add_argument("hexes", nargs="+", metavar="MAP FROM TO",
+                   help="a map and two hexes or places; with --position, the two hexes only")
+    s.add_argument("--position", help="apply this position's game spotting rules (e.g. Jerusalem! 10.7)")
     s.add_argument("--convention", choices=[c.value for c in Convention],
                    help="default: the map's own convention")
     s.add_argument("--json", action="store_true")
@@ -191,6 +263,38 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--svg", metavar="OUT", help="draw the destinations with their costs (.svg or .png)")
     s.set_defaults(func=cmd_moves)
 
+    s = sub.add_parser("check", help="every rule a position breaks (exit status 1 when any)")
+    s.add_argument("position")
+    s.add_argument("--turn-end", action="store_true", help="judge the position as the end of the player turn")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_check)
+
+    s = sub.add_parser("victory", help="whether the victory conditions hold")
+    s.add_argument("position")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_victory)
+
+    s = sub.add_parser("fire", help="may FIRER fire at TARGET: range, sight, spotters")
+    s.add_argument("position")
+    s.add_argument("firer")
+    s.add_argument("target")
+    s.add_argument("--higher-terrain", choices=["higher-than-both", "higher-than-either"],
+                   default="higher-than-both", help="the reading of 'higher terrain' in 10.7.1")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_fire)
+
+    s = sub.add_parser("odds", help="combat odds, modifiers and kill chance")
+    s.add_argument("position")
+    s.add_argument("--attack", nargs="+", required=True, metavar="UNIT")
+    s.add_argument("--defend", nargs="+", required=True, metavar="UNIT")
+    s.add_argument("--kind", choices=["attack", "first_fire", "barrage", "terrorist"], default="attack")
+    s.add_argument("--protected", nargs="*", default=[], metavar="UNIT",
+                   help="defenders declared protected by a fort, monastery or cathedral (9.6.3)")
+    s.add_argument("--fired", nargs="*", default=[], metavar="UNIT",
+                   help="defending halftracks/buses that fired defensively (9.11)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_odds)
+
     s = sub.add_parser("schema", help="print the JSON Schema of a file format")
     s.add_argument("kind", choices=["map"])
     s.set_defaults(func=cmd_schema)
@@ -201,8 +305,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = build_parser().parse_args(argv)
     try:
-        args.func(args)
-    except (MapError, GameDataError, HexNameError, ValueError) as err:
+        status = args.func(args)
+    except (MapError, GameDataError, HexNameError, ValueError, KeyError) as err:
         print(f"toolkit: error: {err}", file=sys.stderr)
         return 2
-    return 0
+    return status or 0

@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 from itertools import count
-from typing import Iterable, Protocol
+from typing import Iterable, NamedTuple, Protocol
 
 from ..hexgrid import Hex
 
@@ -31,9 +31,8 @@ class Reason:
         return f"{self.message} ({self.rule})"
 
 
-@dataclass(frozen=True)
-class Step:
-    """A legal step into an adjacent (or rule-linked) hex."""
+class Step(NamedTuple):
+    """A legal step into an adjacent (or rule-linked) hex: its cost, and why the move must or may not end there."""
 
     to: Hex
     cost: int
@@ -41,8 +40,7 @@ class Step:
     no_end: Reason | None = None
 
 
-@dataclass(frozen=True)
-class Blocked:
+class Blocked(NamedTuple):
     """A refused step."""
 
     to: Hex
@@ -64,12 +62,22 @@ class MoveRules(Protocol):
 
 @dataclass(frozen=True)
 class Destination:
-    """A hex the stack may end its move in."""
+    """A hex the stack may end its move in: minimum cost, a cheapest path, why the move must end there."""
 
     hex: Hex
     cost: int
-    path: tuple[Hex, ...]
     stop: Reason | None = None
+    _key: tuple[Hex, bool] | None = field(default=None, repr=False, compare=False)
+    _parents: dict | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def path(self) -> tuple[Hex, ...]:
+        """A cheapest path, start first (built on demand from the search tree)."""
+        steps, k = [], self._key
+        while k is not None:
+            steps.append(k[0])
+            k = self._parents[k]
+        return tuple(reversed(steps))
 
     @property
     def mp(self) -> float:
@@ -106,6 +114,7 @@ def legal_moves(rules: MoveRules) -> MoveResult:
     parent: dict[tuple[Hex, bool], tuple[Hex, bool] | None] = {(rules.start, False): None}
     reason_stop: dict[tuple[Hex, bool], Reason | None] = {}
     over_budget: dict[Hex, int] = {}
+    ends: dict[Hex, tuple[int, tuple[Hex, bool]]] = {}
     tie = count()
     queue = [(0, next(tie), rules.start, False)]
     while queue:
@@ -127,10 +136,14 @@ def legal_moves(rules: MoveRules) -> MoveResult:
             if new < best.get(key, new + 1):
                 best[key], parent[key], reason_stop[key] = new, (here, stopped), step.stop
                 if step.no_end is None:
-                    _offer(result, key, new, parent, reason_stop)
+                    if new < ends.get(step.to, (new + 1,))[0]:
+                        ends[step.to] = (new, key)
                 else:
                     result.unreachable.setdefault(step.to, step.no_end)
                 heapq.heappush(queue, (new, next(tie), step.to, key[1]))
+    for h, (cost, key) in ends.items():
+        if h != rules.start:
+            result.destinations[h] = Destination(h, cost, reason_stop.get(key), key, parent)
     for h in result.destinations:
         result.unreachable.pop(h, None)
     for h, need in over_budget.items():
@@ -147,20 +160,6 @@ def _explain_beyond(rules: MoveRules, result: MoveResult, here: Hex, cost: int, 
         reason = step.reason if isinstance(step, Blocked) else Reason(
             stop.rule, f"the move must end in the hex before it: {stop.message}")
         result.unreachable.setdefault(step.to, reason)
-
-
-def _offer(result: MoveResult, key: tuple[Hex, bool], cost: int, parent, reason_stop) -> None:
-    h = key[0]
-    old = result.destinations.get(h)
-    if h == result.start:
-        return
-    if old is not None and old.cost <= cost:
-        return
-    path, k = [], key
-    while k is not None:
-        path.append(k[0])
-        k = parent[k]
-    result.destinations[h] = Destination(h, cost, tuple(reversed(path)), reason_stop.get(key))
 
 
 def _mp(half: int | None) -> str:

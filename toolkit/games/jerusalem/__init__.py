@@ -7,10 +7,18 @@ from ...game import Position
 from ...game.moves import MoveResult, legal_moves
 from ...mapdata import CompiledMap
 from .movement import JerusalemMove, MapFacts
+from .combat import combat, combat_json
+from .legality import check, check_json
+from .spotting import can_see, fire, fire_json
 from .tables import load_tables
 from .units import check_counter
+from .victory import victory, victory_json
 
-__all__ = ["GAME_ID", "check_counter", "map_facts", "moves"]
+__all__ = ["GAME_ID", "can_see", "check", "check_counter", "check_json", "combat", "combat_json", "fire",
+           "fire_json", "map_facts", "moves", "victory", "victory_json"]
+
+#: The LOS rule and convention of spotting (10.7.1), for ``toolkit los --position``.
+SPOTTING_RULE = "10.7.1"
 
 GAME_ID = "jerusalem-1948"
 

@@ -32,6 +32,7 @@ INFANTRY = "infantry"
 LEADERS = ("leader", "dummy_leader")
 NEED_CARRYING = (INFANTRY, "artillery", *LEADERS)  # 8.6 (jeep leaders excepted, 12.5 note)
 TERRORIST_STEP = 2  # 13.2 note: one MP a hex whatever the terrain (half MP units)
+ZOC_STOP = Reason("4.2", "entering an enemy ZOC ends the move")
 
 
 class MapFacts:
@@ -40,6 +41,22 @@ class MapFacts:
     def __init__(self, cmap: CompiledMap):
         self.cmap = cmap
         self.city = frozenset(h for h, info in cmap.hexes.items() if CITY_TERRAIN & set(info.terrain))
+        self.levels = {h: info.elevation for h, info in cmap.hexes.items()}
+        self.neighbors = {h: [n for n in h.neighbors() if n in cmap.hexes] for h in cmap.hexes}
+        self.streams = frozenset(h for h, info in cmap.hexes.items() if "stream" in info.features)
+        self.pass_through_only = frozenset(h for h, info in cmap.hexes.items()
+                                           if set(PASS_THROUGH_ONLY) & set(info.terrain))
+        self.bevingrad = frozenset(h for h, info in cmap.hexes.items() if "bevingrad" in info.terrain)
+        self.cost_caches: dict[int, dict[tuple, int]] = {}  # per tables: (from, to, road, mechanized) -> half MP
+        self.roads: dict[tuple[Hex, Hex], str] = {}
+        self.rails: set[tuple[Hex, Hex]] = set()
+        for side, attrs in cmap.hexsides.items():
+            kind = "primary" if "primary_road" in attrs else ("secondary" if "secondary_road" in attrs else None)
+            for pair in ((side.a, side.b), (side.b, side.a)):
+                if kind:
+                    self.roads[pair] = kind
+                if "railway" in attrs:
+                    self.rails.add(pair)
 
     def has(self, h: Hex, terrain: str) -> bool:
         """Whether a hex has a terrain type."""
@@ -47,11 +64,11 @@ class MapFacts:
 
     def level(self, h: Hex) -> int:
         """Hill level: 0 clear, 1 hill 1, 2 hill 2 (1.3)."""
-        return self.cmap.hexes[h].elevation
+        return self.levels[h]
 
     def stream(self, h: Hex) -> bool:
         """A stream hex (1.3)."""
-        return "stream" in self.cmap.hexes[h].features
+        return h in self.streams
 
     def road_in_hex(self, h: Hex) -> bool:
         """Whether a primary or secondary road runs through the hex."""
@@ -62,16 +79,11 @@ class MapFacts:
         """``primary`` / ``secondary`` when a road joins the two hexes through their hexside (city links included)."""
         if a in self.city and b in self.city:
             return "primary"  # 1.3, 8.1
-        side = self.cmap.hexside(a, b) if a.distance(b) == 1 else {}
-        if "primary_road" in side:
-            return "primary"
-        if "secondary_road" in side:
-            return "secondary"
-        return None
+        return self.roads.get((a, b))
 
     def railway(self, a: Hex, b: Hex) -> bool:
         """Whether the railway joins the two hexes."""
-        return a.distance(b) == 1 and "railway" in self.cmap.hexside(a, b)
+        return (a, b) in self.rails
 
     def city_distance(self, h: Hex) -> int:
         """Hexes to the nearest Jerusalem city hex."""
@@ -158,6 +170,16 @@ class JerusalemMove:
                                                   if c.id not in self.moving_ids]
         self.moving_ids |= {u.id for u in self.moving}
         self.budget = self._budget()
+        # Facts of the moving stack that every step consults, worked out once.
+        movers = self._movers()
+        self.is_convoy = any(u.type == "convoy" for u in self.units)
+        self.wheeled = any(u.type in ("truck", "bus") for u in self.moving)
+        self.ignores_zoc = self.terrorist or (self.side == "arab" and all(u.type in LEADERS for u in movers))
+        self.passes_enemies = all(u.counter.value("moves_through_enemy") for u in movers)  # 12.5
+        self.city_tether = [(u, u.counter.value("max_city_distance")) for u in self.moving
+                            if u.counter.value("max_city_distance") is not None]  # 12.9.4
+        self.alone_violation = stacking_violation(self.moving)
+        self.costs = self.facts.cost_caches.setdefault(id(self.tables), {})  # the map and tables never change
 
     # -- whole-stack checks --------------------------------------------------------------------
     @cached_property
@@ -273,54 +295,56 @@ class JerusalemMove:
         if any(u.counter.value("city_only") for u in self._movers()):
             targets = [c for c in self.facts.city if c != at]  # 12.9.3
         else:
-            targets = [n for n in at.neighbors() if n in self.facts.cmap.hexes]
+            targets = self.facts.neighbors[at]
             if at in self.facts.city:
-                targets += [c for c in self.facts.city if c != at and c not in targets]
+                targets = targets + [c for c in self.facts.city if c != at and c not in targets]
         for b in targets:
             yield self._step(at, b)
 
     def _road(self, a: Hex, b: Hex) -> str | None:
-        return self.facts.printed_road(a, b) or ("secondary" if frozenset((a, b)) in self.roads else None)
+        printed = self.facts.printed_road(a, b)
+        if printed or not self.roads:
+            return printed
+        return "secondary" if frozenset((a, b)) in self.roads else None
 
     def _step(self, a: Hex, b: Hex) -> Step | Blocked:
         road = self._road(a, b)
         blocked = self._entry_refusal(a, b, road)
         if blocked:
             return Blocked(b, blocked)
-        cost = TERRORIST_STEP if self.terrorist else self._cost(a, b, road)
-        stop = None
-        if b in self.zoc and not self._ignores_zoc():
-            stop = Reason("4.2", "entering an enemy ZOC ends the move")
-        no_end = self._end_refusal(b)
-        return Step(b, cost, stop, no_end)
-
-    def _ignores_zoc(self) -> bool:
-        movers = self._movers()
-        return self.terrorist or (self.side == "arab" and all(u.type in LEADERS for u in movers))  # 13.2, 12.5
-
-    def _passes_enemies(self) -> bool:
-        return all(u.counter.value("moves_through_enemy") for u in self._movers())  # 12.5: Haj Amin, El Kutub
+        if self.terrorist:
+            cost = TERRORIST_STEP
+        else:
+            key = (a, b, road, self.mechanized)
+            cost = self.costs.get(key)
+            if cost is None:
+                cost = self.costs[key] = self._cost(a, b, road)
+        stop = ZOC_STOP if b in self.zoc and not self.ignores_zoc else None
+        return Step(b, cost, stop, self._end_refusal(b))
 
     def _entry_refusal(self, a: Hex, b: Hex, road: str | None) -> Reason | None:
         f = self.facts
-        if f.has(b, "bevingrad") and not self.british_gone:
+        if not self.british_gone and b in f.bevingrad:
             return Reason("1.3", "no unit may enter Bevingrad before May III")
         if self.road_phase and road is None:
             return Reason("8.1", "the Road Movement Phase allows movement only along roads")
-        arrow = [m.toward for m in self.position.markers_at(a, "convoy_arrow") if m.toward is not None]
-        if any(u.type == "convoy" for u in self.units) and arrow and b not in arrow:
-            return Reason("6.2.1", "the convoy follows its announced route")
-        if any(u.type in ("truck", "bus") for u in self.moving) and f.stream(b) and not f.road_in_hex(b):
+        if self.is_convoy:
+            arrow = [m.toward for m in self.position.markers_at(a, "convoy_arrow") if m.toward is not None]
+            if arrow and b not in arrow:
+                return Reason("6.2.1", "the convoy follows its announced route")
+        if self.wheeled and f.stream(b) and not f.road_in_hex(b):
             return Reason("1.3", "trucks and buses may not enter a stream hex without a road")
-        if a == self.start and a in self.zoc and b in self.zoc and not self._ignores_zoc():
+        if a == self.start and a in self.zoc and b in self.zoc and not self.ignores_zoc:
             return Reason("4.4", "a unit may not move directly from one enemy ZOC to another")
-        for u in self.moving:
-            limit = u.counter.value("max_city_distance")
-            if limit is not None and f.city_distance(b) > limit:
+        for u, limit in self.city_tether:
+            if f.city_distance(b) > limit:
                 return Reason("12.9.4", f"{u.id} may never be more than {limit} hexes from a Jerusalem city hex")
-        there = [u for u in self.position.at(b) if u.id not in self.moving_ids]
+        there = self.position.at(b)
+        if not there:
+            return self.alone_violation
+        there = [u for u in there if u.id not in self.moving_ids]
         enemies = [u for u in there if u.side != self.side]
-        if enemies and not self._terror_target(enemies) and not self._passes_enemies():
+        if enemies and not self._terror_target(enemies) and not self.passes_enemies:
             return Reason("4.2", "units may not enter enemy-occupied hexes")
         return self._stacking_refusal([u for u in there if u.side == self.side])
 
@@ -334,18 +358,19 @@ class JerusalemMove:
         return stacking_violation(together)
 
     def _end_refusal(self, b: Hex) -> Reason | None:
-        f = self.facts
-        if not self.british_gone and any(f.has(b, t) for t in PASS_THROUGH_ONLY):
+        if not self.british_gone and b in self.facts.pass_through_only:
             return Reason("1.3", "units may pass through but not remain here before May III")
-        if any(u.side != self.side for u in self.position.at(b)) and not self._terror_target(
-                [u for u in self.position.at(b) if u.side != self.side]):
+        there = self.position.at(b)
+        enemies = [u for u in there if u.side != self.side] if there else ()
+        if enemies and not self._terror_target(enemies):
             return Reason("12.5", "may pass through but not end in a hex with enemy units")
         return None
 
     def _cost(self, a: Hex, b: Hex, road: str | None) -> int:
         m, f = self.tables.movement, self.facts
-        up, down = f.level(b) > f.level(a), f.level(b) < f.level(a)
-        if f.has(b, "bevingrad"):
+        la, lb = f.levels[a], f.levels[b]
+        up, down = lb > la, lb < la
+        if b in f.bevingrad:
             return m.bevingrad
         if b in f.city:
             return {"primary": m.city.primary, "secondary": m.city.secondary}.get(road, m.city.none)
@@ -353,7 +378,7 @@ class JerusalemMove:
             costs = m.primary_road if road == "primary" else m.secondary_road
             return costs.uphill if up else (costs.downhill if down else costs.level)
         cost = m.uphill if up else m.level_or_downhill
-        if f.stream(b):
+        if b in f.streams:
             if self.mechanized and "railway_bridge" in f.cmap.hexes[b].features and f.railway(a, b):
                 stream = m.railroad_bridge_mechanized
             else:
