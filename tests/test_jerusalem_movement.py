@@ -61,7 +61,7 @@ sides: [{{id: jewish, name: Jewish}}, {{id: arab, name: Arab}}]
 nationalities: [{{id: israeli, name: I, side: jewish}}, {{id: mufti, name: M, side: arab}},
                 {{id: arab_legion, name: L, side: arab}}]
 unit_types: [infantry, armored_car, truck, bus, garrison, leader, dummy_leader, convoy, halftrack, artillery]
-flags: [stopped, moved_overland, moved_road, demobilized, disrupted, transported]
+flags: [stopped, moved_overland, moved_road, demobilized, disrupted, transported, abandoned, new_recruit]
 turns: ["May I", "May II", "May III", "May IV"]
 phases: [overland, road]
 """
@@ -204,6 +204,17 @@ def test_arab_garrison_alone_has_no_zoc(game):
 def test_who_may_not_move(game, unit, phase, rule):
     pos = position(game, [f'{{id: u, counter: {unit}, hex: "0305"}}'], phase=phase)
     assert run(pos, "u").refused.rule == rule
+
+
+def test_flags_that_forbid_moving(game):
+    arab = position(game, ['{id: l, counter: legion, hex: "0305", flags: [abandoned]}'], side="arab")
+    assert run(arab, "l").refused.rule == "12.8.1"
+    pos = position(game, ['{id: b, counter: bus, hex: "0301"}', '{id: h, counter: hgh, hex: "0301", flags: [transported]}'],
+                   phase="road")
+    assert run(pos, "b", pickup=["h"]).refused.rule == "8.7.5"   # no daisy-chaining
+    pos = position(game, ['{id: b, counter: bus, hex: "0301"}', '{id: g, counter: garrison, hex: "0301"}'],
+                   phase="road")
+    assert run(pos, "b", pickup=["g"]).refused.rule == "7.1"     # a garrison never moves, carried or not
 
 
 def test_one_phase_vehicles_and_stopped_units(game):

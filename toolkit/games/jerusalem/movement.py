@@ -229,7 +229,11 @@ class JerusalemMove:
         if u.has("stopped"):
             return Reason("3.4", f"{u.id} is stopped for the rest of the turn")
         if u.has("disrupted"):
-            return Reason("10.10", f"{u.id} is disrupted and may not move")
+            return Reason("10.10", f"{u.id} is disrupted and may not move (10.10, 13.1.4)")
+        if u.has("abandoned"):
+            return Reason("12.8.1", f"{u.id} abandoned his units last Jewish turn and may not move this Arab turn")
+        if u.has("new_recruit") and self.road_phase:
+            return Reason("6.4.2", f"{u.id} was just re-created by the convoy and may not move this phase")
         if v("mp_class") == "garrison" or u.type == "garrison":
             return Reason("7.1", f"{u.id} is a garrison and never moves")
         if v("mp_class") == "one" and u.has("moved_overland" if self.road_phase else "moved_road"):
