@@ -109,3 +109,14 @@ def test_fire_odds_and_spotting_los(capsys):
     code, out, _ = run(capsys, "los", "--position", SCENARIO, "Hebrew University", "Greek Monastery", "--json")
     data = json.loads(out)
     assert code == 0 and data["visible"] is False and data["rule"] == "10.7.1" and data["convention"] == "touch"
+
+
+def test_odds_on_the_rule_9_7_1_example_position(capsys):
+    example = "modules/jerusalem-1948/examples/rule-9-7-1.yaml"
+    code, out, _ = run(capsys, "odds", example, "--attack", "h1", "h2", "h3", "--defend", "m1", "m2", "--json")
+    data = json.loads(out)
+    assert (code, data["attack"], data["defence"], data["odds"], data["total_modifier"]) == (0, 12, 4, "3-1", 0)
+    code, out, _ = run(capsys, "odds", example, "--kind", "first_fire", "--attack", "g", "m1", "m2",
+                       "--defend", "h1", "--json")
+    data = json.loads(out)
+    assert (data["attack"], data["defence"], data["odds"], data["kills_on"]) == (10, 4, "2-1", 3)

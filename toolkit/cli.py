@@ -204,7 +204,7 @@ def cmd_odds(args: argparse.Namespace) -> None:
         _print_json(data)
         return
     if data["refused"]:
-        print(f"not allowed: {data['refused']['reason']} ({data['refused']['rule']})")
+        print(f"not allowed ({data['refused']['rule']}): {data['refused']['reason']}")
         return
     print(f"{data['attack']:g} against {data['defence']:g}: odds {data['odds']}, "
           f"die modifier {data['total_modifier']:+d}, kills on {data['kills_on']} or less "
@@ -309,4 +309,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (MapError, GameDataError, HexNameError, ValueError, KeyError) as err:
         print(f"toolkit: error: {err}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stderr.close()
+        return 0
     return status or 0
