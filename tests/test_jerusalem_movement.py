@@ -286,3 +286,50 @@ def test_generator_is_generic(game):
     pos = position(game, ['{id: h, counter: hgh, hex: "0509"}'])
     rules = JerusalemMove(pos, [pos.by_id["h"]], load_tables(), jerusalem.map_facts(pos.game.map))
     assert legal_moves(rules).destinations == run(pos, "h").destinations
+
+
+def test_bus_example_8_7_7(game):
+    """8.7.7: a 3 bus spends 1 + 6 + ½ + 4 + ½ = 12 MP, leaving one infantry unit behind."""
+    m = lambda pos, n: pos.game.map.resolve(n)  # noqa: E731
+    infantry = ['{id: h1, counter: hgh, hex: "%s"}', '{id: h2, counter: hgh, hex: "%s"}',
+                '{id: h3, counter: hgh, hex: "%s"}']
+    start = position(game, ['{id: b, counter: bus, hex: "0301"}'], phase="road")
+    assert run(start, "b").destinations[m(start, "0303")].mp == 1            # two primary road hexes
+    loaded = position(game, ['{id: b, counter: bus, hex: "0303", spent: 1}', *(u % "0303" for u in infantry)],
+                      phase="road")
+    res = run(loaded, "b", pickup=["h1", "h2", "h3"])                       # 3 x 2 MP to pick up
+    assert res.budget == 2 * (12 - 1 - 6) and res.destinations[m(loaded, "0304")].mp == 0.5
+    dropped = position(game, ['{id: b, counter: bus, hex: "0304", spent: 7.5}', *(u % "0304" for u in infantry)],
+                       phase="road")
+    res = run(dropped, "b", pickup=["h1", "h2"])                            # 2 x 2 MP again
+    assert res.budget == 1 and set(names(dropped, res.destinations)) == {"0303", "0305"}  # on along the road, or back
+    assert res.destinations[m(dropped, "0305")].mp == 0.5                   # 12 MP in all
+    assert run(dropped, "b", pickup=["h1", "h2", "h3", "h3"]).refused.rule == "8.7.1"  # over capacity
+
+
+def test_exact_destinations_with_two_mp_left(game):
+    pos = position(game, ['{id: h, counter: hgh, hex: "0509", spent: 4}'])
+    res = run(pos, "h")
+    # Level clear neighbours cost 2; 0510 is uphill (3).
+    assert sorted(names(pos, res.destinations)) == ["0409", "0410", "0508", "0609", "0610"]
+    assert res.why_not(pos.game.map.resolve("0510")).message == "needs at least 3 MP; the stack has 2"
+
+
+def test_the_checker_accepts_every_legal_move_from_scenario_ii():
+    from toolkit.games import load_game_position
+    from toolkit.games.jerusalem import check
+    from dataclasses import replace
+
+    pos = load_game_position(modules_dir() / "jerusalem-1948" / "scenarios" / "scenario-ii.yaml")
+    assert check(pos) == []
+    tried = 0
+    for u in pos.units:
+        if u.side != pos.phasing_side or u.hex is None or u.carried_by:
+            continue
+        res = jerusalem.moves(pos, [u.id])
+        ends = sorted(res.destinations.values(), key=lambda d: (d.cost, d.hex))
+        for d in ends[:: max(1, len(ends) // 12)]:  # a spread of each stack's destinations, near to far
+            moved = pos.moved({w.id: replace(w, hex=d.hex) for w in [u, *pos.carried(u)]})
+            assert check(moved) == [], (u.id, pos.game.map.name(d.hex))
+            tried += 1
+    assert tried > 150

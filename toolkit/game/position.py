@@ -29,6 +29,7 @@ class Unit:
     box: str | None = None
     flags: frozenset[str] = frozenset()
     carried_by: str | None = None
+    spent: float = 0.0
 
     @property
     def side(self) -> str:
@@ -111,7 +112,8 @@ class Position:
             game=self.game.spec.id, scenario=self.scenario, turn=self.turn, phase=self.phase,
             phasing_side=self.phasing_side, params=self.params,
             units=[UnitPlacement(id=u.id, counter=u.counter.id, hex=None if u.hex is None else name(u.hex),
-                                 box=u.box, flags=sorted(u.flags), carried_by=u.carried_by) for u in self.units],
+                                 box=u.box, flags=sorted(u.flags), carried_by=u.carried_by, spent=u.spent)
+                   for u in self.units],
             markers=[MarkerPlacement(marker=m.marker, hex=None if m.hex is None else name(m.hex), box=m.box,
                                      turn=m.turn, value=m.value, toward=None if m.toward is None else name(m.toward))
                      for m in self.markers],
@@ -170,7 +172,8 @@ def position_from_file(pf: PositionFile, file: str = "<position>") -> Position:
         if up.box is not None:
             _check_choice(up.box, spec.boxes, "box", file, f"{where}.box")
         h = None if up.hex is None else _hex(game, up.hex, file, f"{where}.hex")
-        units[up.id] = Unit(up.id, game.counters[up.counter], h, up.box, frozenset(up.flags), up.carried_by)
+        units[up.id] = Unit(up.id, game.counters[up.counter], h, up.box, frozenset(up.flags), up.carried_by,
+                            up.spent)
     _check_carrying(units, file)
     markers = []
     for i, mp in enumerate(pf.markers):

@@ -114,6 +114,7 @@ class UnitPlacement(_Model):
     box: Optional[str] = None
     flags: list[str] = []
     carried_by: Optional[str] = None
+    spent: float = Field(0, ge=0)  # movement points already used in the current phase
 
     @model_validator(mode="after")
     def _one_place(self) -> "UnitPlacement":

@@ -205,7 +205,7 @@ class JerusalemMove:
         if self.road_phase:
             movers = [u for u in movers if self._drives(u)]  # 8.7.4: transported units' MP do not count
         mps = [_half(u.counter.value("mp")) for u in movers]
-        known = [m for m in mps if m is not None]
+        known = [m - _half(u.spent) for m, u in zip(mps, movers) if m is not None]  # MP already spent this phase
         budget = min(known) if known else None  # 5.4, 7.6: the slowest member
         if budget is not None and self.pickup:
             budget -= self.tables.movement.pickup * sum(u.type not in LEADERS for u in self.pickup)  # 8.7.2
