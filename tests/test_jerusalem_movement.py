@@ -80,6 +80,8 @@ counters:
      values: {strength: 6, mp: 0, mp_class: garrison}}
   - {id: mufti, name: Mufti 2-8, side: arab, nationality: mufti, type: infantry,
      values: {strength: 2, mp: 8, mp_class: both, zoc: true, needs_leader: true}}
+  - {id: jc, name: Jerusalem Convoy, side: jewish, nationality: israeli, type: convoy,
+     values: {strength: 12, mp: null, mp_class: road, zoc: true}}
   - {id: a-garrison, name: Arab Garrison 4-0, side: arab, nationality: mufti, type: garrison,
      values: {strength: 4, mp: 0, mp_class: garrison, zoc: false}}
   - {id: legion, name: Arab Legion 12-8, side: arab, nationality: arab_legion, type: infantry,
@@ -215,6 +217,18 @@ def test_flags_that_forbid_moving(game):
     pos = position(game, ['{id: b, counter: bus, hex: "0301"}', '{id: g, counter: garrison, hex: "0301"}'],
                    phase="road")
     assert run(pos, "b", pickup=["g"]).refused.rule == "7.1"     # a garrison never moves, carried or not
+
+
+def test_convoy_moves_on_roads_without_limit_and_keeps_its_escorts(game):
+    m = lambda pos, n: pos.game.map.resolve(n)  # noqa: E731
+    pos = position(game, ['{id: c, counter: jc, hex: "0301"}', '{id: h, counter: hgh, hex: "0301"}'], phase="road")
+    res = run(pos, "c")
+    assert res.budget is None and m(pos, "0322") in res.destinations      # unlimited MP, along the road (6.1)
+    assert res.why_not(m(pos, "0201")).rule == "8.1"
+    assert run(pos, "h").refused.rule == "6.3.3"                           # escorts stay with the convoy
+    assert run(position(game, ['{id: c, counter: jc, hex: "0301"}'], phase="road"), "c").refused is None
+    overland = position(game, ['{id: c, counter: jc, hex: "0301"}'])
+    assert run(overland, "c").refused.rule == "6.1"
 
 
 def test_one_phase_vehicles_and_stopped_units(game):

@@ -218,11 +218,24 @@ class JerusalemMove:
             return Reason("5.4", "units move together only from one map hex")
         if any(u.side != self.side for u in self.units) or self.side != self.position.phasing_side:
             return Reason("9.2", "only the phasing player's units move")
+        why = self._convoy_refusal()
+        if why:
+            return why
         for u in self.units + self.pickup:
             why = self._unit_refusal(u)
             if why:
                 return why
         return self._carrying_refusal()
+
+    def _convoy_refusal(self) -> Reason | None:
+        """6.3.3, 6.3.5: units with the convoy stay with it; the convoy's stack picks nobody up on the way."""
+        convoy = [u for u in self.position.at(self.start) if u.type == "convoy" and u.side == self.side]
+        if convoy and not self.is_convoy:
+            return Reason("6.3.3", "units stacked with the Jerusalem Convoy move only with it until it reaches "
+                                   "Jerusalem or is destroyed")
+        if self.is_convoy and self.pickup and any(u.spent for u in self._movers()):
+            return Reason("6.3.5", "the convoy's transports may not pick up units along the route")
+        return None
 
     def _unit_refusal(self, u: Unit) -> Reason | None:
         v = u.counter.value
