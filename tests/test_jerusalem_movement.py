@@ -347,3 +347,23 @@ def test_the_checker_accepts_every_legal_move_from_scenario_ii():
             assert check(moved) == [], (u.id, pos.game.map.name(d.hex))
             tried += 1
     assert tried > 150
+
+
+def test_reinforcements_enter_at_the_map_edge_14(game):
+    m = lambda pos, n: pos.game.map.resolve(n)  # noqa: E731
+    pos = position(game, ['{id: r, counter: runner, box: reinforcements}'])
+    assert run(pos, "r").refused.rule == "14.1"                        # where do they enter?
+    res = run(pos, "r", enter="0301")
+    # The first hex counts (14.1): ½ on the road, then 5 primary, 3 secondary and 12 primary road hexes.
+    assert res.destinations[m(pos, "0301")].mp == 0.5
+    assert res.destinations[m(pos, "0321")].mp == 12 and m(pos, "0322") not in res.destinations
+    assert run(pos, "r", enter="0305").refused.rule == "14.1"          # not a map-edge hex
+    # An enemy in the entrance hex: enter within three edge hexes of it instead (14.3).
+    held = position(game, ['{id: r, counter: runner, box: reinforcements}', '{id: e, counter: legion, hex: "0301"}'])
+    res = run(held, "r", enter="0301")
+    assert res.why_not(m(held, "0301")).rule == "14.3"
+    assert res.destinations[m(held, "0501")].path == (m(held, "0501"),)
+    # Entering straight into an enemy ZOC is allowed, and stops there (14.4).
+    zoc = position(game, ['{id: r, counter: runner, box: reinforcements}', '{id: e, counter: legion, hex: "0302"}'])
+    res = run(zoc, "r", enter="0301")
+    assert res.destinations[m(zoc, "0301")].stop.rule == "4.2"

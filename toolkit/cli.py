@@ -113,6 +113,7 @@ def moves_json(position, unit_ids: list[str], result) -> dict[str, Any]:
     return {
         "unit": unit_ids[0] if len(unit_ids) == 1 else unit_ids,
         "from": name(result.start) if result.start is not None else None,
+        "entering": position.by_id[unit_ids[0]].hex is None,
         "phase": position.phase,
         "mp": None if result.budget is None else result.budget / 2,
         "refused": None if result.refused is None else {"reason": result.refused.message,
@@ -132,7 +133,7 @@ def cmd_moves(args: argparse.Namespace) -> None:
     for uid in unit_ids + args.pickup:
         if uid not in position.by_id:
             raise ValueError(f"{args.position}: no unit {uid!r}; units: {', '.join(position.by_id)}")
-    result = rules_for(position.game.spec.id).moves(position, unit_ids, args.pickup, args.terrorist)
+    result = rules_for(position.game.spec.id).moves(position, unit_ids, args.pickup, args.terrorist, args.enter)
     data = moves_json(position, unit_ids, result)
     if args.svg:
         cmap = position.game.map
@@ -259,6 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="other units moving together")
     s.add_argument("--pickup", nargs="*", default=[], metavar="UNIT", help="units a transport picks up first")
     s.add_argument("--terrorist", action="store_true", help="an Irgun / Stern Gang terrorist move (13.2)")
+    s.add_argument("--enter", metavar="HEX", help="off-map units (reinforcements) enter at this map-edge hex")
     s.add_argument("--json", action="store_true")
     s.add_argument("--svg", metavar="OUT", help="draw the destinations with their costs (.svg or .png)")
     s.set_defaults(func=cmd_moves)

@@ -57,7 +57,10 @@ class MoveRules(Protocol):
         """Why the stack may not move at all, or ``None``."""
 
     def steps(self, at: Hex, cost_so_far: int) -> Iterable[Step | Blocked]:
-        """The steps out of ``at`` (``at == start`` for the first step)."""
+        """The steps out of ``at`` (``at == start`` for the first step).
+
+        Rules for a stack entering the map also define ``entries()``: the steps onto it.
+        """
 
 
 @dataclass(frozen=True)
@@ -105,26 +108,25 @@ class MoveResult:
 
 
 def legal_moves(rules: MoveRules) -> MoveResult:
-    """Every legal destination of a stack, with cheapest paths, and why other hexes are not."""
+    """Every legal destination of a stack, with cheapest paths, and why other hexes are not.
+
+    A stack coming onto the map (reinforcements) has no start hex: its rules
+    give ``entries()``, the first steps onto the map, and paths begin there.
+    """
     result = MoveResult(rules.start, rules.budget, rules.refusal())
     if result.refused:
         return result
     budget = rules.budget
-    best: dict[tuple[Hex, bool], int] = {(rules.start, False): 0}
-    parent: dict[tuple[Hex, bool], tuple[Hex, bool] | None] = {(rules.start, False): None}
+    best: dict[tuple[Hex, bool], int] = {}
+    parent: dict[tuple[Hex, bool], tuple[Hex, bool] | None] = {}
     reason_stop: dict[tuple[Hex, bool], Reason | None] = {}
     over_budget: dict[Hex, int] = {}
     ends: dict[Hex, tuple[int, tuple[Hex, bool]]] = {}
     tie = count()
-    queue = [(0, next(tie), rules.start, False)]
-    while queue:
-        cost, _, here, stopped = heapq.heappop(queue)
-        if cost > best.get((here, stopped), cost):
-            continue
-        if stopped:
-            _explain_beyond(rules, result, here, cost, reason_stop[(here, True)])
-            continue
-        for step in rules.steps(here, cost):
+    queue: list = []
+
+    def relax(steps: Iterable[Step | Blocked], cost: int, origin: tuple[Hex, bool] | None) -> None:
+        for step in steps:
             if isinstance(step, Blocked):
                 result.unreachable.setdefault(step.to, step.reason)
                 continue
@@ -134,15 +136,30 @@ def legal_moves(rules: MoveRules) -> MoveResult:
                 continue
             key = (step.to, step.stop is not None)
             if new < best.get(key, new + 1):
-                best[key], parent[key], reason_stop[key] = new, (here, stopped), step.stop
+                best[key], parent[key], reason_stop[key] = new, origin, step.stop
                 if step.no_end is None:
                     if new < ends.get(step.to, (new + 1,))[0]:
                         ends[step.to] = (new, key)
                 else:
                     result.unreachable.setdefault(step.to, step.no_end)
                 heapq.heappush(queue, (new, next(tie), step.to, key[1]))
+
+    entries = getattr(rules, "entries", None)
+    if entries is not None:
+        relax(entries(), 0, None)
+    else:
+        best[(rules.start, False)], parent[(rules.start, False)] = 0, None
+        queue.append((0, next(tie), rules.start, False))
+    while queue:
+        cost, _, here, stopped = heapq.heappop(queue)
+        if cost > best.get((here, stopped), cost):
+            continue
+        if stopped:
+            _explain_beyond(rules, result, here, cost, reason_stop[(here, True)])
+            continue
+        relax(rules.steps(here, cost), cost, (here, stopped))
     for h, (cost, key) in ends.items():
-        if h != rules.start:
+        if h != rules.start or entries is not None:
             result.destinations[h] = Destination(h, cost, reason_stop.get(key), key, parent)
     for h in result.destinations:
         result.unreachable.pop(h, None)
@@ -150,7 +167,8 @@ def legal_moves(rules: MoveRules) -> MoveResult:
         if h not in result.destinations:
             result.unreachable.setdefault(
                 h, Reason("MP", f"needs at least {_mp(need)} MP; the stack has {_mp(budget)}"))
-    result.unreachable.pop(rules.start, None)
+    if entries is None:
+        result.unreachable.pop(rules.start, None)
     return result
 
 

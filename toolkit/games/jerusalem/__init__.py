@@ -35,13 +35,15 @@ def map_facts(cmap: CompiledMap) -> MapFacts:
 
 
 def moves(position: Position, unit_ids: Sequence[str], pickup: Sequence[str] = (),
-          terrorist: bool = False) -> MoveResult:
+          terrorist: bool = False, enter: str | None = None) -> MoveResult:
     """Legal destinations of the named units moving together in the position's phase.
 
     ``pickup`` names units a transport in the stack picks up first (8.7.2);
-    ``terrorist`` asks for an Irgun / Stern Gang terrorist move (13.2).
+    ``terrorist`` asks for an Irgun / Stern Gang terrorist move (13.2);
+    ``enter`` is the map-edge hex (or place) where off-map units come on (14.1).
     """
     units = [position.by_id[u] for u in unit_ids]
+    entry = None if enter is None else position.game.map.resolve(enter)
     rules = JerusalemMove(position, units, load_tables(), map_facts(position.game.map),
-                          [position.by_id[u] for u in pickup], terrorist)
+                          [position.by_id[u] for u in pickup], terrorist, entry)
     return legal_moves(rules)

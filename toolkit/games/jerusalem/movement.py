@@ -33,6 +33,8 @@ LEADERS = ("leader", "dummy_leader")
 NEED_CARRYING = (INFANTRY, "artillery", *LEADERS)  # 8.6 (jeep leaders excepted, 12.5 note)
 TERRORIST_STEP = 2  # 13.2 note: one MP a hex whatever the terrain (half MP units)
 ZOC_STOP = Reason("4.2", "entering an enemy ZOC ends the move")
+ENTRY_BOXES = ("reinforcements", "off_map")  # 14.1, 14.6
+ENTRY_SHIFT = 3  # 14.3: map-edge hexes either side of a blocked entrance
 
 
 class MapFacts:
@@ -47,6 +49,7 @@ class MapFacts:
         self.pass_through_only = frozenset(h for h, info in cmap.hexes.items()
                                            if set(PASS_THROUGH_ONLY) & set(info.terrain))
         self.bevingrad = frozenset(h for h, info in cmap.hexes.items() if "bevingrad" in info.terrain)
+        self.edge = frozenset(h for h, near in self.neighbors.items() if len(near) < 6)
         self.cost_caches: dict[int, dict[tuple, int]] = {}  # per tables: (from, to, road, mechanized) -> half MP
         self.roads: dict[tuple[Hex, Hex], str] = {}
         self.rails: set[tuple[Hex, Hex]] = set()
@@ -156,9 +159,12 @@ class JerusalemMove:
     facts: MapFacts
     pickup: list[Unit] = field(default_factory=list)
     terrorist: bool = False
+    entry: Hex | None = None
 
     def __post_init__(self):
-        self.start = self.units[0].hex
+        self.entering = all(u.hex is None and u.box in ENTRY_BOXES for u in self.units)
+        self.start = self.entry if self.entering else self.units[0].hex
+        self.entries = self._entries if self.entering and self.entry is not None else None
         self.side = self.units[0].side
         self.phase = self.position.phase
         self.road_phase = self.phase == "road"
@@ -214,8 +220,14 @@ class JerusalemMove:
     def refusal(self) -> Reason | None:
         """Why this stack may not move in this phase at all (3.4, 6.x, 7.x, 8.x, 12.x, 13.2)."""
         places = {(u.hex, u.box) for u in self.units + self.pickup}
-        if self.start is None or len(places) > 1:
+        if len(places) > 1:
             return Reason("5.4", "units move together only from one map hex")
+        if self.entering:
+            if self.entry is None or not (self.entry in self.facts.edge or self.entry in self._entrances()):
+                return Reason("14.1", "units off the map enter at a map-edge hex or a listed entrance: give it "
+                                      "(toolkit moves --enter HEX)")
+        elif self.start is None:
+            return Reason("5.4", "the units are not on the map")
         if any(u.side != self.side for u in self.units) or self.side != self.position.phasing_side:
             return Reason("9.2", "only the phasing player's units move")
         why = self._convoy_refusal()
@@ -306,7 +318,34 @@ class JerusalemMove:
             return Reason("8.7.2", "picking these units up costs more MP than the transport has")
         return None
 
+    def _entrances(self) -> set[Hex]:
+        """Entrance hexes off the map edge that the game data lists (``place_lists.entrances``)."""
+        cmap = self.facts.cmap
+        return {cmap.resolve(p) for p in self.position.game.spec.place_lists.get("entrances", [])}
+
     # -- steps -------------------------------------------------------------------------------
+    def _entries(self) -> Iterable[Step | Blocked]:
+        """The first step onto the map at the entrance hex, or beside it when enemies hold it (14.1-14.5)."""
+        f = self.facts
+        occupied = {h for h in f.edge for u in self.position.at(h) if u.side != self.side}
+        if self.entry not in occupied:
+            gates = [self.entry]
+        else:
+            gates = sorted(h for h in f.edge - occupied if h.distance(self.entry) <= ENTRY_SHIFT)
+            yield Blocked(self.entry, Reason("14.3", "enemy units hold the entrance hex; enter within "
+                                                     f"{ENTRY_SHIFT} edge hexes of it"))
+        for gate in gates:
+            road = "primary" if "primary_road" in f.cmap.hexes[gate].features else (
+                "secondary" if f.road_in_hex(gate) else None)  # 14.1: entering along the road that leaves the map
+            blocked = self._entry_refusal(None, gate, road)
+            if blocked:
+                yield Blocked(gate, blocked)
+                continue
+            cost = TERRORIST_STEP if self.terrorist else self._cost(gate, gate, road)
+            stop = ZOC_STOP if gate in self.zoc and not self.ignores_zoc else None  # 14.4
+            yield Step(gate, cost, stop, self._end_refusal(gate))
+
+
     def steps(self, at: Hex, cost_so_far: int) -> Iterable[Step | Blocked]:
         """Every step out of ``at`` and its cost, or why it is refused."""
         if any(u.counter.value("city_only") for u in self._movers()):
