@@ -8,6 +8,9 @@ import pytest
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "maps" / "example" / "map.yaml"
 
+# The `game` fixture of hand-built *Jerusalem!* positions (a test copy of the counters).
+pytest_plugins = ("jerusalem_fixtures",)
+
 _MINIMAL = {
     "id": "tiny",
     "title": "Tiny",
