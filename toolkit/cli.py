@@ -107,6 +107,12 @@ def cmd_render(args: argparse.Namespace) -> None:
     print(write_image(args.output, cmap, overlays, width_px=args.width))
 
 
+def mp_label(mp: float) -> str:
+    """Movement points as a player writes them: 2½, ½, 3."""
+    whole, half = int(mp), mp % 1
+    return (f"{whole}" if whole else "") + ("½" if half else "") or "0"
+
+
 def moves_json(position, unit_ids: list[str], result) -> dict[str, Any]:
     """The stable JSON form of a legal-move search (see docs/cli.md)."""
     name = position.game.map.name
@@ -137,7 +143,7 @@ def cmd_moves(args: argparse.Namespace) -> None:
     data = moves_json(position, unit_ids, result)
     if args.svg:
         cmap = position.game.map
-        marks = {d.hex: (f"{d.mp:g}" + ("*" if d.stop else "")) for d in result.destinations.values()}
+        marks = {d.hex: mp_label(d.mp) + ("*" if d.stop else "") for d in result.destinations.values()}
         print(f"wrote {write_image(args.svg, cmap, [Highlight(marks)])}", file=sys.stderr)
     if args.json:
         _print_json(data)
@@ -150,7 +156,7 @@ def cmd_moves(args: argparse.Namespace) -> None:
           f"{len(data['destinations'])} destinations")
     for d in data["destinations"]:
         stop = f"  stops ({d['stop_rule']})" if d["stop"] else ""
-        print(f"  {d['hex']}  {d['cost']:g} MP  via {' '.join(d['path'][1:-1]) or '-'}{stop}")
+        print(f"  {d['hex']}  {mp_label(d['cost'])} MP  via {' '.join(d['path'][1:-1]) or '-'}{stop}")
 
 
 def _game_command(args: argparse.Namespace):
