@@ -75,7 +75,7 @@ def rasterise(scene: Scene, transform: tuple[float, float, float]) -> Image.Imag
 
 
 @lru_cache(maxsize=64)
-def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+def text_font(size: int, bold: bool) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """DejaVu Sans at ``size`` px, else Pillow's default font (scalable in Pillow >= 10.1)."""
     try:
         return ImageFont.truetype("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf", size)
@@ -152,7 +152,7 @@ class _Canvas:
     def _paint(self, draw: ImageDraw.ImageDraw, item: Item, origin: tuple[float, float]) -> None:
         k = self.k
         if isinstance(item, Text):
-            font = _font(max(1, round(item.size * k)), item.bold)
+            font = text_font(max(1, round(item.size * k)), item.bold)
             halo = round(item.halo_width * k / 2) if item.halo else 0
             draw.text(self._pt(item.pos, origin), item.text, fill=item.fill, font=font, anchor="mm",
                       stroke_width=halo, stroke_fill=item.halo)

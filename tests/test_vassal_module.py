@@ -1,0 +1,273 @@
+"""VASSAL module export (issue 6): build, validate, reproduce, and load in the REAL engine.
+
+The engine parts skip (with the reason) where the engine cannot run; see
+tests/engine/README.md.  ``TOOLKIT_SKIP_ENGINE=1`` forces the skip.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from toolkit.game.module import Game, GameDataError, load_game
+from toolkit.vassal.board import board_layout
+from toolkit.vassal.buildfile import MAP_NAME
+from toolkit.vassal.module import build_module, module_files, zip_bytes
+from toolkit.vassal.seqenc import decode, encode
+from toolkit.vassal.validate import validate_module
+
+_ENGINE_PY = Path(__file__).resolve().parent / "engine" / "engine.py"
+_spec = importlib.util.spec_from_file_location("toolkit_tests_vassal_engine", _ENGINE_PY)
+if _spec.name in sys.modules:
+    vengine = sys.modules[_spec.name]
+else:
+    vengine = importlib.util.module_from_spec(_spec)
+    sys.modules[_spec.name] = vengine
+    _spec.loader.exec_module(vengine)
+
+BUILD_SECONDS_TARGET = 10.0
+SLOT = "VASSAL.build.widget.PieceSlot"
+
+
+def _engine():
+    reason = vengine.engine_available()
+    if reason is not None:
+        pytest.skip(f"VASSAL engine unavailable: {reason}")
+
+
+def _show(r: dict) -> str:
+    return json.dumps({k: r.get(k) for k in ("ok", "errors", "dialogs", "elapsed")}, indent=1)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    d = tmp_path_factory.mktemp("vmod")
+    t = time.perf_counter()
+    path = build_module("jerusalem-1948", d / "jerusalem-1948.vmod")
+    seconds = time.perf_counter() - t
+    print(f"\njerusalem-1948 module build: {seconds:.2f} s, {path.stat().st_size} bytes")
+    return {"path": path, "seconds": seconds, "dir": d}
+
+
+def _siege_stand_in() -> Game:
+    """The Siege has a map but no module yet: Jerusalem!'s counters on the Siege's map (RegionGrid, 2d6)."""
+    g = load_game("jerusalem-1948")
+    return Game(g.spec.model_copy(update={"map": "siege-of-jerusalem", "id": "siege-of-jerusalem"}),
+                g.manifest, g.folder)
+
+
+@pytest.fixture(scope="module")
+def siege(tmp_path_factory):
+    path = tmp_path_factory.mktemp("vmod-siege") / "siege.vmod"
+    path.write_bytes(zip_bytes(module_files(_siege_stand_in())))
+    return path
+
+
+# ---------------------------------------------------------------- pure Python
+
+
+def test_module_builds_validates_and_is_fast(built):
+    assert validate_module(built["path"]) == []
+    with zipfile.ZipFile(built["path"]) as z:
+        names = z.namelist()
+        assert names == sorted(names)
+        assert {"buildFile.xml", "moduledata", "images/board.png"} <= set(names)
+        root = etree.fromstring(z.read("buildFile.xml"))
+        md = etree.fromstring(z.read("moduledata"))
+    assert md.findtext("VassalVersion") == "3.6.0"
+    assert root.get("VassalVersion") == "3.6.0"
+    assert root[0].tag == "VASSAL.build.module.BasicCommandEncoder"
+    game = load_game("jerusalem-1948")
+    slots = list(root.iter(SLOT))
+    assert len(slots) == len(game.manifest.counters) + len(game.manifest.markers)
+    gpids = [int(s.get("gpid")) for s in slots]
+    assert len(set(gpids)) == len(gpids) and int(root.get("nextPieceSlotId")) > max(gpids)
+    for c in game.manifest.counters:
+        assert f"images/c_{c.id}.png" in names
+        assert (f"images/c_{c.id}_back.png" in names) == (c.back is not None)
+    dice = root.find("VASSAL.build.module.DiceButton")
+    assert (dice.get("nDice"), dice.get("nSides")) == ("1", "6")
+    turns = root.find("VASSAL.build.module.turn.TurnTracker/VASSAL.build.module.turn.ListTurnLevel")
+    assert decode(turns.get("list"), ",") == game.spec.turns
+    assert decode(turns[0].get("list"), ",") == game.spec.phases
+    assert built["seconds"] <= 3 * BUILD_SECONDS_TARGET, f"build took {built['seconds']:.1f} s"
+
+
+def test_build_is_reproducible(built):
+    again = build_module("jerusalem-1948", built["dir"] / "again.vmod")
+    assert again.read_bytes() == built["path"].read_bytes()
+
+
+def test_siege_regiongrid_and_two_dice(siege):
+    assert validate_module(siege) == []
+    with zipfile.ZipFile(siege) as z:
+        root = etree.fromstring(z.read("buildFile.xml"))
+    regions = list(root.iter("VASSAL.build.module.map.boardPicker.board.Region"))
+    cmap = _siege_stand_in().map
+    assert len(regions) == len(cmap.grid.hex_list)
+    assert root.find(".//VASSAL.build.module.map.boardPicker.board.HexGrid") is None
+    assert root.find("VASSAL.build.module.DiceButton").get("nDice") == "2"
+
+
+@pytest.fixture(scope="module")
+def no_prisoners(tmp_path_factory):
+    try:
+        load_game("no-prisoners")
+    except GameDataError as e:
+        pytest.skip(f"no-prisoners module files do not load yet: {e}")
+    t = time.perf_counter()
+    path = build_module("no-prisoners", tmp_path_factory.mktemp("vmod-np") / "no-prisoners.vmod")
+    print(f"\nno-prisoners module build: {time.perf_counter() - t:.2f} s, {path.stat().st_size} bytes")
+    return path
+
+
+def test_no_prisoners_module_if_ready(no_prisoners):
+    assert validate_module(no_prisoners) == []
+
+
+def _rewrite(src: Path, dst: Path, edit=None, drop: str | None = None) -> Path:
+    """Copy a module, dropping one entry and/or editing the buildFile.xml tree."""
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
+        for item in zin.infolist():
+            if item.filename == drop:
+                continue
+            data = zin.read(item.filename)
+            if item.filename == "buildFile.xml" and edit is not None:
+                root = etree.fromstring(data)
+                edit(root)
+                data = etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+            zout.writestr(item, data)
+    return dst
+
+
+def _hexgrid(root):
+    return root.find(".//VASSAL.build.module.map.boardPicker.board.HexGrid")
+
+
+def _dup_gpid(root):
+    slots = list(root.iter(SLOT))
+    slots[1].set("gpid", slots[0].get("gpid"))
+
+
+def _drop_state_level(root):
+    slot = next(s for s in root.iter(SLOT) if "emb2;" in s.text)
+    plus, pid, type_, state = decode(slot.text, "/")
+    inner = decode(state, "\t")[1]  # lose the outermost (prototype) state level
+    slot.text = "+/" + encode([pid, type_, inner], "/")
+
+
+def _unescaped_slash(root):
+    slot = next(iter(root.iter(SLOT)))
+    slot.text = slot.text.replace("piece;;;", "piece;;;sub/", 1)
+
+
+@pytest.mark.parametrize("case, edit, drop, expect", [
+    ("missing image", None, "images/c_hgh-4-6.png", "image 'c_hgh-4-6.png' not found"),
+    ("missing board", None, "images/board.png", "image 'board.png' not found"),
+    ("duplicate gpid", _dup_gpid, None, "gpids must be unique"),
+    ("bad piece nesting", _drop_state_level, None, "trait levels but state has"),
+    ("unescaped slash", _unescaped_slash, None, "'/'-separated parts"),
+    ("non-integer x0", lambda r: _hexgrid(r).set("x0", "139.5"), None, "x0='139.5' must be an integer"),
+    ("odd dy", lambda r: _hexgrid(r).set("dy", "81.0"), None, "even whole number"),
+    ("gpid above next id", lambda r: r.set("nextPieceSlotId", "5"), None, "not below nextPieceSlotId"),
+    ("encoder not first", lambda r: r.append(r[0]), None, "BasicCommandEncoder must be the first child"),
+    ("missing prototype", lambda r: r.remove(r.find("VASSAL.build.module.PrototypesContainer")), None,
+     "prototype 'Jewish' does not exist"),
+    ("unknown element", lambda r: r.append(etree.Element("VASSAL.build.module.Bogus")), None,
+     "'VASSAL.build.module.Bogus' is not one"),
+    ("too new", lambda r: r.set("VassalVersion", "3.7.0"), None, "refuses modules of 3.7"),
+])
+def test_validator_catches_broken_modules(built, tmp_path, case, edit, drop, expect):
+    bad = _rewrite(built["path"], tmp_path / "bad.vmod", edit, drop)
+    problems = validate_module(bad)
+    assert any(expect in p for p in problems), (case, problems[:5])
+
+
+def test_validator_image_case_hint(built, tmp_path):
+    bad = tmp_path / "case.vmod"
+    with zipfile.ZipFile(built["path"]) as zin, zipfile.ZipFile(bad, "w") as zout:
+        for item in zin.infolist():
+            name = "images/Board.png" if item.filename == "images/board.png" else item.filename
+            zout.writestr(name, zin.read(item.filename))
+    assert any("names are case-sensitive" in p for p in validate_module(bad))
+
+
+def test_validator_refuses_entities(built, tmp_path):
+    bad = tmp_path / "xxe.vmod"
+    with zipfile.ZipFile(built["path"]) as zin, zipfile.ZipFile(bad, "w") as zout:
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            if item.filename == "buildFile.xml":
+                data = data.replace(b"?>", b'?>\n<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>', 1)
+                data = data.replace(b'description="', b'description="&e;', 1)
+            zout.writestr(item, data)
+    problems = validate_module(bad)  # must not read /etc/passwd nor crash
+    assert not any("root:" in p for p in problems)
+
+
+# ---------------------------------------------------------------- the real engine
+
+
+def _slot_types(path: Path) -> dict[str, str]:
+    with zipfile.ZipFile(path) as z:
+        root = etree.fromstring(z.read("buildFile.xml"))
+    return {s.get("gpid"): decode(s.text, "/")[2] for s in root.iter(SLOT)}
+
+
+def test_engine_loads_module(built):
+    _engine()
+    r = vengine.run_engine(["load", built["path"]])
+    assert r["ok"], _show(r)
+    assert r["errors"] == []
+    assert r["module"] == "Jerusalem!"
+    (m,) = r["maps"]
+    assert m["name"] == MAP_NAME
+    (board,) = m["boards"]
+    assert board["grid"] == "HexGrid" and board["hex"]["numbering"] == "HexGridNumbering"
+    # the engine re-encodes each slot's piece: it must give back exactly what we wrote
+    mine = _slot_types(built["path"])
+    assert r["pieces"] == len(mine)
+    assert {s["gpid"]: s["type"] for s in r["slots"]} == mine
+
+
+def _every_hex_named(path: Path, cmap, tmp: Path) -> None:
+    board = board_layout(cmap, 80)
+    hexes = list(cmap.grid.hex_list)
+    chunk = 4000
+    for i in range(0, len(hexes), chunk):
+        part = hexes[i:i + chunk]
+        pts = [[round(v) for v in board.pixel(*cmap.grid.layout.centre(h))] for h in part]
+        f = tmp / f"points-{i}.json"
+        f.write_text(json.dumps(pts))
+        r = vengine.run_engine(["where", path, f], timeout=180)
+        assert r["ok"], _show(r)
+        assert len(r["points"]) == len(part)
+        wrong = [(cmap.name(h), p["name"], p["point"]) for h, p in zip(part, r["points"]) if p["name"] != cmap.name(h)]
+        assert not wrong, f"{len(wrong)} hexes misnamed, e.g. {wrong[:5]}"
+
+
+def test_engine_names_every_hex(built, tmp_path):
+    _engine()
+    _every_hex_named(built["path"], load_game("jerusalem-1948").map, tmp_path)
+
+
+def test_engine_siege_regiongrid_names_every_hex(siege, tmp_path):
+    _engine()
+    r = vengine.run_engine(["load", siege])
+    assert r["ok"], _show(r)
+    assert r["maps"][0]["boards"][0]["grid"] == "RegionGrid"
+    _every_hex_named(siege, _siege_stand_in().map, tmp_path)
+
+
+def test_engine_no_prisoners_if_ready(no_prisoners, tmp_path):
+    _engine()
+    r = vengine.run_engine(["load", no_prisoners])
+    assert r["ok"], _show(r)
+    assert {s["gpid"]: s["type"] for s in r["slots"]} == _slot_types(no_prisoners)
+    _every_hex_named(no_prisoners, load_game("no-prisoners").map, tmp_path)
