@@ -120,3 +120,21 @@ def test_odds_on_the_rule_9_7_1_example_position(capsys):
                        "--defend", "h1", "--json")
     data = json.loads(out)
     assert (data["attack"], data["defence"], data["odds"], data["kills_on"]) == (10, 4, "2-1", 3)
+
+
+def test_vmod_and_vsav_round_trip(capsys, tmp_path):
+    vmod, vsav, back = tmp_path / "j.vmod", tmp_path / "s.vsav", tmp_path / "back.yaml"
+    code, out, _ = run(capsys, "vmod", "jerusalem-1948", "-o", str(vmod))
+    assert code == 0 and vmod.stat().st_size > 100_000
+    code, out, _ = run(capsys, "vsav", "write", SCENARIO, "-o", str(vsav))
+    assert code == 0 and "off the map, not in the save: j-ht-2" in out
+    code, out, _ = run(capsys, "vsav", "read", str(vsav), "-o", str(back))
+    assert code == 0 and "106 units" in out
+    import yaml
+    units = {u["id"]: u.get("hex") for u in yaml.safe_load(back.read_text())["units"]}
+    original = {u["id"]: u.get("hex") for u in yaml.safe_load(open(SCENARIO).read())["units"] if u.get("hex")}
+    assert units == original
+    code, out, _ = run(capsys, "check", str(vsav))
+    assert code == 0 and "legal" in out
+    code, _, err = run(capsys, "vsav", "read", str(vsav), "-o", str(vsav))
+    assert code == 2 and "refusing to write over the input" in err

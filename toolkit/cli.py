@@ -9,13 +9,20 @@ import json
 import sys
 from typing import Any, Sequence
 
-from .game import GameDataError
+import yaml
+
+from .fileio import write_atomic
+from .game import GameDataError, position_from_file
 from .games import load_game_position, rules_for
 from .hexgrid import HexNameError
 from .los import Convention, LosEngine
 from .los.explain import explain, map_obstacles, result_json
 from .mapdata import CompiledMap, MapError, list_maps, map_json_schema, open_map
 from .render import Highlight, LosOverlay, write_image
+from .vassal.module import build_module
+from .vassal.positions import read_position_save, same_file, write_position_save
+from .vassal.safezip import ArchiveError
+from .vassal.savefile import SaveError
 
 
 def _print_json(data: Any) -> None:
@@ -160,8 +167,42 @@ def cmd_moves(args: argparse.Namespace) -> None:
 
 
 def _game_command(args: argparse.Namespace):
-    position = load_game_position(args.position)
+    """The position (a position file, or a VASSAL save) and its game's rules."""
+    if str(args.position).lower().endswith(".vsav"):
+        pf, unplaced = read_position_save(args.position, getattr(args, "game", None))
+        for u in unplaced:
+            print(f"toolkit: note: {args.position}: piece {u} not placed", file=sys.stderr)
+        position = position_from_file(pf, str(args.position))
+    else:
+        position = load_game_position(args.position)
     return position, rules_for(position.game.spec.id)
+
+
+def cmd_vmod(args: argparse.Namespace) -> None:
+    """Build a game's VASSAL module."""
+    print(f"wrote {build_module(args.game, args.output)}")
+
+
+def cmd_vsav_read(args: argparse.Namespace) -> int:
+    """Decode a VASSAL save into a position file."""
+    if same_file(args.save, args.output):
+        raise ValueError(f"{args.output}: refusing to write over the input save; choose another -o")
+    pf, unplaced = read_position_save(args.save, args.game)
+    text = yaml.safe_dump(pf.model_dump(exclude_defaults=True), sort_keys=False, allow_unicode=True)
+    write_atomic(args.output, text)
+    print(f"wrote {args.output}: {len(pf.units)} units")
+    for u in unplaced:
+        print(f"  not placed: {u}")
+    return 0
+
+
+def cmd_vsav_write(args: argparse.Namespace) -> None:
+    """Write a position as a VASSAL save for the game's module."""
+    if same_file(args.position, args.output):
+        raise ValueError(f"{args.output}: refusing to write over the input position; choose another -o")
+    position = load_game_position(args.position)
+    omitted = write_position_save(position, args.output)
+    print(f"wrote {args.output}" + (f"; off the map, not in the save: {', '.join(omitted)}" if omitted else ""))
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -271,8 +312,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--svg", metavar="OUT", help="draw the destinations with their costs (.svg or .png)")
     s.set_defaults(func=cmd_moves)
 
-    s = sub.add_parser("check", help="every rule a position breaks (exit status 1 when any)")
-    s.add_argument("position")
+    s = sub.add_parser("check", help="every rule a position (or a VASSAL save) breaks (exit status 1 when any)")
+    s.add_argument("position", help="position file or SAVE.vsav")
+    s.add_argument("--game", help="for a save of a module that is not one of ours")
     s.add_argument("--turn-end", action="store_true", help="judge the position as the end of the player turn")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_check)
@@ -303,6 +345,23 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_odds)
 
+    s = sub.add_parser("vmod", help="build a game's VASSAL module")
+    s.add_argument("game", help="bundled game id (e.g. jerusalem-1948)")
+    s.add_argument("-o", "--output", required=True, help="FILE.vmod")
+    s.set_defaults(func=cmd_vmod)
+
+    s = sub.add_parser("vsav", help="VASSAL saved games: read into / write from a position")
+    vsub = s.add_subparsers(dest="vsav_command", required=True)
+    r = vsub.add_parser("read", help="decode SAVE.vsav into a position file")
+    r.add_argument("save")
+    r.add_argument("-o", "--output", required=True, help="POSITION.yaml")
+    r.add_argument("--game", help="the game, when the save's module is not one of ours")
+    r.set_defaults(func=cmd_vsav_read)
+    w = vsub.add_parser("write", help="write a position as a save for the game's module")
+    w.add_argument("position")
+    w.add_argument("-o", "--output", required=True, help="SAVE.vsav")
+    w.set_defaults(func=cmd_vsav_write)
+
     s = sub.add_parser("schema", help="print the JSON Schema of a file format")
     s.add_argument("kind", choices=["map"])
     s.set_defaults(func=cmd_schema)
@@ -314,7 +373,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         status = args.func(args)
-    except (MapError, GameDataError, HexNameError, ValueError, KeyError) as err:
+    except (MapError, GameDataError, HexNameError, ArchiveError, SaveError, ValueError, KeyError) as err:
         print(f"toolkit: error: {err}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into `head` and the like
