@@ -14,10 +14,12 @@ import zipfile
 from pathlib import Path
 
 from ..fileio import write_atomic
+from ..game import load_position
 from ..game.module import Game, load_game
 from .board import DEFAULT_PIXELS_PER_HEX, board_image, board_layout
 from .buildfile import BOARD_IMAGE, build_file_xml, moduledata_xml
 from .counters import counter_images
+from .positions import position_save
 
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
@@ -32,14 +34,22 @@ def module_files(game: Game, pixels_per_hex: int = DEFAULT_PIXELS_PER_HEX) -> di
     """Every file of the module, by path inside the zip."""
     cmap = game.map
     board = board_layout(cmap, pixels_per_hex)
+    setups = scenario_saves(game)
     files = {
-        "buildFile.xml": build_file_xml(game, board),
+        "buildFile.xml": build_file_xml(game, board, setups=sorted(setups)),
         "moduledata": moduledata_xml(game),
         f"images/{BOARD_IMAGE}": _png(board_image(cmap, board)),
     }
     for name, data in counter_images(game).items():
         files[f"images/{name}"] = data
+    files.update(setups)
     return files
+
+
+def scenario_saves(game: Game) -> dict[str, bytes]:
+    """Each scenario position of the game as a save, by its file name in the module (predefined setups)."""
+    return {f"{path.stem}.vsav": position_save(load_position(path))[0]
+            for path in sorted((game.folder / "scenarios").glob("*.yaml"))}
 
 
 def zip_bytes(files: dict[str, bytes]) -> bytes:

@@ -14,15 +14,23 @@ from ..game import GameDataError, Position, PositionFile, load_game, modules_dir
 from .board import board_layout
 from .buildfile import MAP_NAME, piece_gpids
 from .counters import counter_image_name
-from .savefile import Unplaced, read_save, save_to_position, write_save
+from ..fileio import write_atomic
+from .savefile import Unplaced, encode_position, read_save, save_to_position
+
+
+def position_save(position: Position) -> tuple[bytes, list[str]]:
+    """A position as ``.vsav`` bytes for the game's module, and the ids of units left out (off the map)."""
+    game = position.game
+    images = {c.id: counter_image_name(c.id) for c in game.manifest.counters}
+    return encode_position(position, board_layout(game.map), MAP_NAME, piece_gpids(game),
+                           board_name=game.spec.title, images=images, module_name=game.spec.title)
 
 
 def write_position_save(position: Position, out_path: str | os.PathLike[str]) -> list[str]:
     """Write a position as a ``.vsav`` for the game's module; returns the ids of units left out (off the map)."""
-    game = position.game
-    images = {c.id: counter_image_name(c.id) for c in game.manifest.counters}
-    return write_save(out_path, position, board_layout(game.map), MAP_NAME, piece_gpids(game),
-                      board_name=game.spec.title, images=images, module_name=game.spec.title)
+    data, omitted = position_save(position)
+    write_atomic(out_path, data)
+    return omitted
 
 
 def _game_of(save, path: str, game_id: str | None):

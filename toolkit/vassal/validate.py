@@ -56,6 +56,7 @@ PARENTS: dict[str, set[str]] = {
     M + "DiceButton": {GAME},
     T + "TurnTracker": {GAME},
     T + "ListTurnLevel": {T + "TurnTracker", T + "ListTurnLevel"},
+    M + "PredefinedSetup": {GAME, M + "PredefinedSetup"},
 }
 
 INT, FLOAT, BOOL = "an integer", "a number", "true or false"
@@ -77,6 +78,7 @@ TYPED: dict[str, dict[str, str]] = {
     M + "DiceButton": {"nDice": INT, "nSides": INT, "plus": INT, "addToTotal": INT, "prompt": BOOL,
                        "reportTotal": BOOL},
     T + "ListTurnLevel": {"configFirst": BOOL, "configList": BOOL},
+    M + "PredefinedSetup": {"useFile": BOOL, "isMenu": BOOL},
 }
 REQUIRED: dict[str, tuple[str, ...]] = {
     GAME: ("name", "VassalVersion", "nextPieceSlotId"),
@@ -265,6 +267,9 @@ def validate_module(path: str | os.PathLike[str]) -> list[str]:
         for b in root.iter(B + "Board"):
             if b.get("image"):
                 need_image(b.get("image"), _where(b))
+        for setup in root.iter(M + "PredefinedSetup"):
+            if setup.get("useFile") == "true" and setup.get("file") not in names:
+                problems.append(f"{_where(setup)}: predefined setup file {setup.get('file')!r} is not in the module")
         _check_pieces(root, problems, need_image)
     return problems
 
