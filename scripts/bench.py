@@ -20,6 +20,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -175,6 +176,48 @@ def jerusalem_rows(repeat: int) -> list[dict]:
     return rows
 
 
+def no_prisoners_rows(repeat: int) -> list[dict]:
+    """Issue 5 target: supply for every unit of both sides, on the long scenario's position."""
+    from toolkit.games import load_game_position
+    from toolkit.games.no_prisoners import supply
+
+    folder = Path(__file__).resolve().parent.parent / "modules" / "no-prisoners" / "scenarios"
+    rows = []
+    for path in sorted(folder.glob("*.yaml")):
+        position = load_game_position(path)
+        placed = sum(u.hex is not None for u in position.units)
+        supply(position)
+        ms = median_ms(lambda: supply(position), repeat)
+        rows.append({"benchmark": f"no-prisoners {path.stem} ({placed} units placed): supply of every unit",
+                     "median_ms": round(ms, 3), "runs": repeat, "target_ms": 50, "ok": ms <= 50})
+    return rows
+
+
+def vassal_rows() -> list[dict]:
+    """Issue 6 targets: module build time and reading a 300-piece save."""
+    from toolkit.game import load_position
+    from toolkit.vassal.module import build_module
+    from toolkit.vassal.positions import position_save
+    from toolkit.vassal.savefile import read_save
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for game in ("jerusalem-1948", "no-prisoners"):
+            ms = median_ms(lambda: build_module(game, Path(tmp) / f"{game}.vmod"), 3)
+            rows.append({"benchmark": f"VASSAL module build: {game}", "median_ms": round(ms, 1), "runs": 3,
+                         "target_ms": 10_000, "ok": ms <= 10_000})
+        position = load_position(Path(__file__).resolve().parent.parent / "modules" / "jerusalem-1948" /
+                                 "scenarios" / "scenario-ii.yaml")
+        units = [u for u in position.units if u.hex is not None]
+        many = [replace(units[i % len(units)], id=f"u{i}") for i in range(300)]
+        save = Path(tmp) / "300.vsav"
+        save.write_bytes(position_save(replace(position, units=tuple(many)))[0])
+        ms = median_ms(lambda: read_save(save), 20)
+        rows.append({"benchmark": "VASSAL save with 300 pieces: read", "median_ms": round(ms, 3), "runs": 20,
+                     "target_ms": 200, "ok": ms <= 200})
+    return rows
+
+
 def print_table(rows: list[dict]) -> None:
     """A fixed-width table for people."""
     print(f"{'benchmark':62} {'median':>12} {'runs':>5} {'target':>10}  ok")
@@ -198,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true")
     p.add_argument("--generated", action="store_true", help="use the generated 70 x 70 map")
     args = p.parse_args(argv)
-    rows = run(args.repeat, args.generated) + jerusalem_rows(args.repeat)
+    rows = run(args.repeat, args.generated) + jerusalem_rows(args.repeat) + no_prisoners_rows(args.repeat) + vassal_rows()
     if args.json:
         json.dump(rows, sys.stdout, indent=2)
         print()

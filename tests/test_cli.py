@@ -138,3 +138,18 @@ def test_vmod_and_vsav_round_trip(capsys, tmp_path):
     assert code == 0 and "legal" in out
     code, _, err = run(capsys, "vsav", "read", str(vsav), "-o", str(vsav))
     assert code == 2 and "refusing to write over the input" in err
+
+
+NP_SCENARIO = "modules/no-prisoners/scenarios/scenario-1.yaml"
+
+
+def test_supply_and_command(capsys, tmp_path):
+    code, out, _ = run(capsys, "supply", NP_SCENARIO, "--json", "--svg", str(tmp_path / "s.png"))
+    data = json.loads(out)
+    assert code == 0 and data["units"] and (tmp_path / "s.png").exists()
+    for u in data["units"]:
+        assert u["supplied"] == (u["source"] is not None) and (u["path"][0] == u["hex"] if u["path"] else True)
+    code, out, _ = run(capsys, "command", NP_SCENARIO, "--json")
+    assert code == 0 and any(h["radius"] >= 2 and h["hex"] in h["hexes"] for h in json.loads(out)["hqs"])
+    code, _, err = run(capsys, "moves", NP_SCENARIO, "a-42-div")
+    assert code == 2 and "no 'moves' for 'no-prisoners' yet" in err

@@ -13,12 +13,12 @@ import yaml
 
 from .fileio import write_atomic
 from .game import GameDataError, position_from_file
-from .games import load_game_position, rules_for
+from .games import load_game_position, rule
 from .hexgrid import HexNameError
 from .los import Convention, LosEngine
 from .los.explain import explain, map_obstacles, result_json
 from .mapdata import CompiledMap, MapError, list_maps, map_json_schema, open_map
-from .render import Highlight, LosOverlay, write_image
+from .render import Highlight, LosOverlay, PathOverlay, write_image
 from .vassal.module import build_module
 from .vassal.positions import read_position_save, same_file, write_position_save
 from .vassal.safezip import ArchiveError
@@ -84,7 +84,7 @@ def cmd_los(args: argparse.Namespace) -> None:
         position = load_game_position(args.position)
         cmap = position.game.map
         a, b = (cmap.resolve(h) for h in args.hexes)
-        result = rules_for(position.game.spec.id).can_see(position, a, b)
+        result = rule(position.game.spec.id, "can_see")(position, a, b)
     else:
         if len(args.hexes) != 3:
             raise ValueError("give MAP FROM TO (or --position POSITION FROM TO)")
@@ -146,7 +146,7 @@ def cmd_moves(args: argparse.Namespace) -> None:
     for uid in unit_ids + args.pickup:
         if uid not in position.by_id:
             raise ValueError(f"{args.position}: no unit {uid!r}; units: {', '.join(position.by_id)}")
-    result = rules_for(position.game.spec.id).moves(position, unit_ids, args.pickup, args.terrorist, args.enter)
+    result = rule(position.game.spec.id, "moves")(position, unit_ids, args.pickup, args.terrorist, args.enter)
     data = moves_json(position, unit_ids, result)
     if args.svg:
         cmap = position.game.map
@@ -166,6 +166,16 @@ def cmd_moves(args: argparse.Namespace) -> None:
         print(f"  {d['hex']}  {mp_label(d['cost'])} MP  via {' '.join(d['path'][1:-1]) or '-'}{stop}")
 
 
+class _Rules:
+    """A game's calculators by name, each raising a clear error when the game has none yet."""
+
+    def __init__(self, game_id: str):
+        self.game_id = game_id
+
+    def __getattr__(self, name: str):
+        return rule(self.game_id, name)
+
+
 def _game_command(args: argparse.Namespace):
     """The position (a position file, or a VASSAL save) and its game's rules."""
     if str(args.position).lower().endswith(".vsav"):
@@ -175,7 +185,42 @@ def _game_command(args: argparse.Namespace):
         position = position_from_file(pf, str(args.position))
     else:
         position = load_game_position(args.position)
-    return position, rules_for(position.game.spec.id)
+    return position, _Rules(position.game.spec.id)
+
+
+def cmd_supply(args: argparse.Namespace) -> None:
+    """Supply of every unit (or one side / one unit): in supply or not, the line hex by hex, the source."""
+    position, rules = _game_command(args)
+    data = rules.supply_json(rules.supply(position, side=args.side, unit=args.unit))
+    if args.svg:
+        cmap = position.game.map
+        paths = [PathOverlay([cmap.resolve(h) for h in u["path"]], "#1f8f3f" if u["supplied"] else "#c0392b")
+                 for u in data["units"] if len(u["path"]) > 1]
+        cut = {cmap.resolve(u["cut"]["hex"]): "cut" for u in data["units"] if u.get("cut") and u["cut"].get("hex")}
+        print(f"wrote {write_image(args.svg, cmap, [Highlight(cut, '#e74c3c'), *paths])}", file=sys.stderr)
+    if args.json:
+        _print_json(data)
+        return
+    for u in data["units"]:
+        if u["supplied"]:
+            src = u["source"]
+            print(f"  {u['unit']:16} {u['hex']}  in supply from {src['kind']} {src.get('hex') or ''} "
+                  f"via {' '.join(u['path'])}")
+        else:
+            cut = u.get("cut") or {}
+            print(f"  {u['unit']:16} {u['hex']}  OUT OF SUPPLY: {cut.get('reason', '')} ({cut.get('rule', '')})")
+
+
+def cmd_command(args: argparse.Namespace) -> None:
+    """Command radius of every HQ and the units in command."""
+    position, rules = _game_command(args)
+    data = rules.command_json(rules.command(position))
+    if args.json:
+        _print_json(data)
+        return
+    for hq in data["hqs"]:
+        units = ", ".join(hq.get("units", [])) or "none"
+        print(f"{hq['hq']} at {hq['hex']}, radius {hq['radius']} ({hq['sector']}): in command: {units}")
 
 
 def cmd_vmod(args: argparse.Namespace) -> None:
@@ -344,6 +389,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="defending halftracks/buses that fired defensively (9.11)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_odds)
+
+    s = sub.add_parser("supply", help="supply lines of every unit (No Prisoners 15.x)")
+    s.add_argument("position", help="position file or SAVE.vsav")
+    s.add_argument("--side")
+    s.add_argument("--unit")
+    s.add_argument("--game", help="for a save of a module that is not one of ours")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--svg", metavar="OUT", help="draw every line (green in supply, red cut) (.svg or .png)")
+    s.set_defaults(func=cmd_supply)
+
+    s = sub.add_parser("command", help="HQ command radii and the units in command (No Prisoners 7.x)")
+    s.add_argument("position", help="position file or SAVE.vsav")
+    s.add_argument("--game", help="for a save of a module that is not one of ours")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_command)
 
     s = sub.add_parser("vmod", help="build a game's VASSAL module")
     s.add_argument("game", help="bundled game id (e.g. jerusalem-1948)")

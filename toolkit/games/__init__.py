@@ -7,7 +7,8 @@ from types import ModuleType
 
 from ..game import GameDataError, Position, load_position
 
-RULES = {"jerusalem-1948": "toolkit.games.jerusalem"}
+RULES = {"jerusalem-1948": "toolkit.games.jerusalem", "no-prisoners": "toolkit.games.no_prisoners",
+         "siege-of-jerusalem": "toolkit.games.siege"}
 
 
 def rules_for(game_id: str) -> ModuleType:
@@ -15,6 +16,14 @@ def rules_for(game_id: str) -> ModuleType:
     if game_id not in RULES:
         raise ValueError(f"no rules assistant for game {game_id!r} yet; available: {', '.join(RULES)}")
     return importlib.import_module(RULES[game_id])
+
+
+def rule(game_id: str, name: str):
+    """One calculator of a game's rules (``moves``, ``check``, ``supply`` ...), or a clear ``ValueError``."""
+    found = getattr(rules_for(game_id), name, None)
+    if found is None:
+        raise ValueError(f"the toolkit has no {name!r} for {game_id!r} yet (see docs/games/{game_id}.md)")
+    return found
 
 
 def load_game_position(path: str | Path) -> Position:
