@@ -56,6 +56,9 @@ class GameSpec(_Model):
     phases: list[str]
     boxes: list[str] = ["reinforcements", "eliminated", "off_map"]
     place_lists: dict[str, list[str]] = {}
+    counter_factors: list[str] = []       # value keys printed as "A-B" on counters (strength, then movement)
+    counter_white_types: list[str] = []   # unit types printed on white with the nationality colour as figure
+    dice: list[tuple[int, int]] = [(1, 6)]  # the rolls the rules use, as (number of dice, sides)
 
 
 class Counter(_Model):

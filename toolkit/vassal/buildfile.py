@@ -39,7 +39,6 @@ BOARD = P + "module.map.boardPicker.Board"
 GRID = P + "module.map.boardPicker.board."
 
 # Dice per game (default 1d6).
-DICE: dict[str, tuple[int, int]] = {"siege-of-jerusalem": (2, 6)}
 
 # Keystrokes as NamedHotKeyConfigurer.encode writes them: keyCode,modifiers (Ctrl = 130).
 CTRL = 130
@@ -234,12 +233,13 @@ def _prototypes(root, game: Game) -> None:
 
 
 def _dice(root, game: Game) -> None:
-    n, sides = DICE.get(game.spec.id, (1, 6))
-    label = f"{n}d{sides}"
-    _el(root, P + "module.DiceButton", {
-        "addToTotal": 0, "hotkey": "", "icon": "", "nDice": n, "nSides": sides, "name": label, "plus": 0,
-        "prompt": "false", "reportFormat": "** $name$ = $result$ *** <$PlayerName$>",
-        "reportTotal": "false", "text": label, "tooltip": f"Roll {label}"})
+    """One dice button per roll the game's rules use (``game.yaml`` ``dice``)."""
+    for n, sides in game.spec.dice:
+        label = f"{n}d{sides}"
+        _el(root, P + "module.DiceButton", {
+            "addToTotal": 0, "hotkey": "", "icon": "", "nDice": n, "nSides": sides, "name": label, "plus": 0,
+            "prompt": "false", "reportFormat": "** $name$ = $result$ *** <$PlayerName$>",
+            "reportTotal": "true" if n > 1 else "false", "text": label, "tooltip": f"Roll {label}"})
 
 
 def _turns(root, game: Game) -> None:

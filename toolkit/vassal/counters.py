@@ -11,16 +11,18 @@ Everything is deterministic: the same game gives byte-identical PNG files
 
 >>> counter_image_name("hgh-4-6"), counter_image_name("hgh-4-6", back=True), marker_image_name("stop")
 ('c_hgh-4-6.png', 'c_hgh-4-6_back.png', 'm_stop.png')
->>> factors_text({"strength": 1, "strength_use": "none", "mp": 24, "capacity": 3}, "truck")
+>>> factors_text({"strength": 1, "strength_use": "none", "mp": 24, "capacity": 3}, ["strength", "mp"])
 '(1)-24/3'
->>> factors_text({"leader_multiplier": 0.5, "command_radius": 1}, "leader")
+>>> factors_text({"leader_multiplier": 0.5, "command_radius": 1}, ["strength", "mp"])
 'x0.5'
+>>> factors_text({"melee": 7, "movement": 8}, ["melee", "movement"])
+'7-8'
 """
 from __future__ import annotations
 
 import io
 import re
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -30,9 +32,6 @@ from ..render.png import text_font
 
 COUNTER_SIZE = 75
 
-# Types printed on a white background with the nationality colour as the figure, per game
-# (Jerusalem! 1.2.1: artillery "on white"; see modules/jerusalem-1948/game.yaml).
-WHITE_BACKGROUND_TYPES: dict[str, frozenset[str]] = {"jerusalem-1948": frozenset({"artillery"})}
 
 
 def counter_image_name(counter_id: str, back: bool = False) -> str:
@@ -58,11 +57,14 @@ def _num(v: object) -> str:
     return str(v)
 
 
-def factors_text(values: Mapping[str, object], unit_type: str) -> str:
-    """The factors line of a face: ``S-M``, ``(S)-M`` for strength that does not attack, ``/C`` capacity; ``xN`` leaders."""
+def factors_text(values: Mapping[str, object], keys: Sequence[str]) -> str:
+    """The factors line of a face from the game's ``counter_factors`` keys (strength then movement):
+    ``S-M``, ``(S)-M`` for strength that does not attack, ``/C`` capacity; ``xN`` leaders."""
     if values.get("leader_multiplier") is not None:
         return "x" + _num(values["leader_multiplier"])
-    strength, mp, cap = values.get("strength"), values.get("mp"), values.get("capacity")
+    if len(keys) < 2:
+        return ""
+    strength, mp, cap = values.get(keys[0]), values.get(keys[1]), values.get("capacity")
     if strength is None and mp is None:
         return ""
     s = "" if strength is None else _num(strength)
@@ -169,7 +171,7 @@ def counter_colours(game: Game, counter: Counter) -> tuple[tuple[int, int, int],
     """(background, figure) colours of a counter."""
     nat = next(n for n in game.spec.nationalities if n.id == counter.nationality)
     bg, fg = _rgb(nat.color), _rgb(nat.text)
-    if counter.type in WHITE_BACKGROUND_TYPES.get(game.spec.id, ()):
+    if counter.type in game.spec.counter_white_types:
         bg, fg = (255, 255, 255), _rgb(nat.color)
     return bg, fg
 
@@ -202,7 +204,7 @@ def draw_counter(game: Game, counter: Counter, back: bool = False, size: int = C
         fr = text_font(round(8 * s), False)
         d.text((box[0] - 2 * s, box[1] + bh / 2), tag, fill=fg, font=fr, anchor="rm")
     # factors at the bottom
-    factors = factors_text(values, counter.type)
+    factors = factors_text(values, game.spec.counter_factors)
     if counter.type.lower().find("leader") >= 0 and values.get("command_radius") is not None and factors:
         factors += f" r{_num(values['command_radius'])}"
     if factors:
