@@ -4,7 +4,7 @@ A game supplies a :class:`MoveRules` object for a moving unit or stack: its
 movement allowance and, for any hex it stands in, the steps it may take (to a
 hex, at a cost, perhaps stopping there) or why a step is refused (a
 :class:`Reason` with its rule number).  :func:`legal_moves` searches the
-cheapest legal paths (Dijkstra over ``(hex, stopped)``) and returns every
+cheapest legal paths (Dijkstra over ``(hex, stopped, mode)``) and returns every
 destination with its minimum cost, a cheapest path and whether the move must
 end there, plus, for hexes it cannot reach, the reason and rule.
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 from itertools import count
-from typing import Iterable, NamedTuple, Protocol
+from typing import Hashable, Iterable, NamedTuple, Protocol
 
 from ..hexgrid import Hex
 
@@ -32,12 +32,17 @@ class Reason:
 
 
 class Step(NamedTuple):
-    """A legal step into an adjacent (or rule-linked) hex: its cost, and why the move must or may not end there."""
+    """A legal step into an adjacent (or rule-linked) hex: its cost, and why the move must or may not end there.
+
+    ``mode`` is the game's own state after the step (e.g. "on the rail move",
+    "rail move used"); ``None`` for games that need none.
+    """
 
     to: Hex
     cost: int
     stop: Reason | None = None
     no_end: Reason | None = None
+    mode: Hashable = None
 
 
 class Blocked(NamedTuple):
@@ -56,8 +61,8 @@ class MoveRules(Protocol):
     def refusal(self) -> Reason | None:
         """Why the stack may not move at all, or ``None``."""
 
-    def steps(self, at: Hex, cost_so_far: int) -> Iterable[Step | Blocked]:
-        """The steps out of ``at`` (``at == start`` for the first step).
+    def steps(self, at: Hex, cost_so_far: int, mode: Hashable = None) -> Iterable[Step | Blocked]:
+        """The steps out of ``at`` in ``mode`` (``at == start`` and mode ``None`` for the first step).
 
         Rules for a stack entering the map also define ``entries()``: the steps onto it.
         """
@@ -70,7 +75,7 @@ class Destination:
     hex: Hex
     cost: int
     stop: Reason | None = None
-    _key: tuple[Hex, bool] | None = field(default=None, repr=False, compare=False)
+    _key: tuple | None = field(default=None, repr=False, compare=False)
     _parents: dict | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -117,15 +122,16 @@ def legal_moves(rules: MoveRules) -> MoveResult:
     if result.refused:
         return result
     budget = rules.budget
-    best: dict[tuple[Hex, bool], int] = {}
-    parent: dict[tuple[Hex, bool], tuple[Hex, bool] | None] = {}
-    reason_stop: dict[tuple[Hex, bool], Reason | None] = {}
+    State = tuple[Hex, bool, Hashable]  # hex, move ended there, the game's mode
+    best: dict[State, int] = {}
+    parent: dict[State, State | None] = {}
+    reason_stop: dict[State, Reason | None] = {}
     over_budget: dict[Hex, int] = {}
-    ends: dict[Hex, tuple[int, tuple[Hex, bool]]] = {}
+    ends: dict[Hex, tuple[int, State]] = {}
     tie = count()
     queue: list = []
 
-    def relax(steps: Iterable[Step | Blocked], cost: int, origin: tuple[Hex, bool] | None) -> None:
+    def relax(steps: Iterable[Step | Blocked], cost: int, origin: State | None) -> None:
         for step in steps:
             if isinstance(step, Blocked):
                 result.unreachable.setdefault(step.to, step.reason)
@@ -134,7 +140,7 @@ def legal_moves(rules: MoveRules) -> MoveResult:
             if budget is not None and new > budget:
                 over_budget[step.to] = min(new, over_budget.get(step.to, new))
                 continue
-            key = (step.to, step.stop is not None)
+            key = (step.to, step.stop is not None, step.mode)
             if new < best.get(key, new + 1):
                 best[key], parent[key], reason_stop[key] = new, origin, step.stop
                 if step.no_end is None:
@@ -142,22 +148,24 @@ def legal_moves(rules: MoveRules) -> MoveResult:
                         ends[step.to] = (new, key)
                 else:
                     result.unreachable.setdefault(step.to, step.no_end)
-                heapq.heappush(queue, (new, next(tie), step.to, key[1]))
+                heapq.heappush(queue, (new, next(tie), key))
 
     entries = getattr(rules, "entries", None)
     if entries is not None:
         relax(entries(), 0, None)
     else:
-        best[(rules.start, False)], parent[(rules.start, False)] = 0, None
-        queue.append((0, next(tie), rules.start, False))
+        root = (rules.start, False, None)
+        best[root], parent[root] = 0, None
+        queue.append((0, next(tie), root))
     while queue:
-        cost, _, here, stopped = heapq.heappop(queue)
-        if cost > best.get((here, stopped), cost):
+        cost, _, state = heapq.heappop(queue)
+        if cost > best.get(state, cost):
             continue
+        here, stopped, mode = state
         if stopped:
-            _explain_beyond(rules, result, here, cost, reason_stop[(here, True)])
+            _explain_beyond(rules, result, state, cost, reason_stop[state])
             continue
-        relax(rules.steps(here, cost), cost, (here, stopped))
+        relax(rules.steps(here, cost, mode), cost, state)
     for h, (cost, key) in ends.items():
         if h != rules.start or entries is not None:
             result.destinations[h] = Destination(h, cost, reason_stop.get(key), key, parent)
@@ -172,9 +180,9 @@ def legal_moves(rules: MoveRules) -> MoveResult:
     return result
 
 
-def _explain_beyond(rules: MoveRules, result: MoveResult, here: Hex, cost: int, stop: Reason) -> None:
+def _explain_beyond(rules: MoveRules, result: MoveResult, state: tuple, cost: int, stop: Reason) -> None:
     """Why the hexes beyond a hex where the move must end are not reached from it."""
-    for step in rules.steps(here, cost):
+    for step in rules.steps(state[0], cost, state[2]):
         reason = step.reason if isinstance(step, Blocked) else Reason(
             stop.rule, f"the move must end in the hex before it: {stop.message}")
         result.unreachable.setdefault(step.to, reason)

@@ -346,7 +346,7 @@ class JerusalemMove:
             yield Step(gate, cost, stop, self._end_refusal(gate))
 
 
-    def steps(self, at: Hex, cost_so_far: int) -> Iterable[Step | Blocked]:
+    def steps(self, at: Hex, cost_so_far: int, mode=None) -> Iterable[Step | Blocked]:
         """Every step out of ``at`` and its cost, or why it is refused."""
         if any(u.counter.value("city_only") for u in self._movers()):
             targets = [c for c in self.facts.city if c != at]  # 12.9.3
