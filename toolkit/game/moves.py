@@ -132,23 +132,29 @@ def legal_moves(rules: MoveRules) -> MoveResult:
     queue: list = []
 
     def relax(steps: Iterable[Step | Blocked], cost: int, origin: State | None) -> None:
+        unreachable, push = result.unreachable, heapq.heappush
         for step in steps:
-            if isinstance(step, Blocked):
-                result.unreachable.setdefault(step.to, step.reason)
+            if type(step) is Blocked:
+                if step.to not in unreachable:
+                    unreachable[step.to] = step.reason
                 continue
+            to, stop = step.to, step.stop
             new = cost + step.cost
             if budget is not None and new > budget:
-                over_budget[step.to] = min(new, over_budget.get(step.to, new))
+                if new < over_budget.get(to, new + 1):
+                    over_budget[to] = new
                 continue
-            key = (step.to, step.stop is not None, step.mode)
-            if new < best.get(key, new + 1):
-                best[key], parent[key], reason_stop[key] = new, origin, step.stop
+            key = (to, stop is not None, step.mode)
+            old = best.get(key)
+            if old is None or new < old:
+                best[key], parent[key], reason_stop[key] = new, origin, stop
                 if step.no_end is None:
-                    if new < ends.get(step.to, (new + 1,))[0]:
-                        ends[step.to] = (new, key)
-                else:
-                    result.unreachable.setdefault(step.to, step.no_end)
-                heapq.heappush(queue, (new, next(tie), key))
+                    end = ends.get(to)
+                    if end is None or new < end[0]:
+                        ends[to] = (new, key)
+                elif to not in unreachable:
+                    unreachable[to] = step.no_end
+                push(queue, (new, next(tie), key))
 
     entries = getattr(rules, "entries", None)
     if entries is not None:
