@@ -9,21 +9,15 @@ formats (tests/engine/README.md); nothing asks the toolkit's own exporter.
 """
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import random
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
 
-_ENGINE_PY = Path(__file__).resolve().parent / "engine" / "engine.py"
-_spec = importlib.util.spec_from_file_location("toolkit_tests_vassal_engine", _ENGINE_PY)
-vengine = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = vengine
-_spec.loader.exec_module(vengine)
+from vassal_engine import vengine  # noqa: E402  (the real-VASSAL driver)
 
 # ---------------------------------------------------------------- the tiny module
 

@@ -5,9 +5,7 @@ tests/engine/README.md.  ``TOOLKIT_SKIP_ENGINE=1`` forces the skip.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 import zipfile
 from collections import Counter
 from pathlib import Path
@@ -24,14 +22,7 @@ from toolkit.vassal.positions import write_position_save
 from toolkit.vassal.seqenc import decode, encode
 from toolkit.vassal.validate import validate_module
 
-_ENGINE_PY = Path(__file__).resolve().parent / "engine" / "engine.py"
-_spec = importlib.util.spec_from_file_location("toolkit_tests_vassal_engine", _ENGINE_PY)
-if _spec.name in sys.modules:
-    vengine = sys.modules[_spec.name]
-else:
-    vengine = importlib.util.module_from_spec(_spec)
-    sys.modules[_spec.name] = vengine
-    _spec.loader.exec_module(vengine)
+from vassal_engine import vengine  # noqa: E402  (the real-VASSAL driver)
 
 SLOT = "VASSAL.build.widget.PieceSlot"
 

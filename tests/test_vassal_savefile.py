@@ -1,9 +1,7 @@
 """VASSAL saved games: obfuscation, decoding any save, position <-> save round trip, the real engine."""
 from __future__ import annotations
 
-import importlib.util
 import io
-import sys
 import time
 import zipfile
 from pathlib import Path
@@ -212,14 +210,7 @@ def test_foreign_save_decodes_and_lists_unknown_pieces(game, layout, tmp_path):
 
 # ---------------------------------------------------------------- the real engine
 
-_ENGINE_PY = ROOT / "tests" / "engine" / "engine.py"
-_spec = importlib.util.spec_from_file_location("toolkit_tests_vassal_engine", _ENGINE_PY)
-if _spec.name in sys.modules:
-    vengine = sys.modules[_spec.name]
-else:
-    vengine = importlib.util.module_from_spec(_spec)
-    sys.modules[_spec.name] = vengine
-    _spec.loader.exec_module(vengine)
+from vassal_engine import vengine  # noqa: E402  (the real-VASSAL driver)
 _REASON = vengine.engine_available()
 
 MODULEDATA = """<?xml version="1.0" encoding="UTF-8" standalone="no"?>

@@ -10,6 +10,7 @@ from typing import Literal, Optional
 from pydantic import BaseModel, ConfigDict
 
 from ...game import Counter
+from ...game.values import check_values
 
 
 class UnitValues(BaseModel):
@@ -44,13 +45,7 @@ class UnitValues(BaseModel):
 
 def check_counter(counter: Counter) -> list[str]:
     """Problems with a counter's values, front and back (empty when valid)."""
-    problems = []
-    for face, values in (("values", counter.values), ("back", {**counter.values, **(counter.back or {})})):
-        try:
-            UnitValues.model_validate(values)
-        except ValueError as err:
-            problems.append(f"{counter.id}.{face}: {err}")
-    return problems
+    return check_values(counter, UnitValues)
 
 
 def is_legion_leader(u) -> bool:

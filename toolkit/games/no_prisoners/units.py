@@ -14,6 +14,7 @@ from typing import Literal, Optional
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from ...game import Counter
+from ...game.values import counter_faces
 
 #: Sizes of 2.6.1 (the counter's size symbol); ``None`` for HQs, air and naval counters.
 Size = Literal["division", "brigade", "group", "regiment", "battalion", "squadron", "company", "battery"]
@@ -67,14 +68,9 @@ class UnitValues(BaseModel):
 def check_counter(counter: Counter) -> list[str]:
     """Problems with a counter's values, front and back (empty when valid)."""
     problems = []
-    faces = [("values", counter.values)]
-    if counter.back is not None:
-        faces.append(("back", {**counter.values, **counter.back}))
-    for face, values in faces:
-        try:
-            v = UnitValues.model_validate(values)
-        except ValueError as err:
-            problems.append(f"{counter.id}.{face}: {err}")
+    for face, v in counter_faces(counter, UnitValues):
+        if isinstance(v, str):
+            problems.append(f"{counter.id}.{face}: {v}")
             continue
         if counter.type == "hq" and v.command_radius is None:
             problems.append(f"{counter.id}.{face}: an HQ needs a command_radius (2.4.2C, 7.2)")

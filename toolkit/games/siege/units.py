@@ -13,6 +13,7 @@ from typing import Literal, Optional
 from pydantic import BaseModel, ConfigDict
 
 from ...game import Counter
+from ...game.values import check_values
 
 UnitClass = Literal["heavy_infantry", "light_infantry", "cavalry", "hq", "siege_engine", "artillery"]
 
@@ -51,10 +52,4 @@ class UnitValues(BaseModel):
 
 def check_counter(counter: Counter) -> list[str]:
     """Problems with a counter's values, front and back (empty when valid)."""
-    problems = []
-    for face, values in (("values", counter.values), ("back", {**counter.values, **(counter.back or {})})):
-        try:
-            UnitValues.model_validate(values)
-        except ValueError as err:
-            problems.append(f"{counter.id}.{face}: {err}")
-    return problems
+    return check_values(counter, UnitValues)
