@@ -151,5 +151,7 @@ def test_supply_and_command(capsys, tmp_path):
         assert u["supplied"] == (u["source"] is not None) and (u["path"][0] == u["hex"] if u["path"] else True)
     code, out, _ = run(capsys, "command", NP_SCENARIO, "--json")
     assert code == 0 and any(h["radius"] >= 2 and h["hex"] in h["hexes"] for h in json.loads(out)["hqs"])
-    code, _, err = run(capsys, "moves", NP_SCENARIO, "a-42-div")
-    assert code == 2 and "no 'moves' for 'no-prisoners' yet" in err
+    code, out, _ = run(capsys, "moves", NP_SCENARIO, "a-42-div", "--json")
+    assert code == 0 and json.loads(out)["refused"]["rule"] == "8.3 A"   # the scenario opens with random events
+    code, out, _ = run(capsys, "check", NP_SCENARIO, "--json")
+    assert code == 0 and json.loads(out) == {"legal": True, "violations": []}

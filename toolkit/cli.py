@@ -299,11 +299,19 @@ def cmd_odds(args: argparse.Namespace) -> None:
     if data["refused"]:
         print(f"not allowed ({data['refused']['rule']}): {data['refused']['reason']}")
         return
-    print(f"{data['attack']:g} against {data['defence']:g}: odds {data['odds']}, "
-          f"die modifier {data['total_modifier']:+d}, kills on {data['kills_on']} or less "
-          f"(chance {data['probability']:.0%})")
+    line = f"{data['attack']:g} against {data['defence']:g}: odds {data['odds']}"
+    if data.get("table"):
+        why = data.get("table_why") or {}
+        line += f" on the {data['table'].upper()}" + (f" ({why['reason']}, {why['rule']})" if why else "")
+    if data["kills_on"] is not None:
+        line += f", die modifier {data['total_modifier']:+d}, kills on {data['kills_on']} or less"
+    print(line + f" (chance {data['probability']:.0%})")
     for m in data["modifiers"]:
         print(f"  {m['value']:+d} {m['id']} ({m['rule']}): {m['why']}")
+    for shift in data.get("shifts", []):
+        print(f"  +{shift['columns']} column ({shift['id']}, {shift['rule']}): {shift['why']}")
+    for roll in data.get("results", []):
+        print(f"  die {roll['die']}: {roll['result']}")
 
 
 def cmd_schema(args: argparse.Namespace) -> None:

@@ -1,9 +1,14 @@
-"""*No Prisoners* (1915-18) rules: supply and rail nets (15.x, 16.x, 17.2), command radius (7.x).
+"""*No Prisoners* (1915-18) rules: supply and rail nets (15.x, 16.x, 17.2), command radius (7.x),
+movement (8.x, 10.x, 16.x, 19.4, 21.3), combat (11.x, 21.2) and the position checker.
 
-Movement, combat and the position checker are not yet done (docs/games/no-prisoners.md).
+What is and is not yet done, rule by rule: docs/games/no-prisoners.md.
 """
 from .command import attack_bonus, command, command_json
+from .combat import combat, combat_json
+from .legality import check, check_json
+from .movement import moves
 from .supply import supply, supply_json
 from .units import check_counter
 
-__all__ = ["attack_bonus", "check_counter", "command", "command_json", "supply", "supply_json"]
+__all__ = ["attack_bonus", "check", "check_counter", "check_json", "combat", "combat_json", "command",
+           "command_json", "moves", "supply", "supply_json"]
