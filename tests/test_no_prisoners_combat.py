@@ -20,8 +20,7 @@ from test_no_prisoners_supply import synthetic_map
 
 from toolkit.game import load_position
 from toolkit.game.module import _load
-from toolkit.games.no_prisoners.combat import combat, combat_json, combat_tables
-from toolkit.games.no_prisoners.legality import legality_tables
+from toolkit.games.no_prisoners.combat import combat, combat_json
 from toolkit.games.no_prisoners.tables import load_tables
 
 REAL_TABLES = Path(__file__).resolve().parent.parent / "modules" / "no-prisoners" / "tables.yaml"
@@ -96,7 +95,7 @@ def npc(tmp_path, monkeypatch):
     (folder / "counters.yaml").write_text(COUNTERS)
     (folder / "tables.yaml").write_text(REAL_TABLES.read_text())
     monkeypatch.setenv("TOOLKIT_MODULES_DIR", str(tmp_path / "modules"))
-    caches = (_load, load_tables, combat_tables, legality_tables)
+    caches = (_load, load_tables)
     for c in caches:
         c.cache_clear()
     yield tmp_path

@@ -27,7 +27,7 @@ from toolkit.game import load_position
 from toolkit.game.module import _load, modules_dir
 from toolkit.game.moves import Step, legal_moves
 from toolkit.games.no_prisoners import moves
-from toolkit.games.no_prisoners.movement import NoPrisonersMove, load_move_tables
+from toolkit.games.no_prisoners.movement import NoPrisonersMove
 from toolkit.games.no_prisoners.tables import load_tables
 from toolkit.mapdata import compile_source
 
@@ -136,11 +136,11 @@ def npg(tmp_path, monkeypatch):
     monkeypatch.setenv("TOOLKIT_MODULES_DIR", str(tmp_path / "modules"))
     _load.cache_clear()
     load_tables.cache_clear()
-    load_move_tables.cache_clear()
+    load_tables.cache_clear()
     yield tmp_path
     _load.cache_clear()
     load_tables.cache_clear()
-    load_move_tables.cache_clear()
+    load_tables.cache_clear()
 
 
 def position(tmp_path, units, turn="1916-II", phase="movement", side="allied", railhead="0904", params=None):

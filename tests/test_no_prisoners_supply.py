@@ -19,6 +19,8 @@ from __future__ import annotations
 import random
 import textwrap
 
+from pathlib import Path
+
 import pytest
 import yaml
 
@@ -116,15 +118,8 @@ markers:
   - {id: fsd, name: Forward Supply Depot}
   - {id: rail_taken, name: Rail taken over}
 """
-TABLES = """
-supply:
-  allied_line: 5
-  cp_line: 4
-  fsd_trace: 12
-rail:
-  allied_lines: [british, egypt, egypt_canal]
-  built_lines: [british]
-"""
+# The real chart values (supply line lengths, rail nets ...): the synthetic map only changes the geography.
+TABLES = (Path(__file__).resolve().parent.parent / "modules" / "no-prisoners" / "tables.yaml").read_text()
 
 
 @pytest.fixture

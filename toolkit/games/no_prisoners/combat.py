@@ -70,22 +70,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 from math import ceil, floor
-from pathlib import Path
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Sequence
 
-from pydantic import BaseModel, ConfigDict, model_validator
 
-from ...datafile import load_yaml_model
 from ...game import Position, Unit
-from ...game.module import DOC, GameDataError
+from ...game.module import GameDataError
 from ...game.moves import Reason
 from ...hexgrid import Hex
 from .command import attack_bonus, shows_back
 from .mapfacts import DAMASCUS, EASTERN, WESTERN, MapFacts, map_facts
 from .supply import allied_side, is_unit, supply, unit_sector
-from .tables import load_tables
+from .tables import ResultCode, Tables, load_tables
 
 AIR, NAVAL = "air_group", "naval_squadron"
 RCRT, MOCRT = "RCRT", "MOCRT"
@@ -93,97 +89,6 @@ USED_FLAG = {"first": "used_first_combat", "second": "used_second_combat"}   # 1
 
 
 # -- the tables.yaml sections this module reads (tell the lead: move them into tables.py) ---------------------------
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-
-class BaseColumns(_Model):
-    lowest: str                    # 11.3, 11.14: ½:1
-    highest: str                   # 11.14: 6:1
-    rule: str = "11.14"
-
-
-class ShiftSpec(_Model):
-    shift: int = 1
-    max: int = 1                   # 11.11 A
-    rule: str
-    range_to_friendly_city_or_town: Optional[int] = None   # 11.8 A
-
-
-class ResultCode(_Model):
-    attacker_loss: Union[int, str] = 0     # all | half | one | 0
-    defender_loss: Union[int, str] = 0
-    attacker_retreat: int = 0
-    defender_retreat: int = 0
-    pursuit: Optional[str] = None
-
-
-def _split_reconstructed(value: Any, key: str) -> Any:
-    if isinstance(value, dict) and key not in value:
-        rest = {k: v for k, v in value.items() if k != "reconstructed"}
-        return {"reconstructed": bool(value.get("reconstructed", False)), key: rest}
-    return value
-
-
-class CrtGrid(_Model):
-    reconstructed: bool = False
-    rows: dict[str, tuple[str, ...]]
-
-    @model_validator(mode="before")
-    @classmethod
-    def _split(cls, v: Any) -> Any:
-        return _split_reconstructed(v, "rows")
-
-
-class ResultTable(_Model):
-    reconstructed: bool = False
-    codes: dict[str, ResultCode]
-
-    @model_validator(mode="before")
-    @classmethod
-    def _split(cls, v: Any) -> Any:
-        return _split_reconstructed(v, "codes")
-
-
-class DefenceTable(_Model):
-    reconstructed: bool = False
-    terrain: dict[str, float] = {}
-    hexside: dict[str, float] = {}
-
-
-class CombatTables(_Model):
-    """The combat sections of ``tables.yaml`` (11.x, 21.2)."""
-
-    odds_columns: tuple[str, ...]
-    base_columns: BaseColumns
-    column_shifts: dict[str, ShiftSpec]
-    no_mocrt_into: tuple[str, ...] = ()
-    results: ResultTable
-    rcrt: CrtGrid
-    mocrt: CrtGrid
-    defence: DefenceTable
-
-    @model_validator(mode="after")
-    def _columns(self) -> "CombatTables":
-        for name, grid in (("rcrt", self.rcrt), ("mocrt", self.mocrt)):
-            for col, row in grid.rows.items():
-                if col not in self.odds_columns:
-                    raise ValueError(f"{name} column {col!r} is not in odds_columns")
-                if len(row) != 6:
-                    raise ValueError(f"{name} column {col!r}: six results, one per die roll")
-                bad = [c for c in row if c not in self.results.codes]
-                if bad:
-                    raise ValueError(f"{name} column {col!r}: unknown result code(s) {bad}")
-        for c in (self.base_columns.lowest, self.base_columns.highest):
-            if c not in self.odds_columns:
-                raise ValueError(f"base column {c!r} is not in odds_columns")
-        return self
-
-
-@lru_cache(maxsize=8)
-def combat_tables(folder: Path) -> CombatTables:
-    """The combat sections of the module's ``tables.yaml`` (cached); :class:`GameDataError` on a bad file."""
-    return load_yaml_model(folder / "tables.yaml", CombatTables, DOC, GameDataError)
 
 
 # -- odds --------------------------------------------------------------------------------------------------------
@@ -206,7 +111,7 @@ def _value(col: str) -> Fraction:
     return Fraction(int(a), int(d))
 
 
-def base_column(attack, defence, tables: CombatTables) -> tuple[int, str]:
+def base_column(attack, defence, tables: Tables) -> tuple[int, str]:
     """Where the odds stand before shifts: an index into ``odds_columns`` and why (11.3, 11.14).
 
     Index -1 is the off-table place left of ½:1 (our reading of the 11.14 example, module docstring).
@@ -227,7 +132,7 @@ def base_column(attack, defence, tables: CombatTables) -> tuple[int, str]:
     return i, f"{_num(_frac(attack))} / {_num(_frac(defence))} rounded down: {cols[i]} (11.3)"
 
 
-def shifted_column(base: int, shifts: int, tables: CombatTables) -> str:
+def shifted_column(base: int, shifts: int, tables: Tables) -> str:
     """The column after ``shifts`` columns right of ``base`` (11.8-11.11, 11.14), capped at the last column."""
     cols = tables.odds_columns
     lo = cols.index(tables.base_columns.lowest)
@@ -417,7 +322,7 @@ def combat(position: Position, attackers: Sequence[str], defenders: Sequence[str
 
 def _compute(position: Position, res: CombatResult, attackers: list[Unit], defenders: list[Unit],
              wanted: str | None, use_command: bool) -> None:
-    tables = combat_tables(position.game.folder)
+    tables = load_tables(position.game.folder)
     facts = map_facts(position.game.map, load_tables(position.game.folder).rail)
     cmap = position.game.map
     name = cmap.name
@@ -540,7 +445,7 @@ def _truthy(v) -> bool:
     return v not in (None, False, "false", "False", "no", "0", 0, "")
 
 
-def _terrain(position: Position, tables: CombatTables, land: list[Unit], target: Hex) -> TerrainEffect | None:
+def _terrain(position: Position, tables: Tables, land: list[Unit], target: Hex) -> TerrainEffect | None:
     """The best single terrain multiplier of the defending hex (11.12 C-E)."""
     cmap = position.game.map
     info = cmap.hexes[target]
@@ -586,7 +491,7 @@ def _canal(facts: MapFacts, cmap, h: Hex) -> bool:
     return any(_truthy(cmap.hexside(h, n).get("suez_canal")) for n in facts.neighbors[h])
 
 
-def _shifts(position: Position, facts: MapFacts, tables: CombatTables, res: CombatResult, land: list[Unit],
+def _shifts(position: Position, facts: MapFacts, tables: Tables, res: CombatResult, land: list[Unit],
             helpers: list[Unit], target: Hex, sector: str | None, which: str | None, use_command: bool) -> None:
     cmap = position.game.map
     name = cmap.name
@@ -667,7 +572,7 @@ def _air_base(position: Position, facts: MapFacts, target: Hex, side: str, secto
     return None
 
 
-def _choose_table(position: Position, tables: CombatTables, res: CombatResult, land: list[Unit], target: Hex,
+def _choose_table(position: Position, tables: Tables, res: CombatResult, land: list[Unit], target: Hex,
                   wanted: str | None) -> None:
     cmap = position.game.map
     place = cmap.hexes[target].place

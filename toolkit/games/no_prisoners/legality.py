@@ -48,81 +48,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict
 
-from ...datafile import load_yaml_model
 from ...game import Position, Unit
-from ...game.module import DOC, GameDataError
+from ...game.module import GameDataError
 from ...hexgrid import Hex
 from .mapfacts import DAMASCUS, EASTERN, WESTERN, MapFacts, map_facts
 from .railnet import RAILHEAD
 from .supply import FSD, allied_side, fsd_placement, is_unit
-from .tables import load_tables
+from .tables import Tables, Zone, load_tables
 
 
 # -- the tables.yaml sections this module reads (tell the lead: move them into tables.py) ---------------------------
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-
-class StackingTable(_Model):
-    reconstructed: bool = False
-    limit: dict[str, int]                 # 9.1: by terrain; city / town replace the base terrain
-    free_types: tuple[str, ...] = ()      # 9.4 B
-    free_markers: tuple[str, ...] = ()    # 9.4 B
-
-
-class WinterTable(_Model):
-    stacking: dict[str, int] = {}         # 22.2
-
-
-class WeatherTable(_Model):
-    seasons: dict[str, str] = {}          # 22.1: turn numeral -> season
-    winter: WinterTable = WinterTable()
-
-
-class RailheadSpec(_Model):
-    arrives: Optional[str] = None         # 16.2 A
-
-
-class RailSpec(_Model):
-    railhead: RailheadSpec = RailheadSpec()
-
-
-class Zone(_Model):
-    """One line of a scenario's set-up (25.x, 26.x)."""
-
-    units: tuple[str, ...] = ()
-    markers: tuple[str, ...] = ()
-    places: Union[str, tuple[str, ...], None] = None
-    radius: int = 0
-    terrain: Optional[str] = None
-    sector: Optional[str] = None
-    each_place_one: bool = False
-    max_per_hex: Optional[int] = None
-    boxes: dict[str, tuple[str, ...]] = {}
-    rule: str
-
-
-class LegalityTables(_Model):
-    """The sections of ``tables.yaml`` the checker reads."""
-
-    stacking: StackingTable
-    weather: WeatherTable = WeatherTable()
-    rail: RailSpec = RailSpec()
-    setup_zones: dict[str, tuple[Zone, ...]] = {}
-
-
-@lru_cache(maxsize=8)
-def legality_tables(folder: Path) -> LegalityTables:
-    """The checker's sections of the module's ``tables.yaml`` (cached); :class:`GameDataError` on a bad file."""
-    return load_yaml_model(folder / "tables.yaml", LegalityTables, DOC, GameDataError)
-
-
-# -- violations ------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Violation:
     """One broken rule: its number, what is wrong (the rule cited), where and who."""
@@ -156,14 +95,14 @@ def _sector_of_letter(u: Unit) -> str | None:
     return None
 
 
-def _stacks_free(u: Unit, t: LegalityTables) -> bool:
+def _stacks_free(u: Unit, t: Tables) -> bool:
     return (u.type in t.stacking.free_types or bool(u.counter.value("stacks_free", default=False))
             or bool(u.counter.value("support", default=False)) or not is_unit(u))
 
 
 def check(position: Position, turn_end: bool | None = None, **_ignored: Any) -> list[Violation]:
     """Every rule the position breaks (see the module docstring); ``[]`` when it is legal."""
-    tables = legality_tables(position.game.folder)
+    tables = load_tables(position.game.folder)
     facts = map_facts(position.game.map, load_tables(position.game.folder).rail)
     setup = is_setup(position)
     out: list[Violation] = []
@@ -192,7 +131,7 @@ def _enemies(position: Position, h: Hex, units: list[Unit]) -> list[Violation]:
 
 
 # -- 9.1, 9.4, 22.2 ----------------------------------------------------------------------------------------------
-def stacking_limit(position: Position, tables: LegalityTables, h: Hex) -> tuple[int | None, str]:
+def stacking_limit(position: Position, tables: Tables, h: Hex) -> tuple[int | None, str]:
     """The most non-free units of one side in hex ``h`` and the terrain that sets it (9.1, 22.2)."""
     terrain = position.game.map.hexes[h].terrain
     limits = tables.stacking.limit
@@ -208,7 +147,7 @@ def stacking_limit(position: Position, tables: LegalityTables, h: Hex) -> tuple[
     return limits.get(base), base
 
 
-def _stacking(position: Position, tables: LegalityTables, h: Hex, side_units: list[Unit]) -> list[Violation]:
+def _stacking(position: Position, tables: Tables, h: Hex, side_units: list[Unit]) -> list[Violation]:
     counted = [u for u in side_units if not _stacks_free(u, tables)]
     limit, terrain = stacking_limit(position, tables, h)
     if limit is None or len(counted) <= limit:
@@ -257,7 +196,7 @@ def _sectors(position: Position, facts: MapFacts, h: Hex, units: list[Unit]) -> 
 
 
 # -- 16.2 --------------------------------------------------------------------------------------------------------
-def _railhead(position: Position, facts: MapFacts, tables: LegalityTables, setup: bool) -> list[Violation]:
+def _railhead(position: Position, facts: MapFacts, tables: Tables, setup: bool) -> list[Violation]:
     marks = [m for m in position.markers if m.marker == RAILHEAD and m.hex is not None]
     out = []
     if len(marks) > 1:
@@ -347,7 +286,7 @@ def _matches(u: Unit, ids) -> bool:
     return u.counter.id in ids or u.id in ids
 
 
-def _setup(position: Position, tables: LegalityTables) -> list[Violation]:
+def _setup(position: Position, tables: Tables) -> list[Violation]:
     zones = tables.setup_zones.get(f"scenario_{position.scenario}")
     if zones is None:
         return []

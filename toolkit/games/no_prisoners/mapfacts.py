@@ -152,7 +152,7 @@ _FACTS: dict[tuple[str, str], MapFacts] = {}
 
 def map_facts(cmap: CompiledMap, rail: RailTable) -> MapFacts:
     """The static facts of a map with the game's rail nets (cached per map source and rail table)."""
-    key = (cmap.id, cmap.source_hash, rail)
+    key = (cmap.id, cmap.source_hash, rail.allied_lines, rail.built_lines)
     if key not in _FACTS:
         _FACTS[key] = MapFacts(cmap, rail)
     return _FACTS[key]

@@ -51,21 +51,16 @@ reinforcement placement (6.x: placement, not movement), the railhead marker's ow
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
-from typing import Any, Iterable, Optional, Sequence
+from typing import Iterable, Sequence
 
-from pydantic import BaseModel, ConfigDict
 
-from ...datafile import load_yaml_model
 from ...game import Position, Unit
-from ...game.module import DOC, GameDataError
 from ...game.moves import Blocked, MoveResult, Reason, Step, legal_moves
 from ...hexgrid import Hex
 from .mapfacts import ALLIED, DAMASCUS, EASTERN, WESTERN, MapFacts, map_facts
 from .railnet import RailNets, rail_nets
 from .supply import is_unit, side_kind, supply, unit_sector, zoc_of
-from .tables import load_tables
+from .tables import Tables, load_tables
 
 KINDS = ("normal", "strategic", "rail", "amphibious")
 AMPHIBIOUS_PARAM = "amphibious_used"   # "<sector letter>:<year>" pairs, e.g. "W:1916 E:1917" (20.2 A)
@@ -77,63 +72,13 @@ ZOC_STOP = Reason("8.5", "entering an enemy ZOC ends the move (8.5, 10.1 B)")
 
 
 # -- the tables.yaml sections movement needs (not in tables.Tables yet) -----------------------------------------
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-
-class MovementTable(_Model):
-    """``movement``: half-MP costs (None: prohibited)."""
-
-    terrain: dict[str, Optional[int]]                 # 8.6 A: cost to enter, by base terrain
-    type_costs: dict[str, Any] = {}                    # 8.2 B: per unit type {terrain: cost}
-    hexside: dict[str, Optional[int]] = {}             # 8.6 B: added to the hex cost
-    road: int = 1                                      # 8.7 A
-    strategic_multiplier: int = 2                      # 8.1 C
-    disengage_fraction: float = 0.5                    # 10.6 B
-    minimum_move_hexes: int = 1                        # 8.4
-
-
-class StackingTable(_Model):
-    """``stacking``: most non-support units of a side in a hex, by terrain (9.1)."""
-
-    limit: dict[str, int]
-    free_types: list[str] = []                         # 9.4 B
-
-
-class WinterTable(_Model):
-    movement: dict[str, Optional[int]] = {}            # 22.2
-    stacking: dict[str, int] = {}
-
-
-class WeatherTable(_Model):
-    seasons: dict[str, str]                            # 22.1
-    winter: WinterTable = WinterTable()
-
-
-class RailCapacityTable(_Model):
-    capacity: dict[str, Any] = {}                      # 8.10: <allied|cp>_<west|east>: {year: moves}
-
-
-class MoveTables(_Model):
-    """The sections of ``tables.yaml`` movement reads."""
-
-    movement: MovementTable
-    stacking: StackingTable
-    weather: WeatherTable
-    rail: RailCapacityTable
-
-
-@lru_cache(maxsize=8)
-def load_move_tables(folder: Path) -> MoveTables:
-    """The movement sections of a game module's ``tables.yaml`` (cached)."""
-    return load_yaml_model(folder / "tables.yaml", MoveTables, DOC, GameDataError)
 
 
 # -- static facts of a map for movement -------------------------------------------------------------------------
 class MoveFacts:
     """Per map and tables: base terrain, stacking limits, hexside attributes, and a cost cache per profile."""
 
-    def __init__(self, facts: MapFacts, tables: MoveTables):
+    def __init__(self, facts: MapFacts, tables: Tables):
         self.facts = facts
         cmap = facts.cmap
         self.base: dict[Hex, str] = {h: (info.terrain[0] if info.terrain else "") for h, info in cmap.hexes.items()}
@@ -165,7 +110,7 @@ def _truthy(v) -> bool:
 _FACTS: dict[tuple, MoveFacts] = {}
 
 
-def move_facts(facts: MapFacts, tables: MoveTables) -> MoveFacts:
+def move_facts(facts: MapFacts, tables: Tables) -> MoveFacts:
     """Cached :class:`MoveFacts` per map source and tables."""
     key = (facts.cmap.id, facts.cmap.source_hash)
     cached = _FACTS.get(key)
@@ -174,7 +119,7 @@ def move_facts(facts: MapFacts, tables: MoveTables) -> MoveFacts:
     return cached
 
 
-def season(position: Position, tables: MoveTables) -> str | None:
+def season(position: Position, tables: Tables) -> str | None:
     """The season of the position's turn: its numeral after the last ``-`` (22.1)."""
     return tables.weather.seasons.get(position.turn.rsplit("-", 1)[-1])
 
@@ -196,14 +141,14 @@ class NoPrisonersMove:
     terrorist: bool = False
     enter: str | None = None
     facts: MapFacts = field(default=None, repr=False)
-    tables: MoveTables = field(default=None, repr=False)
+    tables: Tables = field(default=None, repr=False)
 
     def __post_init__(self):
         pos = self.position
         if self.facts is None:
             self.facts = map_facts(pos.game.map, load_tables(pos.game.folder).rail)
         if self.tables is None:
-            self.tables = load_move_tables(pos.game.folder)
+            self.tables = load_tables(pos.game.folder)
         self.mf = move_facts(self.facts, self.tables)
         u0 = self.units[0]
         self.start = u0.hex
