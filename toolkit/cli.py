@@ -146,7 +146,8 @@ def cmd_moves(args: argparse.Namespace) -> None:
     for uid in unit_ids + args.pickup:
         if uid not in position.by_id:
             raise ValueError(f"{args.position}: no unit {uid!r}; units: {', '.join(position.by_id)}")
-    result = rule(position.game.spec.id, "moves")(position, unit_ids, args.pickup, args.terrorist, args.enter)
+    kind = {"kind": args.kind} if args.kind else {}  # games with several kinds of movement (No Prisoners 8.1, 8.8)
+    result = rule(position.game.spec.id, "moves")(position, unit_ids, args.pickup, args.terrorist, args.enter, **kind)
     data = moves_json(position, unit_ids, result)
     if args.svg:
         cmap = position.game.map
@@ -215,6 +216,11 @@ def cmd_command(args: argparse.Namespace) -> None:
     """Command radius of every HQ and the units in command."""
     position, rules = _game_command(args)
     data = rules.command_json(rules.command(position))
+    if args.svg:
+        cmap = position.game.map
+        marks = {cmap.resolve(h): None for hq in data["hqs"] for h in hq["hexes"]}
+        marks.update({cmap.resolve(hq["hex"]): "HQ" for hq in data["hqs"]})
+        print(f"wrote {write_image(args.svg, cmap, [Highlight(marks, '#9b59b6')])}", file=sys.stderr)
     if args.json:
         _print_json(data)
         return
@@ -361,6 +367,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--pickup", nargs="*", default=[], metavar="UNIT", help="units a transport picks up first")
     s.add_argument("--terrorist", action="store_true", help="an Irgun / Stern Gang terrorist move (13.2)")
     s.add_argument("--enter", metavar="HEX", help="off-map units (reinforcements) enter at this map-edge hex")
+    s.add_argument("--kind", choices=["normal", "strategic", "rail", "amphibious"],
+                   help="No Prisoners: normal, strategic (8.1), rail (8.8) or amphibious (20.x) movement")
     s.add_argument("--json", action="store_true")
     s.add_argument("--svg", metavar="OUT", help="draw the destinations with their costs (.svg or .png)")
     s.set_defaults(func=cmd_moves)
@@ -411,6 +419,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("position", help="position file or SAVE.vsav")
     s.add_argument("--game", help="for a save of a module that is not one of ours")
     s.add_argument("--json", action="store_true")
+    s.add_argument("--svg", metavar="OUT", help="draw every HQ's command radius (.svg or .png)")
     s.set_defaults(func=cmd_command)
 
     s = sub.add_parser("vmod", help="build a game's VASSAL module")
