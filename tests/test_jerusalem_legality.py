@@ -8,7 +8,8 @@ import pytest
 
 from jerusalem_fixtures import pos  # the `game` fixture comes from jerusalem_fixtures via conftest
 from toolkit.game import Position, Unit, load_game, load_position, modules_dir
-from toolkit.games.jerusalem.legality import Violation, check, check_json
+from toolkit.game.violations import Violation, check_json
+from toolkit.games.jerusalem.legality import check
 
 def one(violations):
     assert len(violations) == 1, violations

@@ -14,7 +14,8 @@ import yaml
 from test_no_prisoners_combat import REAL_TABLES, npc, pos  # noqa: F401  (fixture)
 
 from toolkit.game import load_position, modules_dir
-from toolkit.games.no_prisoners.legality import check, check_json, is_setup
+from toolkit.game.violations import check_json
+from toolkit.games.no_prisoners.legality import check, is_setup
 
 LIMITS = yaml.safe_load(REAL_TABLES.read_text())["stacking"]["limit"]
 

@@ -5,10 +5,11 @@ from typing import Sequence
 
 from ...game import Position
 from ...game.moves import MoveResult, legal_moves
+from ...game.violations import check_json
 from ...mapdata import CompiledMap
-from .movement import JerusalemMove, MapFacts
 from .combat import combat, combat_json
-from .legality import check, check_json
+from .legality import check
+from .movement import JerusalemMove, MapFacts
 from .spotting import can_see, fire, fire_json
 from .tables import load_tables
 from .units import check_counter

@@ -36,9 +36,9 @@ Readings the rulebook leaves open (also said in the messages where they matter):
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 
 from ...game import Position, Unit
+from ...game.violations import Violation, violation
 from ...hexgrid import Hex
 from .units import is_city_bound_commander
 from .movement import (BRITISH_LEAVE, INFANTRY, LEADERS, PASS_THROUGH_ONLY, TRANSPORTS, MapFacts,
@@ -47,21 +47,6 @@ from .movement import (BRITISH_LEAVE, INFANTRY, LEADERS, PASS_THROUGH_ONLY, TRAN
 ARAB = "arab"
 CITY = "jerusalem_city"
 CARRIABLE = (INFANTRY, "artillery", *LEADERS)  # 8.6
-
-
-@dataclass(frozen=True)
-class Violation:
-    """One broken rule: its number, what is wrong (the rule cited), where and who."""
-
-    rule: str
-    message: str
-    hexes: tuple[str, ...] = ()
-    units: tuple[str, ...] = ()
-
-
-def _v(rule: str, message: str, position: Position, hexes=(), units=()) -> Violation:
-    name = position.game.map.name
-    return Violation(rule, f"{message} ({rule})", tuple(name(h) for h in hexes), tuple(u.id for u in units))
 
 
 def _is_amin(u: Unit) -> bool:
@@ -125,9 +110,9 @@ def _enemies(position: Position, h: Hex, units: list[Unit], turn_end: bool) -> l
         return []  # 13.1.3, 13.1.5: El Kutub on the hex he bombs
     amin = [u for u in arabs if _is_amin(u)]
     if amin and len(arabs) == len(amin):
-        return [_v("12.9.3", f"Haj Amin ({_names(amin)}) may pass Jewish units but may not end in their hex "
+        return [violation("12.9.3", f"Haj Amin ({_names(amin)}) may pass Jewish units but may not end in their hex "
                              f"{_where(position, h)}", position, [h], units)]
-    return [_v("4.2", f"Jewish units ({_names(jews)}) and Arab units ({_names(arabs)}) share hex "
+    return [violation("4.2", f"Jewish units ({_names(jews)}) and Arab units ({_names(arabs)}) share hex "
                       f"{_where(position, h)}; no unit may enter an enemy-occupied hex", position, [h], units)]
 
 
@@ -137,7 +122,7 @@ def _stacking(position: Position, h: Hex, side_units: list[Unit]) -> list[Violat
     where = _where(position, h)
     first = stacking_violation(side_units)
     if first is not None:
-        out.append(_v(first.rule, f"{where}: {first.message}", position, [h], side_units))
+        out.append(violation(first.rule, f"{where}: {first.message}", position, [h], side_units))
         leaders = [u for u in side_units if u.type in LEADERS]
         if first.rule in ("5.1", "6.3.1") and leaders:
             sample, seen = list(leaders), set()
@@ -147,16 +132,16 @@ def _stacking(position: Position, h: Hex, side_units: list[Unit]) -> list[Violat
                     sample.append(u)
             second = stacking_violation(sample)
             if second is not None and second.rule not in ("5.1", "6.3.1"):
-                out.append(_v(second.rule, f"{where}: {second.message}", position, [h], leaders))
+                out.append(violation(second.rule, f"{where}: {second.message}", position, [h], leaders))
     attackers = [u for u in side_units if u.has("terrorist_attack")]
     others = [u for u in side_units if not _is_terrorist(u)]
     if attackers and others:
-        out.append(_v("13.2.1", f"{where}: Irgun / Stern Gang units making a terrorist attack "
+        out.append(violation("13.2.1", f"{where}: Irgun / Stern Gang units making a terrorist attack "
                                 f"({_names(attackers)}) may not stack with other Jewish units ({_names(others)})",
                       position, [h], attackers + others))
     bombers = [u for u in side_units if _is_kutub(u) and u.has("bombing")]
     if bombers and len(side_units) > len(bombers):
-        out.append(_v("13.1.1", f"{where}: El Kutub ({_names(bombers)}) may not stack with Arab units in the "
+        out.append(violation("13.1.1", f"{where}: El Kutub ({_names(bombers)}) may not stack with Arab units in the "
                                 f"turn he bombs", position, [h], side_units))
     return out
 
@@ -176,14 +161,14 @@ def _terrain(position: Position, facts: MapFacts, h: Hex, units: list[Unit]) -> 
     where = _where(position, h)
     if _british_here(position):
         if facts.has(h, "bevingrad"):
-            out.append(_v("1.3", f"no unit may be in Bevingrad {where} before {BRITISH_LEAVE}",
+            out.append(violation("1.3", f"no unit may be in Bevingrad {where} before {BRITISH_LEAVE}",
                           position, [h], units))
         elif any(facts.has(h, t) for t in PASS_THROUGH_ONLY):
-            out.append(_v("1.3", f"units may pass through but not remain in {where} before {BRITISH_LEAVE}",
+            out.append(violation("1.3", f"units may pass through but not remain in {where} before {BRITISH_LEAVE}",
                           position, [h], units))
     wheels = [u for u in units if u.type in ("truck", "bus")]
     if wheels and facts.stream(h) and not facts.road_in_hex(h) and not _road_marker(position, h):
-        out.append(_v("1.3", f"trucks and buses ({_names(wheels)}) may not be in stream hex {where}, which has "
+        out.append(violation("1.3", f"trucks and buses ({_names(wheels)}) may not be in stream hex {where}, which has "
                              "no road", position, [h], wheels))
     return out
 
@@ -199,18 +184,18 @@ def _leaders(position: Position, facts: MapFacts, h: Hex, units: list[Unit], tur
         if u.side == ARAB:
             if (turn_end and position.phasing_side == ARAB and not _is_amin(u) and not _is_kutub(u)
                     and not any(w.side == ARAB and w.id != u.id for w in units)):
-                out.append(_v("12.3", f"Arab leader {u.id} is alone in {where} at the end of an Arab player turn; "
+                out.append(violation("12.3", f"Arab leader {u.id} is alone in {where} at the end of an Arab player turn; "
                                       "only Haj Amin and El Kutub may be (13.1.1)", position, [h], [u]))
             if _is_amin(u) and not in_city:
-                out.append(_v("12.9.3", f"Haj Amin ({u.id}) is in {where}, outside the Jerusalem city hexes",
+                out.append(violation("12.9.3", f"Haj Amin ({u.id}) is in {where}, outside the Jerusalem city hexes",
                               position, [h], [u]))
         elif is_city_bound_commander(u):
             far, limit = facts.city_distance(h), u.counter.value("max_city_distance")
             if far > limit:
-                out.append(_v("12.9.4", f"Shaltiel ({u.id}) is {far} hexes from the nearest Jerusalem city hex "
+                out.append(violation("12.9.4", f"Shaltiel ({u.id}) is {far} hexes from the nearest Jerusalem city hex "
                                         f"({where}); the limit is {limit}", position, [h], [u]))
             if turn_end and not in_city:
-                out.append(_v("12.9.4", f"Shaltiel ({u.id}) ends a player turn in {where}, not in a Jerusalem "
+                out.append(violation("12.9.4", f"Shaltiel ({u.id}) ends a player turn in {where}, not in a Jerusalem "
                                         "city hex (he is eliminated if it is a Jewish player turn)",
                               position, [h], [u]))
     return out
@@ -228,23 +213,23 @@ def _carrying(position: Position) -> list[Violation]:
         hexes = [carrier.hex] if carrier.hex is not None else []
         at = f" in {_where(position, carrier.hex)}" if carrier.hex is not None else f" in box {carrier.box}"
         if not _is_transport(carrier):
-            out.append(_v("8.7.1", f"{cid}{at} is not a transport unit (truck, bus, halftrack or the convoy) but "
+            out.append(violation("8.7.1", f"{cid}{at} is not a transport unit (truck, bus, halftrack or the convoy) but "
                                    f"carries {_names(cargo)}", position, hexes, [carrier, *cargo]))
             continue
         counted = [u for u in cargo if u.type not in LEADERS]
         capacity = int(carrier.counter.value("capacity") or 0)
         if len(counted) > capacity:
             rule = "6.3.2" if carrier.type == "convoy" else "8.7.1"
-            out.append(_v(rule, f"{cid}{at} carries {len(counted)} units ({_names(counted)}); its capacity is "
+            out.append(violation(rule, f"{cid}{at} carries {len(counted)} units ({_names(counted)}); its capacity is "
                                 f"{capacity} (leaders do not count)", position, hexes, [carrier, *counted]))
         for u in cargo:
             why = _not_carriable(u, carrier)
             if why:
-                out.append(_v(why[0], f"{u.id} carried by {cid}{at}: {why[1]}", position, hexes, [carrier, u]))
+                out.append(violation(why[0], f"{u.id} carried by {cid}{at}: {why[1]}", position, hexes, [carrier, u]))
         if carrier.side == ARAB and carrier.counter.nationality == "arab_legion":
             others = [u for u in counted if u.counter.nationality != "arab_legion"]
             if others:
-                out.append(_v("8.7.9", f"Arab Legion transport {cid}{at} carries non-Legion units "
+                out.append(violation("8.7.9", f"Arab Legion transport {cid}{at} carries non-Legion units "
                                        f"({_names(others)}); Legion transports carry only Legion units",
                               position, hexes, [carrier, *others]))
     return out
@@ -262,12 +247,3 @@ def _not_carriable(u: Unit, carrier: Unit) -> tuple[str, str] | None:
     if carrier.type == "convoy" and u.type not in (INFANTRY, "artillery"):
         return "6.3.2", "the Jerusalem Convoy carries only infantry and artillery"
     return None
-
-
-def check_json(violations: list[Violation]) -> dict:
-    """The stable JSON form of :func:`check`'s result."""
-    return {
-        "legal": not violations,
-        "violations": [{"rule": v.rule, "message": v.message, "hexes": list(v.hexes), "units": list(v.units)}
-                       for v in violations],
-    }

@@ -3,9 +3,10 @@ movement (8.x, 10.x, 16.x, 19.4, 21.3), combat (11.x, 21.2) and the position che
 
 What is and is not yet done, rule by rule: docs/games/no-prisoners.md.
 """
-from .command import attack_bonus, command, command_json
+from ...game.violations import check_json
 from .combat import combat, combat_json
-from .legality import check, check_json
+from .command import attack_bonus, command, command_json
+from .legality import check
 from .movement import moves
 from .supply import supply, supply_json
 from .units import check_counter

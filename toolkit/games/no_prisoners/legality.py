@@ -45,7 +45,6 @@ What is checked, and the readings the rulebook leaves open:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -53,29 +52,13 @@ from typing import Any
 import yaml
 
 from ...game import Position, Unit
+from ...game.violations import Violation, violation
 from ...game.module import GameDataError
 from ...hexgrid import Hex
 from .mapfacts import DAMASCUS, EASTERN, WESTERN, MapFacts, map_facts
 from .railnet import RAILHEAD
 from .supply import FSD, allied_side, fsd_placement, is_unit
 from .tables import Tables, Zone, load_tables
-
-
-# -- the tables.yaml sections this module reads (tell the lead: move them into tables.py) ---------------------------
-@dataclass(frozen=True)
-class Violation:
-    """One broken rule: its number, what is wrong (the rule cited), where and who."""
-
-    rule: str
-    message: str
-    hexes: tuple[str, ...] = ()
-    units: tuple[str, ...] = ()
-
-
-def _v(rule: str, message: str, position: Position, hexes=(), units=()) -> Violation:
-    name = position.game.map.name
-    return Violation(rule, f"{message} ({rule})", tuple(name(h) for h in hexes),
-                     tuple(u if isinstance(u, str) else u.id for u in units))
 
 
 def _where(position: Position, h: Hex) -> str:
@@ -126,7 +109,7 @@ def _enemies(position: Position, h: Hex, units: list[Unit]) -> list[Violation]:
     if len(sides) < 2:
         return []
     parts = "; ".join(f"{s}: {_names([u for u in land if u.side == s])}" for s in sides)
-    return [_v("9.3", f"units of both sides share {_where(position, h)} ({parts}); no unit may enter a hex holding an "
+    return [violation("9.3", f"units of both sides share {_where(position, h)} ({parts}); no unit may enter a hex holding an "
                       "enemy unit", position, [h], land)]
 
 
@@ -154,9 +137,9 @@ def _stacking(position: Position, tables: Tables, h: Hex, side_units: list[Unit]
         return []
     where = _where(position, h)
     if limit == 0:
-        return [_v("9.1", f"{_names(counted)} in {where}: {terrain} is prohibited terrain for land units (8.4), "
+        return [violation("9.1", f"{_names(counted)} in {where}: {terrain} is prohibited terrain for land units (8.4), "
                           "stacking limit 0", position, [h], counted)]
-    return [_v("9.1", f"{where} ({terrain}) holds {len(counted)} units of one side ({_names(counted)}); the limit "
+    return [violation("9.1", f"{where} ({terrain}) holds {len(counted)} units of one side ({_names(counted)}); the limit "
                       f"is {limit}; support units, air, naval and the railhead stack free (9.4)",
                position, [h], counted)]
 
@@ -173,23 +156,23 @@ def _sectors(position: Position, facts: MapFacts, h: Hex, units: list[Unit]) -> 
         own = _sector_of_letter(u)
         if region == DAMASCUS:
             if is_unit(u) and u.side != allied:
-                out.append(_v("21.3 A", f"CP unit {u.id} is in Damascus {where}; no CP unit may ever enter it",
+                out.append(violation("21.3 A", f"CP unit {u.id} is in Damascus {where}; no CP unit may ever enter it",
                               position, [h], [u]))
             continue
         if own is None or own == region:
             continue
         if is_unit(u):
-            out.append(_v("17.1", f"{u.id} belongs to the {own} sector but is in {where}, {region} sector; units "
+            out.append(violation("17.1", f"{u.id} belongs to the {own} sector but is in {where}, {region} sector; units "
                                   "never cross the sector boundary", position, [h], [u]))
         elif u.type in ("air_group", "naval_squadron"):
             rule = "11.9 B" if u.type == "naval_squadron" else "11.8 B"
-            out.append(_v(rule, f"{u.id} ({own} sector) is on {where} in the {region} sector; air and naval units "
+            out.append(violation(rule, f"{u.id} ({own} sector) is on {where} in the {region} sector; air and naval units "
                                 "are used only in their own sector", position, [h], [u]))
     if region == DAMASCUS:
         land = [u for u in units if is_unit(u) and u.side == allied]
         by = {s: [u for u in land if _sector_of_letter(u) == s] for s in (WESTERN, EASTERN)}
         if by[WESTERN] and by[EASTERN]:
-            out.append(_v("21.3 C", f"Allied units of both sectors stack in Damascus {where}: Western "
+            out.append(violation("21.3 C", f"Allied units of both sectors stack in Damascus {where}: Western "
                                     f"{_names(by[WESTERN])}, Eastern {_names(by[EASTERN])}",
                           position, [h], by[WESTERN] + by[EASTERN]))
     return out
@@ -200,21 +183,21 @@ def _railhead(position: Position, facts: MapFacts, tables: Tables, setup: bool) 
     marks = [m for m in position.markers if m.marker == RAILHEAD and m.hex is not None]
     out = []
     if len(marks) > 1:
-        out.append(_v("16.2", f"{len(marks)} railhead markers on the map; the Allies have one", position,
+        out.append(violation("16.2", f"{len(marks)} railhead markers on the map; the Allies have one", position,
                       [m.hex for m in marks]))
     arrives = tables.rail.railhead.arrives
     turns = position.game.spec.turns
     for m in marks:
         where = _where(position, m.hex)
         if arrives in turns and position.turn in turns and turns.index(position.turn) < turns.index(arrives):
-            out.append(_v("16.2 A", f"the railhead is on the map ({where}) before it arrives in {arrives}",
+            out.append(violation("16.2 A", f"the railhead is on the map ({where}) before it arrives in {arrives}",
                           position, [m.hex]))
         if m.hex not in facts.allied_line_hexes:
-            out.append(_v("16.2 A", f"the railhead is on {where}, not a rail hex of an Allied (red) line; it is "
+            out.append(violation("16.2 A", f"the railhead is on {where}, not a rail hex of an Allied (red) line; it is "
                                     "placed and moved only along Allied rail hexes (16.2 B)", position, [m.hex]))
         enemy = [u for u in position.at(m.hex) if is_unit(u) and u.side != allied_side(position)]
         if enemy and setup:
-            out.append(_v("16.2 A", f"the railhead is placed on {where}, occupied by CP units ({_names(enemy)}); it "
+            out.append(violation("16.2 A", f"the railhead is placed on {where}, occupied by CP units ({_names(enemy)}); it "
                                     "starts in a hex empty of CP units (16.2 C)", position, [m.hex], enemy))
     return out
 
@@ -224,15 +207,15 @@ def _fsd(position: Position, facts: MapFacts) -> list[Violation]:
     marks = [m for m in position.markers if m.marker == FSD and m.hex is not None]
     out = []
     if len(marks) > 1:
-        out.append(_v("15.8 A", f"{len(marks)} FSD markers on the map; the Eastern Allies have one", position,
+        out.append(violation("15.8 A", f"{len(marks)} FSD markers on the map; the Eastern Allies have one", position,
                       [m.hex for m in marks]))
     for m in marks:
         where = _where(position, m.hex)
         if m.hex not in facts.towns:
-            out.append(_v("15.8 A", f"the FSD is on {where}, which is not a city or town", position, [m.hex]))
+            out.append(violation("15.8 A", f"the FSD is on {where}, which is not a city or town", position, [m.hex]))
             continue
         if facts.sector(m.hex) not in (EASTERN, None):
-            out.append(_v("15.8 A", f"the FSD is on {where}, outside the Eastern sector", position, [m.hex]))
+            out.append(violation("15.8 A", f"the FSD is on {where}, outside the Eastern sector", position, [m.hex]))
             continue
         if m.turn == position.turn and position.phase == "east_allied_reinforcement":
             res = fsd_placement(position, position.game.map.name(m.hex))
@@ -240,7 +223,7 @@ def _fsd(position: Position, facts: MapFacts) -> list[Violation]:
                 msg = res.reason.message
                 if msg.endswith(f"({res.reason.rule})"):
                     msg = msg[: -len(res.reason.rule) - 3]
-                out.append(_v(res.reason.rule, f"the FSD placed this phase on {where}: {msg}", position, [m.hex]))
+                out.append(violation(res.reason.rule, f"the FSD placed this phase on {where}: {msg}", position, [m.hex]))
     return out
 
 
@@ -300,20 +283,20 @@ def _setup(position: Position, tables: Tables) -> list[Violation]:
                 us = [u for u in position.units if _matches(u, (cid,))]
                 listed.update(u.id for u in us)
                 if not us:
-                    out.append(_v(z.rule, f"{cid} is missing: the set-up holds it in the {box} box", position))
+                    out.append(violation(z.rule, f"{cid} is missing: the set-up holds it in the {box} box", position))
                 for u in us:
                     if u.box != box:
                         at = _where(position, u.hex) if u.hex is not None else f"box {u.box}"
-                        out.append(_v(z.rule, f"{u.id} is in {at}; the set-up holds it in the {box} box", position,
+                        out.append(violation(z.rule, f"{u.id} is in {at}; the set-up holds it in the {box} box", position,
                                       [u.hex] if u.hex is not None else [], [u]))
         for mk in z.markers:
             ms = [m for m in position.markers if m.marker == mk]
             targets = _place_hexes(position, z.places) if z.places else []
             if not ms or all(m.hex is None for m in ms):
-                out.append(_v(z.rule, f"the {mk} marker is not on the map; the set-up places it", position))
+                out.append(violation(z.rule, f"the {mk} marker is not on the map; the set-up places it", position))
             for m in ms:
                 if m.hex is not None and targets and all(m.hex.distance(t) > z.radius for t in targets):
-                    out.append(_v(z.rule, f"the {mk} marker is on {_where(position, m.hex)}, outside its set-up zone "
+                    out.append(violation(z.rule, f"the {mk} marker is on {_where(position, m.hex)}, outside its set-up zone "
                                           f"({_zone_text(position, z)})", position, [m.hex]))
         if not z.units:
             continue
@@ -322,11 +305,11 @@ def _setup(position: Position, tables: Tables) -> list[Violation]:
         found = {u.counter.id for u in us} | {u.id for u in us}
         for cid in z.units:
             if cid not in found:
-                out.append(_v(z.rule, f"{cid} is missing from the set-up", position))
+                out.append(violation(z.rule, f"{cid} is missing from the set-up", position))
         targets = _place_hexes(position, z.places) if z.places else []
         for u in us:
             if u.hex is None:
-                out.append(_v(z.rule, f"{u.id} is in box {u.box}; the set-up puts it on the map "
+                out.append(violation(z.rule, f"{u.id} is in box {u.box}; the set-up puts it on the map "
                                       f"({_zone_text(position, z)})", position, [], [u]))
                 continue
             ok = True
@@ -337,25 +320,25 @@ def _setup(position: Position, tables: Tables) -> list[Violation]:
             if z.sector and facts.sector(u.hex) != (WESTERN if z.sector.upper().startswith("W") else EASTERN):
                 ok = False
             if not ok:
-                out.append(_v(z.rule, f"{u.id} is set up on {_where(position, u.hex)}, outside its zone "
+                out.append(violation(z.rule, f"{u.id} is set up on {_where(position, u.hex)}, outside its zone "
                                       f"({_zone_text(position, z)})", position, [u.hex], [u]))
         on_map = [u for u in us if u.hex is not None]
         if z.each_place_one:
             for t in targets:
                 here = [u for u in on_map if u.hex == t]
                 if len(here) != 1:
-                    out.append(_v(z.rule, f"{_where(position, t)} holds {len(here)} of {', '.join(z.units)}"
+                    out.append(violation(z.rule, f"{_where(position, t)} holds {len(here)} of {', '.join(z.units)}"
                                           f"{' (' + _names(here) + ')' if here else ''}; the set-up puts exactly one "
                                           "on each", position, [t], here))
         if z.max_per_hex is not None:
             for h in sorted({u.hex for u in on_map}, key=cmap.name):
                 here = [u for u in on_map if u.hex == h]
                 if len(here) > z.max_per_hex:
-                    out.append(_v(z.rule, f"{_where(position, h)} holds {len(here)} of these units ({_names(here)}); "
+                    out.append(violation(z.rule, f"{_where(position, h)} holds {len(here)} of these units ({_names(here)}); "
                                           f"the set-up allows {z.max_per_hex} a hex", position, [h], here))
     extra = [u for u in position.units if u.hex is not None and u.id not in listed]
     for u in sorted(extra, key=lambda u: u.id):
-        out.append(_v("3 D", f"{u.id} is on the map at {_where(position, u.hex)} but is not in the scenario's "
+        out.append(violation("3 D", f"{u.id} is on the map at {_where(position, u.hex)} but is not in the scenario's "
                              "initial deployment; it enters later as a reinforcement", position, [u.hex], [u]))
     return out
 
@@ -370,12 +353,3 @@ def _zone_text(position: Position, z: Zone) -> str:
     if z.sector:
         parts.append(f"{z.sector} sector")
     return ", ".join(parts) or "its zone"
-
-
-def check_json(violations: list[Violation]) -> dict:
-    """The stable JSON form of :func:`check`'s result."""
-    return {
-        "legal": not violations,
-        "violations": [{"rule": v.rule, "message": v.message, "hexes": list(v.hexes), "units": list(v.units)}
-                       for v in violations],
-    }
