@@ -44,11 +44,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import ceil, floor
 from typing import Any, Sequence
 
-
 from ...game import Position, Unit
+from ...game.odds import Strength, number, ratio_value
+from ...game.odds import fraction as _frac
+from ...game.odds import ratio as odds_ratio
 from ...game.moves import Reason
 from ...hexgrid import Hex
 from .movement import BRITISH_LEAVE
@@ -68,25 +69,13 @@ OLD_CITY = "Old City"
 
 
 # -- odds -------------------------------------------------------------------------------------
-def _frac(x: float | int | Fraction | str) -> Fraction:
-    return x if isinstance(x, Fraction) else Fraction(str(x))
-
-
 def ratio(attack: float, defence: float) -> str:
     """The raw odds, rounded down in favour of the defender (9.4.3): ``"5-1"``, ``"1-2"``, ``"1-3"``."""
-    a, d = _frac(attack), _frac(defence)
-    if a <= 0:
+    if _frac(attack) <= 0:
         raise ValueError("no attack strength: there is no fire (9.4.3)")
-    if d <= 0:
+    if _frac(defence) <= 0:
         raise ValueError("no defence strength: use the automatic elimination of 9.10")
-    if a >= d:
-        return f"{floor(a / d)}-1"
-    return f"1-{ceil(d / a)}"
-
-
-def _ratio_value(text: str) -> Fraction:
-    a, d = text.split("-")
-    return Fraction(int(a), int(d))
+    return odds_ratio(attack, defence)
 
 
 def odds(attack: float, defence: float, columns: Sequence[str] | None = None) -> str:
@@ -100,11 +89,11 @@ def odds(attack: float, defence: float, columns: Sequence[str] | None = None) ->
     """
     cols = list(columns if columns is not None else load_tables().odds_columns)
     raw = ratio(attack, defence)
-    value = _ratio_value(raw)
-    fitting = [c for c in cols if _ratio_value(c) <= value]
+    value = ratio_value(raw)
+    fitting = [c for c in cols if ratio_value(c) <= value]
     if not fitting:
         return raw
-    return max(fitting, key=_ratio_value)
+    return max(fitting, key=ratio_value)
 
 
 def kill_chance(column: str, total_modifier: int, tables: Tables | None = None) -> tuple[int, Fraction]:
@@ -125,15 +114,6 @@ def kill_chance(column: str, total_modifier: int, tables: Tables | None = None) 
 
 
 # -- results ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Strength:
-    """One unit's part in a fire: the strength used and how it was obtained."""
-
-    unit: str
-    strength: Fraction
-    how: str
-
-
 @dataclass(frozen=True)
 class AppliedModifier:
     """A die-roll modifier that applies, with its tables.yaml id, rule and why."""
@@ -168,18 +148,14 @@ class CombatResult:
         return self.refused is None
 
 
-def _num(x: Fraction) -> int | float:
-    return int(x) if x.denominator == 1 else float(x)
-
-
 def combat_json(result: CombatResult) -> dict[str, Any]:
     """The stable JSON form of a :class:`CombatResult`."""
     return {
         "kind": result.kind,
-        "attackers": [{"unit": s.unit, "strength": _num(s.strength), "how": s.how} for s in result.attackers],
-        "defenders": [{"unit": s.unit, "strength": _num(s.strength), "how": s.how} for s in result.defenders],
-        "attack": _num(result.attack),
-        "defence": _num(result.defence),
+        "attackers": [{"unit": s.unit, "strength": number(s.strength), "how": s.how} for s in result.attackers],
+        "defenders": [{"unit": s.unit, "strength": number(s.strength), "how": s.how} for s in result.defenders],
+        "attack": number(result.attack),
+        "defence": number(result.defence),
         "ratio": result.raw_odds,
         "odds": result.odds,
         "modifiers": [{"id": m.id, "value": m.value, "rule": m.rule, "why": m.why} for m in result.modifiers],
@@ -459,7 +435,7 @@ def _other_modifiers(position: Position, tables: Tables, firers: list[Unit], tar
             if total > 0 and 2 * sixth >= total:
                 m = mod("tell")
                 out.append(AppliedModifier(m.id, m.value, m.rule, f"Tell stacked only with 6th Regiment units making "
-                                                                  f"{_num(sixth)} of {_num(total)} firing strength "
+                                                                  f"{number(sixth)} of {number(total)} firing strength "
                                                                   "(12.9.2)"))
                 break
     # 10.8.1 / 10.8.4 artillery at units being transported (not the convoy itself, 10.8.3).
@@ -592,7 +568,7 @@ def _compute(position: Position, res: CombatResult, firers: list[Unit], targets:
         res.odds = odds(res.attack, res.defence, tables.odds_columns)
     if kind in ("attack", "terrorist", "barrage") and any(f.counter.nationality == "eef" for f in firers):
         least = _eef_min_odds()
-        if res.odds not in tables.crt or _ratio_value(res.odds) < _ratio_value(least):
+        if res.odds not in tables.crt or ratio_value(res.odds) < ratio_value(least):
             raise _Refuse("14.7.1", f"EEF units never attack at less than {least} (here {res.odds}) (14.7.1)")
     if res.odds != res.raw_odds:
         res.notes.append(f"{res.raw_odds} is resolved on the {res.odds} column (9.4.4)")

@@ -70,11 +70,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import ceil, floor
 from typing import Any, Sequence
 
-
 from ...game import Position, Unit
+from ...game.odds import Strength, number, ratio, ratio_value
+from ...game.odds import fraction as _frac
 from ...game.module import GameDataError
 from ...game.moves import Reason
 from ...hexgrid import Hex
@@ -92,23 +92,6 @@ USED_FLAG = {"first": "used_first_combat", "second": "used_second_combat"}   # 1
 
 
 # -- odds --------------------------------------------------------------------------------------------------------
-def _frac(x) -> Fraction:
-    return x if isinstance(x, Fraction) else Fraction(str(x))
-
-
-def ratio(attack, defence) -> str:
-    """The raw odds, rounded down (11.3): ``"2-1"``; below 1:1 the true ratio rounded for the defender, ``"1-10"``."""
-    a, d = _frac(attack), _frac(defence)
-    if a <= 0 or d <= 0:
-        raise ValueError("both sides need a combat strength")
-    if a >= d:
-        return f"{floor(a / d)}-1"
-    return f"1-{ceil(d / a)}"
-
-
-def _value(col: str) -> Fraction:
-    a, d = col.split("-")
-    return Fraction(int(a), int(d))
 
 
 def base_column(attack, defence, tables: Tables) -> tuple[int, str]:
@@ -120,16 +103,16 @@ def base_column(attack, defence, tables: Tables) -> tuple[int, str]:
     lo, hi = cols.index(tables.base_columns.lowest), cols.index(tables.base_columns.highest)
     r = _frac(attack) / _frac(defence)
     raw = ratio(attack, defence)
-    if r < _value(cols[lo]):
+    if r < ratio_value(cols[lo]):
         return lo - 1, (f"{raw} is worse than {cols[lo]}: resolved on {cols[lo]} without shifts, and the first shift "
                         f"only brings it to {cols[lo]} (11.14 and its example)")
     if r < 1:
         return lo, f"{raw} is less than 1-1: the {cols[lo]} column (11.3)"
-    if r > _value(cols[hi]):
+    if r > ratio_value(cols[hi]):
         return hi, f"{raw} is more than {cols[hi]}: {cols[hi]} is the base line for shifts (11.14)"
-    fitting = [i for i in range(lo, hi + 1) if _value(cols[i]) <= r]
+    fitting = [i for i in range(lo, hi + 1) if ratio_value(cols[i]) <= r]
     i = max(fitting)
-    return i, f"{_num(_frac(attack))} / {_num(_frac(defence))} rounded down: {cols[i]} (11.3)"
+    return i, f"{number(_frac(attack))} / {number(_frac(defence))} rounded down: {cols[i]} (11.3)"
 
 
 def shifted_column(base: int, shifts: int, tables: Tables) -> str:
@@ -140,15 +123,6 @@ def shifted_column(base: int, shifts: int, tables: Tables) -> str:
 
 
 # -- results -----------------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Strength:
-    """One unit's part in a combat: the strength used and how it was obtained."""
-
-    unit: str
-    strength: Fraction
-    how: str
-
-
 @dataclass(frozen=True)
 class Shift:
     """A column shift, granted or denied, with its rule."""
@@ -213,10 +187,6 @@ class CombatResult:
         return self.refused is None
 
 
-def _num(x: Fraction) -> int | float:
-    return int(x) if x.denominator == 1 else float(x)
-
-
 def _row_json(r: Row) -> dict[str, Any]:
     return {"die": r.die, "result": r.code, **r.meaning.model_dump()}
 
@@ -229,13 +199,13 @@ def combat_json(result: CombatResult) -> dict[str, Any]:
     t = result.terrain
     return {
         "kind": result.kind,
-        "attackers": [{"unit": s.unit, "strength": _num(s.strength), "how": s.how} for s in result.attackers],
-        "defenders": [{"unit": s.unit, "strength": _num(s.strength), "how": s.how} for s in result.defenders],
+        "attackers": [{"unit": s.unit, "strength": number(s.strength), "how": s.how} for s in result.attackers],
+        "defenders": [{"unit": s.unit, "strength": number(s.strength), "how": s.how} for s in result.defenders],
         "support": list(result.support),
-        "attack": _num(result.attack),
-        "printed_defence": _num(result.printed_defence),
-        "defence": _num(result.defence),
-        "terrain": None if t is None else {"id": t.id, "multiplier": _num(t.multiplier), "rule": t.rule,
+        "attack": number(result.attack),
+        "printed_defence": number(result.printed_defence),
+        "defence": number(result.defence),
+        "terrain": None if t is None else {"id": t.id, "multiplier": number(t.multiplier), "rule": t.rule,
                                           "why": t.why},
         "ratio": result.raw_odds,
         "base_odds": result.base_odds,
@@ -385,12 +355,12 @@ def _compute(position: Position, res: CombatResult, attackers: list[Unit], defen
     # Strengths.
     for u in land:
         s = printed_combat(position, u)
-        res.attackers.append(Strength(u.id, s, f"{_num(s)} printed" + (" (back face, 19.1)" if u.type == "hq" and
+        res.attackers.append(Strength(u.id, s, f"{number(s)} printed" + (" (back face, 19.1)" if u.type == "hq" and
                                                                          shows_back(position, u) else "")))
     res.attack = sum((s.strength for s in res.attackers), Fraction(0))
     for d in defenders:
         s = printed_combat(position, d)
-        res.defenders.append(Strength(d.id, s, f"{_num(s)} printed"))
+        res.defenders.append(Strength(d.id, s, f"{number(s)} printed"))
     res.printed_defence = sum((s.strength for s in res.defenders), Fraction(0))
     if res.attack <= 0:
         raise _Refuse("11.3", "the attacking units have no combat strength")
@@ -454,14 +424,14 @@ def _terrain(position: Position, tables: Tables, land: list[Unit], target: Hex) 
     for t in info.terrain:
         if t in tables.defence.terrain:
             cands.append(TerrainEffect(t, _frac(tables.defence.terrain[t]), "11.12 C",
-                                       f"{t} in the defending hex {where}: x{_num(_frac(tables.defence.terrain[t]))}"))
+                                       f"{t} in the defending hex {where}: x{number(_frac(tables.defence.terrain[t]))}"))
     for feat, m in tables.defence.hexside.items():
         across = [u for u in land if _truthy(cmap.hexside(u.hex, target).get(feat))]
         if not across:
             continue
         if len(across) == len(land):
             cands.append(TerrainEffect(feat, _frac(m), "11.12 E",
-                                       f"every attacker attacks across the {feat} hexside: x{_num(_frac(m))}"))
+                                       f"every attacker attacks across the {feat} hexside: x{number(_frac(m))}"))
         else:
             others = ", ".join(u.id for u in land if u not in across)
             cands.append(TerrainEffect("none", Fraction(1), "11.12 E",
