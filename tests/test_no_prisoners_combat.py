@@ -9,16 +9,16 @@ the module's data).
 """
 from __future__ import annotations
 
-import textwrap
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+
+from position_files import write_position
 import yaml
 
 from test_no_prisoners_supply import synthetic_map
 
-from toolkit.game import load_position
 from toolkit.game.module import _load
 from toolkit.games.no_prisoners.combat import combat, combat_json
 from toolkit.games.no_prisoners.tables import load_tables
@@ -105,21 +105,9 @@ def npc(tmp_path, monkeypatch):
 
 def pos(tmp_path, units, phase="west_allied_first_combat", side="allied", markers=(), params=None, turn="1916-II",
         boxed=()):
-    text = textwrap.dedent(f"""
-        game: no-prisoners
-        turn: "{turn}"
-        phase: {phase}
-        phasing_side: {side}
-        """)
-    if params:
-        text += "params: " + yaml.safe_dump(params, default_flow_style=True)
-    text += "units:\n" + "".join(f'  - {{id: {i}, counter: {c}, hex: "{h}"}}\n' for i, c, h in units)
-    text += "".join(f"  - {{id: {i}, counter: {c}, box: {b}}}\n" for i, c, b in boxed)
-    if markers:
-        text += "markers:\n" + "".join(f'  - {{marker: {m}, hex: "{h}"}}\n' for m, h in markers)
-    path = tmp_path / "pos.yaml"
-    path.write_text(text)
-    return load_position(path)
+    """A position from ``(id, counter, hex)`` triples, ``(id, counter, box)`` and ``(marker, hex)`` pairs."""
+    return write_position(tmp_path, "no-prisoners", turn, phase, side, units, markers=markers, params=params,
+                          boxed=boxed)
 
 
 SUPPORT = [("rfc", "rfc", "air_naval"), ("rfc2", "rfc2", "air_naval"), ("emed", "emed", "air_naval")]

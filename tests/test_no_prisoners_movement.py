@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
-import textwrap
 import time
 
 import pytest
+
+from position_files import write_position
 import yaml
 
 from toolkit.game import load_position
@@ -145,23 +146,8 @@ def npg(tmp_path, monkeypatch):
 
 def position(tmp_path, units, turn="1916-II", phase="movement", side="allied", railhead="0904", params=None):
     """A position from ``(id, counter, hex)`` or ``(id, counter, hex, [flags])`` tuples."""
-    text = textwrap.dedent(f"""
-        game: no-prisoners
-        turn: "{turn}"
-        phase: {phase}
-        phasing_side: {side}
-        """)
-    if params:
-        text += "params: " + yaml.safe_dump(params, default_flow_style=True)
-    text += "units:\n"
-    for u in units:
-        flags = f", flags: [{', '.join(u[3])}]" if len(u) > 3 else ""
-        text += f'  - {{id: {u[0]}, counter: {u[1]}, hex: "{u[2]}"{flags}}}\n'
-    if railhead:
-        text += f'markers:\n  - {{marker: railhead, hex: "{railhead}"}}\n'
-    path = tmp_path / "pos.yaml"
-    path.write_text(text)
-    return load_position(path)
+    return write_position(tmp_path, "no-prisoners", turn, phase, side, units,
+                          markers=[("railhead", railhead)] if railhead else (), params=params)
 
 
 def dests(pos, result) -> dict[str, int]:

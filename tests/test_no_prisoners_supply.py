@@ -17,14 +17,14 @@ FSD markers) in a temporary ``TOOLKIT_MODULES_DIR``.  The map is synthetic
 from __future__ import annotations
 
 import random
-import textwrap
 
 from pathlib import Path
 
 import pytest
+
+from position_files import write_position
 import yaml
 
-from toolkit.game import load_position
 from toolkit.game.module import _load
 from toolkit.games.no_prisoners import mapfacts as mf
 from toolkit.games.no_prisoners.railnet import rail_nets
@@ -140,20 +140,7 @@ def np_game(tmp_path, monkeypatch):
 
 def position(tmp_path, units, markers=(), params=None, phase="movement", side="allied"):
     """A position from ``(id, counter, hex)`` triples and ``(marker, hex)`` pairs."""
-    text = textwrap.dedent(f"""
-        game: no-prisoners
-        turn: "1916-I"
-        phase: {phase}
-        phasing_side: {side}
-        """)
-    if params:
-        text += "params: " + yaml.safe_dump(params, default_flow_style=True)
-    text += "units:\n" + "".join(f'  - {{id: {i}, counter: {c}, hex: "{h}"}}\n' for i, c, h in units)
-    if markers:
-        text += "markers:\n" + "".join(f'  - {{marker: {m}, hex: "{h}"}}\n' for m, h in markers)
-    path = tmp_path / "pos.yaml"
-    path.write_text(text)
-    return load_position(path)
+    return write_position(tmp_path, "no-prisoners", "1916-I", phase, side, units, markers=markers, params=params)
 
 
 def names(pos, hexes):
