@@ -221,7 +221,7 @@ def vassal_rows() -> list[dict]:
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for game in ("jerusalem-1948", "no-prisoners"):
+        for game in ("jerusalem-1948", "siege-of-jerusalem", "no-prisoners"):
             ms = median_ms(lambda: build_module(game, Path(tmp) / f"{game}.vmod"), 3)
             rows.append({"benchmark": f"VASSAL module build: {game}", "median_ms": round(ms, 1), "runs": 3,
                          "target_ms": 10_000, "ok": ms <= 10_000})
