@@ -114,6 +114,15 @@ def cmd_render(args: argparse.Namespace) -> None:
     print(write_image(args.output, cmap, overlays, width_px=args.width))
 
 
+def _require_units(position, path: str, ids: list[str]) -> None:
+    """A clear error for unit ids the position does not have."""
+    unknown = [u for u in ids if u not in position.by_id]
+    if unknown:
+        some = list(position.by_id)
+        listed = ", ".join(some[:25]) + (f" … ({len(some)} in all)" if len(some) > 25 else "")
+        raise ValueError(f"{path}: no unit {', '.join(map(repr, unknown))}; units: {listed}")
+
+
 def mp_label(mp: float) -> str:
     """Movement points as a player writes them: 2½, ½, 3."""
     whole, half = int(mp), mp % 1
@@ -143,9 +152,7 @@ def cmd_moves(args: argparse.Namespace) -> None:
     """Legal moves of a unit or stack in a position."""
     position = load_game_position(args.position)
     unit_ids = [args.unit, *args.with_units]
-    for uid in unit_ids + args.pickup:
-        if uid not in position.by_id:
-            raise ValueError(f"{args.position}: no unit {uid!r}; units: {', '.join(position.by_id)}")
+    _require_units(position, args.position, unit_ids + args.pickup)
     kind = {"kind": args.kind} if args.kind else {}  # games with several kinds of movement (No Prisoners 8.1, 8.8)
     result = rule(position.game.spec.id, "moves")(position, unit_ids, args.pickup, args.terrorist, args.enter, **kind)
     data = moves_json(position, unit_ids, result)
@@ -174,7 +181,11 @@ class _Rules:
         self.game_id = game_id
 
     def __getattr__(self, name: str):
-        return rule(self.game_id, name)
+        try:
+            return rule(self.game_id, name)
+        except ValueError:
+            rule(self.game_id, name.removesuffix("_json"))  # name the calculator, not its JSON form
+            raise
 
 
 def _game_command(args: argparse.Namespace):
@@ -284,6 +295,7 @@ def cmd_victory(args: argparse.Namespace) -> None:
 def cmd_fire(args: argparse.Namespace) -> None:
     """Whether a unit may fire at another: range, sight, spotters."""
     position, rules = _game_command(args)
+    _require_units(position, args.position, [args.firer, args.target])
     data = rules.fire_json(rules.fire(position, args.firer, args.target, higher_terrain=args.higher_terrain))
     if args.json:
         _print_json(data)
@@ -297,6 +309,7 @@ def cmd_fire(args: argparse.Namespace) -> None:
 def cmd_odds(args: argparse.Namespace) -> None:
     """Combat odds, die modifiers and the chance to kill."""
     position, rules = _game_command(args)
+    _require_units(position, args.position, [*args.attack, *args.defend, *args.protected, *args.fired])
     data = rules.combat_json(rules.combat(position, args.attack, args.defend, kind=args.kind,
                                           protected=args.protected, fired=args.fired))
     if args.json:
