@@ -275,3 +275,22 @@ def test_json_is_stable():
         (4, 2, "2-1", 0, 3, 0.5)
     j = combat_json(combat(pos(*units, phasing="arab"), ["h"], ["m"]))
     assert j["refused"]["rule"] == "9.2" and j["kills_on"] is None and j["probability"] is None
+
+
+def test_first_fire_only_from_attacked_hexes_and_once_per_attack_9_4_2_9_7_2():
+    from toolkit.game import load_position
+    from toolkit.game.module import modules_dir
+    from dataclasses import replace
+    example = load_position(modules_dir() / "jerusalem-1948" / "examples" / "rule-9-7-1.yaml")
+    # The Jewish player attacks the Mufti units (m1, m2); all the Arab units in that hex may first-fire (9.4.2).
+    ok = combat(example, ["g", "m1", "m2"], ["h1"], kind="first_fire", attacked=["m1", "m2"])
+    assert ok.refused is None and ok.odds == "2-1"
+    # A second defensive first fire against the same attack is refused (9.7.2).
+    fired = example.moved({"g": replace(example.by_id["g"], flags=frozenset({"first_fired"}))})
+    again = combat(fired, ["g"], ["h1"], kind="first_fire", attacked=["m1"])
+    assert again.refused.rule == "9.7.2"
+    # A Mufti unit next door, whose hex is not attacked, may not first-fire (9.4.2).
+    m = example.game.map.resolve
+    apart = example.moved({"m2": replace(example.by_id["m2"], hex=m("0314"))})
+    outside = combat(apart, ["m2"], ["h1"], kind="first_fire", attacked=["m1"])
+    assert outside.refused.rule == "9.4.2"

@@ -309,9 +309,11 @@ def cmd_fire(args: argparse.Namespace) -> None:
 def cmd_odds(args: argparse.Namespace) -> None:
     """Combat odds, die modifiers and the chance to kill."""
     position, rules = _game_command(args)
-    _require_units(position, args.position, [*args.attack, *args.defend, *args.protected, *args.fired])
+    _require_units(position, args.position, [*args.attack, *args.defend, *args.protected, *args.fired,
+                                             *args.attacked])
+    extra = {"attacked": args.attacked} if args.attacked else {}
     data = rules.combat_json(rules.combat(position, args.attack, args.defend, kind=args.kind,
-                                          protected=args.protected, fired=args.fired))
+                                          protected=args.protected, fired=args.fired, **extra))
     if args.json:
         _print_json(data)
         return
@@ -416,6 +418,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="defenders declared protected by a fort, monastery or cathedral (9.6.3)")
     s.add_argument("--fired", nargs="*", default=[], metavar="UNIT",
                    help="defending halftracks/buses that fired defensively (9.11)")
+    s.add_argument("--attacked", nargs="*", default=[], metavar="UNIT",
+                   help="first fire: the units the attack is aimed at (only their hexes first-fire, 9.4.2)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_odds)
 

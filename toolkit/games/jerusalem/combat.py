@@ -448,7 +448,7 @@ def _other_modifiers(position: Position, tables: Tables, firers: list[Unit], tar
 
 
 def combat(position: Position, attackers: Sequence[str], defenders: Sequence[str], *, kind: str = "attack",
-           protected: Sequence[str] = (), fired: Sequence[str] = ()) -> CombatResult:
+           protected: Sequence[str] = (), fired: Sequence[str] = (), attacked: Sequence[str] = ()) -> CombatResult:
     """One fire of ``attackers`` (the firing units) at ``defenders`` (the target units).
 
     ``kind``: ``"attack"`` (the phasing player's attack, with artillery support,
@@ -458,24 +458,42 @@ def combat(position: Position, attackers: Sequence[str], defenders: Sequence[str
     top of an Arab garrison, 13.2).  ``protected``: target units their owner
     declared protected by the Police Fort, Greek Monastery or Notre Dame (9.6.3).
     ``fired``: target halftracks / buses used for defensive first fire, which may
-    therefore be attacked (9.11).  Unknown unit ids raise ``KeyError``.
+    therefore be attacked (9.11).  ``attacked`` (first fire only): the units the
+    attack is aimed at; only units in their hexes (and supporting artillery) may
+    defensive-first-fire (9.4.2).  Unknown unit ids raise ``KeyError``.
     """
     if kind not in KINDS:
         raise ValueError(f"kind {kind!r}: expected one of {', '.join(KINDS)}")
     if not attackers or not defenders:
         raise ValueError("give at least one firing unit and one target unit")
-    unknown = [u for u in [*attackers, *defenders, *protected, *fired] if u not in position.by_id]
+    unknown = [u for u in [*attackers, *defenders, *protected, *fired, *attacked] if u not in position.by_id]
     if unknown:
         raise KeyError(f"unknown unit id(s): {', '.join(unknown)}")
     res = CombatResult(kind)
     try:
-        _compute(position, res, [position.by_id[u] for u in attackers], [position.by_id[u] for u in defenders],
-                 protected, fired)
+        firers = [position.by_id[u] for u in attackers]
+        if kind == "first_fire":
+            _check_first_fire(firers, [position.by_id[u] for u in attacked])
+        _compute(position, res, firers, [position.by_id[u] for u in defenders], protected, fired)
     except _Refuse as r:
         res.refused = r.reason
         res.kills_on = None
         res.probability = None
     return res
+
+
+def _check_first_fire(firers: list[Unit], attacked: list[Unit]) -> None:
+    """9.4.2: only units in an attacked hex first-fire (artillery may support, 10.4.2); 9.7.2: once per attack."""
+    for u in firers:
+        if u.has("first_fired"):
+            raise _Refuse("9.7.2", f"{u.id} has already fired defensively against this attack (one first fire "
+                                   "per attack, 9.7.2)")
+    hexes = {t.hex for t in attacked}
+    if hexes:
+        outside = [u.id for u in firers if u.hex not in hexes and u.type != "artillery"]
+        if outside:
+            raise _Refuse("9.4.2", f"{', '.join(outside)} not in a hex being attacked: only the units of the "
+                                   "attacked hex(es) first-fire, with artillery support (9.4.2, 10.4.2)")
 
 
 def _compute(position: Position, res: CombatResult, firers: list[Unit], targets: list[Unit],
