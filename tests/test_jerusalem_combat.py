@@ -198,6 +198,18 @@ def test_terrorist_attack_doubles_and_ignores_terrain():
     assert res.attack == 5 and res.defence == 8                            # 13.2.6 surprised; 12.6 x2
 
 
+def test_terrorist_battle_goes_on_13_2_5():
+    v = "1115"
+    units = [("i1", "irgun", v), ("i2", "irgun", v), ("st", "stern", v), ("g", "a-gar-4-0", v, ["attacked"])]
+    # The garrison survived the first fire: it fires back at the terrorists on top of it, terrain ignored ...
+    back = combat(pos(*units), ["g"], ["i1", "i2", "st"], kind="first_fire")
+    assert (back.refused, back.attack, back.defence, back.odds, back.modifiers) == (None, 4, 5, "1-2", [])
+    # ... and the battle may go on against the same garrison (not 9.9), no longer doubled, terrain still ignored.
+    on = combat(pos(*units), ["i1", "i2", "st"], ["g"], kind="terrorist_battle")
+    assert (on.refused, on.attack, on.odds, on.modifiers) == (None, 5, "1-1", [])
+    assert combat(pos(*units), ["i1", "i2", "st"], ["g"]).refused.rule == "9.9"    # an ordinary attack may not
+
+
 # -- refusals ----------------------------------------------------------------------------------------
 def test_refusals():
     base = [("m", "mufti-2-8", "0211"), ("h", "hgh-4-6", "0210")]

@@ -413,7 +413,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("position")
     s.add_argument("--attack", nargs="+", required=True, metavar="UNIT")
     s.add_argument("--defend", nargs="+", required=True, metavar="UNIT")
-    s.add_argument("--kind", choices=["attack", "first_fire", "barrage", "terrorist"], default="attack")
+    s.add_argument("--kind", choices=["attack", "first_fire", "barrage", "terrorist", "terrorist_battle"],
+                   default="attack", help="Jerusalem!: attack, defensive first fire, artillery barrage, terrorist "
+                                          "attack (13.2.4) or the terrorist battle going on (13.2.5)")
     s.add_argument("--protected", nargs="*", default=[], metavar="UNIT",
                    help="defenders declared protected by a fort, monastery or cathedral (9.6.3)")
     s.add_argument("--fired", nargs="*", default=[], metavar="UNIT",

@@ -57,7 +57,8 @@ from .spotting import fire as spot_fire
 from .tables import Tables, load_tables
 from .units import is_city_bound_commander, is_legion_leader
 
-KINDS = ("attack", "first_fire", "barrage", "terrorist")
+KINDS = ("attack", "first_fire", "barrage", "terrorist", "terrorist_battle")
+TERROR = ("terrorist", "terrorist_battle")  # 13.2.4 the first fire of a terrorist attack; 13.2.5 the battle going on
 LEADERS = ("leader", "dummy_leader")
 VEHICLES = ("bulldozer", "halftrack", "bus", "armored_car", "tank", "convoy")  # 10.9.2
 ONLY_WHEN_ALONE = ("leader", "dummy_leader", "truck", "convoy")  # 9.10
@@ -285,10 +286,12 @@ def _check_firer(position: Position, u: Unit, targets: list[Unit], kind: str) ->
 
 def _check_reach(position: Position, u: Unit, target_hex: Hex, targets: list[Unit], kind: str,
                  notes: list[str]) -> None:
-    if kind == "terrorist":
+    if kind in TERROR:
         if u.hex != target_hex:
             raise _Refuse("13.2.4", f"{u.id} must be on top of the garrison to make a terrorist attack "
                                     "(13.2.3, 13.2.4)")
+        return
+    if _garrison_fires_back(kind, [u], targets):
         return
     if u.type == "artillery":
         if u.has("fired"):
@@ -311,6 +314,12 @@ def _check_reach(position: Position, u: Unit, target_hex: Hex, targets: list[Uni
                              "(9.1, 9.5)")
     if kind == "barrage":
         raise _Refuse("10.5.1", f"{u.id} is not artillery: a barrage is artillery firing alone (10.5.1)")
+
+
+def _garrison_fires_back(kind: str, firers: list[Unit], targets: list[Unit]) -> bool:
+    """13.2.5: the garrison's first fire at the terrorists on top of it (same hex, terrain ignored)."""
+    return (kind == "first_fire" and all(t.counter.value("terrorist") for t in targets)
+            and all(f.hex == targets[0].hex for f in firers))
 
 
 def _check_targets(position: Position, targets: list[Unit], firers: list[Unit], target_hex: Hex,
@@ -454,8 +463,9 @@ def combat(position: Position, attackers: Sequence[str], defenders: Sequence[str
     ``kind``: ``"attack"`` (the phasing player's attack, with artillery support,
     9.4, 10.4.1), ``"first_fire"`` (a defensive first fire, the firers being the
     defending player's units and the targets the attackers, 9.7, 10.4.2),
-    ``"barrage"`` (artillery alone, 10.5) or ``"terrorist"`` (Irgun / Stern on
-    top of an Arab garrison, 13.2).  ``protected``: target units their owner
+    ``"barrage"`` (artillery alone, 10.5), ``"terrorist"`` (Irgun / Stern on
+    top of an Arab garrison, 13.2.4) or ``"terrorist_battle"`` (the battle going
+    on after that first fire: not doubled, terrain still ignored, 13.2.5).  ``protected``: target units their owner
     declared protected by the Police Fort, Greek Monastery or Notre Dame (9.6.3).
     ``fired``: target halftracks / buses used for defensive first fire, which may
     therefore be attacked (9.11).  ``attacked`` (first fire only): the units the
@@ -504,7 +514,7 @@ def _compute(position: Position, res: CombatResult, firers: list[Unit], targets:
     if len(sides) != 1 or any(t.side in sides for t in targets) or len({t.side for t in targets}) != 1:
         raise _Refuse("9.2", "the firing units must all be of one side and the targets all of the other (9.2)")
     side = firers[0].side
-    if kind in ("attack", "terrorist") and side != position.phasing_side:
+    if kind in ("attack", *TERROR) and side != position.phasing_side:
         raise _Refuse("9.2", "only the phasing player attacks; the other player's units defensive-first-fire (9.2)")
     if kind == "first_fire" and side == position.phasing_side:
         raise _Refuse("9.2", "defensive first fire is made by the non-phasing player's units (9.2, 9.7)")
@@ -516,11 +526,11 @@ def _compute(position: Position, res: CombatResult, firers: list[Unit], targets:
                              "target hex as its own fire")
     target_hex = next(iter(hexes))
     for t in targets:
-        if t.has("attacked") and kind != "first_fire":
+        if t.has("attacked") and kind not in ("first_fire", "terrorist_battle"):  # 13.2.5 goes on
             raise _Refuse("9.9", f"{t.id} already survived an attack this player turn (9.9)")
     if kind == "barrage" and any(f.type != "artillery" for f in firers):
         raise _Refuse("10.5.1", "a barrage is made by artillery units alone (10.5.1)")
-    if kind == "terrorist":
+    if kind in TERROR:
         if any(not f.counter.value("terrorist") for f in firers):
             raise _Refuse("13.2.1", "only Irgun and Stern Gang units make terrorist attacks (13.2.1)")
         if not any(w.type == "garrison" for w in position.at(target_hex)):
@@ -546,6 +556,9 @@ def _compute(position: Position, res: CombatResult, firers: list[Unit], targets:
     res.defenders = [_defence_strength(position, t, firers) for t in targets]
     res.attack = sum((s.strength for s in res.attackers), Fraction(0))
     res.defence = sum((s.strength for s in res.defenders), Fraction(0))
+    if kind == "terrorist_battle":
+        res.notes.append("the battle goes on: the terrorists are no longer doubled and the garrison first-fires "
+                         "before each attack (13.2.5)")
     if kind == "terrorist":
         real_leader = any(w.type == "leader" and w.side != side for w in position.at(target_hex))
         if real_leader:
@@ -564,8 +577,8 @@ def _compute(position: Position, res: CombatResult, firers: list[Unit], targets:
     if res.attack <= 0:
         raise _Refuse("9.4.3", "the firing units have no combat strength")
     # Modifiers.
-    if kind == "terrorist":
-        res.notes.append("terrain effects do not count in a terrorist attack (13.2.4)")
+    if kind in TERROR or _garrison_fires_back(kind, firers, targets):
+        res.notes.append("terrain effects do not count in a terrorist attack (13.2.4, 13.2.5)")
         mods: list[AppliedModifier] = []
     else:
         mods = _terrain_modifiers(position, tables, firers, targets, target_hex, protected)
