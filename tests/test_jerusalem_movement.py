@@ -38,6 +38,7 @@ features:
   secondary_road: {kind: path}
   stream: {kind: path}
   railway: {kind: path}
+  map_edge_entry: {kind: path}
 lines:
   # 1.3 example: five primary, three secondary, thirteen primary road hexes, all level (column 3).
   - {feature: primary_road, points: [[40, 17.32], [40, 103.92]]}
@@ -52,6 +53,7 @@ overrides:
     "0124": {terrain: [clear, jerusalem_city]}
     "0122": {terrain: [clear, bevingrad]}
     "0715": {terrain: [clear, police_fort]}
+    "0301": {features: {map_edge_entry: North}}      # the column-3 road leaves the map here (14.6)
 """
 GAME = """
 id: jerusalem-1948
@@ -367,3 +369,13 @@ def test_reinforcements_enter_at_the_map_edge_14(game):
     zoc = position(game, ['{id: r, counter: runner, box: reinforcements}', '{id: e, counter: legion, hex: "0302"}'])
     res = run(zoc, "r", enter="0301")
     assert res.destinations[m(zoc, "0301")].stop.rule == "4.2"
+
+
+def test_leaving_and_returning_by_a_road_14_6(game):
+    m = lambda pos, n: pos.game.map.resolve(n)  # noqa: E731
+    pos = position(game, ['{id: r, counter: runner, hex: "0305"}'])
+    exit_ = run(pos, "r").exits["North"]                               # the road leaves the map at 0301
+    assert exit_.hex == m(pos, "0301") and exit_.mp == 2              # four primary road hexes
+    off = position(game, ['{id: r, counter: runner, box: off_map}'], markers="params: {left_by: 'r:0301'}\n")
+    assert run(off, "r", enter="0101").refused.rule == "14.6"         # only back by the same road
+    assert run(off, "r", enter="0301").destinations[m(off, "0301")].mp == 0.5

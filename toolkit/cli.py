@@ -145,6 +145,8 @@ def moves_json(position, unit_ids: list[str], result) -> dict[str, Any]:
                          for d in sorted(result.destinations.values(), key=lambda d: (d.cost, name(d.hex)))],
         "unreachable": [{"hex": name(h), "reason": r.message, "rule": r.rule}
                         for h, r in sorted(result.unreachable.items(), key=lambda kv: name(kv[0]))],
+        "exits": [{"exit": label, "hex": name(d.hex), "cost": d.mp, "path": [name(h) for h in d.path]}
+                  for label, d in sorted(result.exits.items())],
     }
 
 
@@ -172,6 +174,8 @@ def cmd_moves(args: argparse.Namespace) -> None:
     for d in data["destinations"]:
         stop = f"  stops ({d['stop_rule']})" if d["stop"] else ""
         print(f"  {d['hex']}  {mp_label(d['cost'])} MP  via {' '.join(d['path'][1:-1]) or '-'}{stop}")
+    for e in data["exits"]:
+        print(f"  may leave the map by the {e['exit']} road from {e['hex']} ({mp_label(e['cost'])} MP to get there)")
 
 
 class _Rules:

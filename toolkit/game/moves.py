@@ -64,7 +64,9 @@ class MoveRules(Protocol):
     def steps(self, at: Hex, cost_so_far: int, mode: Hashable = None) -> Iterable[Step | Blocked]:
         """The steps out of ``at`` in ``mode`` (``at == start`` and mode ``None`` for the first step).
 
-        Rules for a stack entering the map also define ``entries()``: the steps onto it.
+        Rules for a stack entering the map also define ``entries()``: the steps onto it;
+        rules for a game where units may leave the map define ``exits(hex)``: the
+        names of the off-map exits from a hex.
         """
 
 
@@ -102,6 +104,7 @@ class MoveResult:
     refused: Reason | None = None
     destinations: dict[Hex, Destination] = field(default_factory=dict)
     unreachable: dict[Hex, Reason] = field(default_factory=dict)
+    exits: dict[str, Destination] = field(default_factory=dict)  # off-map exits by name: reached from this hex
 
     def why_not(self, h: Hex) -> Reason | None:
         """The reason the stack cannot end its move in ``h`` (``None`` if it can)."""
@@ -175,6 +178,9 @@ def legal_moves(rules: MoveRules) -> MoveResult:
     for h, (cost, key) in ends.items():
         if h != rules.start or entries is not None:
             result.destinations[h] = Destination(h, cost, reason_stop.get(key), key, parent)
+    exits = getattr(rules, "exits", None)
+    if exits is not None:
+        _collect_exits(rules, result, exits, best, parent, reason_stop)
     for h in result.destinations:
         result.unreachable.pop(h, None)
     for h, need in over_budget.items():
@@ -184,6 +190,17 @@ def legal_moves(rules: MoveRules) -> MoveResult:
     if entries is None:
         result.unreachable.pop(rules.start, None)
     return result
+
+
+def _collect_exits(rules: MoveRules, result: MoveResult, exits, best: dict, parent: dict, reason_stop: dict) -> None:
+    """The cheapest way to each off-map exit: from a hex where the move may end (or the start) that has one."""
+    start = (rules.start, False, None)
+    candidates = [(d.cost, d.hex, d) for d in result.destinations.values()]
+    if start in best:
+        candidates.append((0, rules.start, Destination(rules.start, 0, None, start, parent)))
+    for cost, h, dest in sorted(candidates, key=lambda c: (c[0], c[1])):
+        for name in exits(h):
+            result.exits.setdefault(name, dest)
 
 
 def _explain_beyond(rules: MoveRules, result: MoveResult, state: tuple, cost: int, stop: Reason) -> None:

@@ -165,6 +165,7 @@ class JerusalemMove:
         self.entering = all(u.hex is None and u.box in ENTRY_BOXES for u in self.units)
         self.start = self.entry if self.entering else self.units[0].hex
         self.entries = self._entries if self.entering and self.entry is not None else None
+        self.exits = self._exits
         self.side = self.units[0].side
         self.phase = self.position.phase
         self.road_phase = self.phase == "road"
@@ -223,6 +224,10 @@ class JerusalemMove:
         if len(places) > 1:
             return Reason("5.4", "units move together only from one map hex")
         if self.entering:
+            left_by = self._left_by()
+            if left_by is not None and self.entry is not None and self.entry != left_by:
+                return Reason("14.6", "units that left the map return only by the road they left by, at "
+                                      f"{self.facts.cmap.name(left_by)}")
             if self.entry is None or not (self.entry in self.facts.edge or self.entry in self._entrances()):
                 return Reason("14.1", "units off the map enter at a map-edge hex or a listed entrance: give it "
                                       "(toolkit moves --enter HEX)")
@@ -317,6 +322,19 @@ class JerusalemMove:
         if self.budget is not None and self.budget < 0:
             return Reason("8.7.2", "picking these units up costs more MP than the transport has")
         return None
+
+    def _exits(self, h: Hex) -> list[str]:
+        """14.6: a unit may leave the map by any road at the map edge (the road's last on-map hex)."""
+        road = self.facts.cmap.hexes[h].features.get("map_edge_entry")
+        if road is None or not self.facts.road_in_hex(h) or self.is_convoy:
+            return []
+        return [road]
+
+    def _left_by(self) -> Hex | None:
+        """The edge hex of the road by which off-map units left: position param ``left_by``, ``"unit:hex …"``."""
+        left = dict(pair.split(":", 1) for pair in str(self.position.params.get("left_by") or "").split())
+        hexes = {left.get(u.id) for u in self.units if u.box == "off_map"} - {None}
+        return self.facts.cmap.resolve(hexes.pop()) if len(hexes) == 1 else None
 
     def _entrances(self) -> set[Hex]:
         """Entrance hexes off the map edge that the game data lists (``place_lists.entrances``)."""
