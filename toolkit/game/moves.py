@@ -195,11 +195,11 @@ def legal_moves(rules: MoveRules) -> MoveResult:
 def _collect_exits(rules: MoveRules, result: MoveResult, exits, best: dict, parent: dict, reason_stop: dict) -> None:
     """The cheapest way to each off-map exit: from a hex where the move may end (or the start) that has one."""
     start = (rules.start, False, None)
-    candidates = [(d.cost, d.hex, d) for d in result.destinations.values()]
-    if start in best:
-        candidates.append((0, rules.start, Destination(rules.start, 0, None, start, parent)))
-    for cost, h, dest in sorted(candidates, key=lambda c: (c[0], c[1])):
-        for name in exits(h):
+    reached = [(d.cost, d.hex, d, names) for d in result.destinations.values() if (names := exits(d.hex))]
+    if start in best and (names := exits(rules.start)):
+        reached.append((0, rules.start, Destination(rules.start, 0, None, start, parent), names))
+    for _, _, dest, names in sorted(reached, key=lambda c: (c[0], c[1])):
+        for name in names:
             result.exits.setdefault(name, dest)
 
 

@@ -50,6 +50,8 @@ class MapFacts:
                                            if set(PASS_THROUGH_ONLY) & set(info.terrain))
         self.bevingrad = frozenset(h for h, info in cmap.hexes.items() if "bevingrad" in info.terrain)
         self.edge = frozenset(h for h, near in self.neighbors.items() if len(near) < 6)
+        self.road_exits = {h: info.features["map_edge_entry"] for h, info in cmap.hexes.items()
+                           if "map_edge_entry" in info.features and self.road_in_hex(h)}  # 14.6
         self.cost_caches: dict[int, dict[tuple, int]] = {}  # per tables: (from, to, road, mechanized) -> half MP
         self.roads: dict[tuple[Hex, Hex], str] = {}
         self.rails: set[tuple[Hex, Hex]] = set()
@@ -325,10 +327,8 @@ class JerusalemMove:
 
     def _exits(self, h: Hex) -> list[str]:
         """14.6: a unit may leave the map by any road at the map edge (the road's last on-map hex)."""
-        road = self.facts.cmap.hexes[h].features.get("map_edge_entry")
-        if road is None or not self.facts.road_in_hex(h) or self.is_convoy:
-            return []
-        return [road]
+        road = self.facts.road_exits.get(h)
+        return [road] if road is not None and not self.is_convoy else []
 
     def _left_by(self) -> Hex | None:
         """The edge hex of the road by which off-map units left: position param ``left_by``, ``"unit:hex …"``."""
