@@ -5,6 +5,11 @@ import copy
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Speed is the benchmark's business (scripts/bench.py): no per-example deadline on a busy machine.
+settings.register_profile("toolkit", deadline=None)
+settings.load_profile("toolkit")
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "maps" / "example" / "map.yaml"
 
