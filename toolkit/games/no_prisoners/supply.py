@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from ...game import Position, Unit
 from ...game.moves import Reason
@@ -390,6 +390,15 @@ def supply(position: Position, side: str | None = None, unit: str | None = None)
     fields: dict[tuple[str, str | None], _Field] = {}
     cuts: dict[tuple[str, str | None, Hex], Cut] = {}
     out = []
+
+    def cut_of(key: tuple[str, str | None], h: Hex) -> Cut:
+        """Where the best attempt from ``h`` fails, worked out once per side, sector and hex."""
+        if (*key, h) not in cuts:
+            if (key[0], None) not in fields:
+                fields[(key[0], None)] = _Field(position, facts, nets, key[0], None, limits)
+            cuts[(*key, h)] = fields[key].explain(h, fields[(key[0], None)].targets)
+        return cuts[(*key, h)]
+
     for u in chosen:
         if u.hex is None:
             out.append(UnitSupply(u.id, None, False, cut=Cut(None, Reason("15.1 B", "the unit is not on the map"))))
@@ -401,20 +410,32 @@ def supply(position: Position, side: str | None = None, unit: str | None = None)
         key = (u.side, sector)
         if key not in fields:
             fields[key] = _Field(position, facts, nets, u.side, sector, limits)
-        fl = fields[key]
-        rule = RULE_LINE[fl.kind]
-        if fl.dist.get(u.hex, fl.limit + 1) <= fl.limit:
-            out.append(UnitSupply(u.id, u.hex, True, fl.origin[u.hex], fl.path(u.hex), rule=rule))
-        elif u.hex in fl.local:
-            out.append(UnitSupply(u.id, u.hex, True, fl.local[u.hex], (u.hex,), rule="15.6 C"))
-        else:
-            ck = (*key, u.hex)
-            if ck not in cuts:
-                if (u.side, None) not in fields:
-                    fields[(u.side, None)] = _Field(position, facts, nets, u.side, None, limits)
-                cuts[ck] = fl.explain(u.hex, fields[(u.side, None)].targets)
-            out.append(UnitSupply(u.id, u.hex, False, cut=cuts[ck], rule=cuts[ck].reason.rule))
+        out.append(_judge(fields[key], u.hex, u.id, lambda: cut_of(key, u.hex)))
     return SupplyReport(side, out, nets, position)
+
+
+def _judge(fl: _Field, h: Hex, label: str, cut: Callable[[], Cut]) -> UnitSupply:
+    """The supply of whatever stands in ``h``: a line within the limit, a source in its own hex (15.6 C), or
+    the cut that ``cut`` explains."""
+    if fl.dist.get(h, fl.limit + 1) <= fl.limit:
+        return UnitSupply(label, h, True, fl.origin[h], fl.path(h), rule=RULE_LINE[fl.kind])
+    if h in fl.local:
+        return UnitSupply(label, h, True, fl.local[h], (h,), rule="15.6 C")
+    c = cut()
+    return UnitSupply(label, h, False, cut=c, rule=c.reason.rule)
+
+
+def hex_supply(position: Position, side: str, h: Hex, label: str) -> UnitSupply:
+    """The supply a land unit of ``side`` in ``h`` would have, tracing in the sector of ``h`` (15.x, 17.2).
+
+    For counters that are not units but whose rules ask whether they are in supply (the railhead, 16.2 B).
+    """
+    facts = map_facts(position.game.map, load_tables(position.game.folder).rail)
+    nets = rail_nets(position, facts)
+    limits = line_limits(position)
+    sector = facts.sector(h)
+    fl = _Field(position, facts, nets, side, None if sector == DAMASCUS else sector, limits)
+    return _judge(fl, h, label, lambda: fl.explain(h))
 
 
 def supply_json(report: SupplyReport) -> dict[str, Any]:
