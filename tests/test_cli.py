@@ -153,5 +153,11 @@ def test_supply_and_command(capsys, tmp_path):
     assert code == 0 and any(h["radius"] >= 2 and h["hex"] in h["hexes"] for h in json.loads(out)["hqs"])
     code, out, _ = run(capsys, "moves", NP_SCENARIO, "a-42-div", "--json")
     assert code == 0 and json.loads(out)["refused"]["rule"] == "8.3 A"   # the scenario opens with random events
+    code, out, _ = run(capsys, "railhead", NP_SCENARIO, "--json", "--svg", str(tmp_path / "r.svg"))
+    data = json.loads(out)
+    assert code == 0 and (data["action"], data["hex"], data["rule"]) == ("move", "0409", "16.2 B")
+    assert data["hexes"]["0508"] == ["0409", "0508"] and (tmp_path / "r.svg").exists()
+    code, out, _ = run(capsys, "railhead", NP_SCENARIO)
+    assert code == 0 and out.startswith("the railhead in 0409 is in supply") and "0508  via 0409 0508" in out
     code, out, _ = run(capsys, "check", NP_SCENARIO, "--json")
     assert code == 0 and json.loads(out) == {"legal": True, "violations": []}

@@ -27,6 +27,7 @@ import yaml
 
 from toolkit.game.module import _load
 from toolkit.games.no_prisoners import mapfacts as mf
+from toolkit.games.no_prisoners.railhead import railhead_json, railhead_options
 from toolkit.games.no_prisoners.railnet import rail_nets
 from toolkit.games.no_prisoners.tables import load_tables
 from toolkit.games.no_prisoners.supply import (fsd_placement, is_unit, supply, supply_json,
@@ -464,3 +465,62 @@ def test_every_unit_on_the_real_map_gets_a_legal_answer(tmp_path, monkeypatch):
         _check_report(pos, report)
     finally:
         _load.cache_clear()
+
+
+# -- 16.2: the railhead marker ----------------------------------------------------------------------------------------
+def railhead(pos):
+    return railhead_json(railhead_options(pos), pos)
+
+
+def test_railhead_in_supply_moves_two_rail_hexes_either_way(np_game):
+    pos = position(np_game, [("d", "w-inf", "0105")], markers=[("railhead", "0505")])
+    r = railhead(pos)
+    assert (r["action"], r["hex"], r["allowance"], r["rule"]) == ("move", "0505", 2, "16.2 B")
+    assert r["supply"]["supplied"] and r["supply"]["source"] == {"kind": "rail", "hex": "0505"}
+    assert r["hexes"] == {"0305": ["0505", "0405", "0305"], "0405": ["0505", "0405"],
+                          "0605": ["0505", "0605"], "0705": ["0505", "0605", "0705"]}
+    assert r["blocked"] == {}
+
+
+def test_railhead_never_enters_cp_units_or_their_zoc(np_game):
+    # The CP unit in 0705 puts 0605 in its ZOC: the marker stops short of both (16.2 C).
+    pos = position(np_game, [("d", "w-inf", "0105"), ("t", "tw-inf", "0705")], markers=[("railhead", "0505")])
+    r = railhead(pos)
+    assert sorted(r["hexes"]) == ["0305", "0405"]
+    assert r["blocked"] == {"0605": {"reason": "0605 is in a CP ZOC", "rule": "16.2 C"}}
+
+
+def test_railhead_out_of_supply_does_not_move(np_game):
+    # Nobody holds the depot Cairo: the Allied net feeds nothing (15.4 B), so the marker is OOS (16.2 B).
+    pos = position(np_game, [("u", "w-inf", "0905")], markers=[("railhead", "0505")])
+    r = railhead(pos)
+    assert (r["allowance"], r["hexes"], r["supply"]["supplied"]) == (0, {}, False)
+    assert "out of supply" in r["reason"] and r["supply"]["cut"]["rule"]
+
+
+def test_railhead_placement_avoids_cp_units_and_zoc(np_game):
+    # No marker yet (it arrives in 1916-I): any Allied rail hex west of the canal (no canal on this map).
+    pos = position(np_game, [("t", "tw-inf", "1005")])
+    r = railhead(pos)
+    assert (r["action"], r["hex"], r["rule"]) == ("place", None, "16.2 A")
+    assert sorted(r["hexes"]) == row(1, 8, 5)
+    assert r["blocked"] == {"0905": {"reason": "0905 is in a CP ZOC", "rule": "16.2 A"},
+                            "1005": {"reason": "1005 holds CP units", "rule": "16.2 A"}}
+
+
+def test_railhead_placement_on_the_real_map_stays_west_of_the_canal(tmp_path):
+    # The Allied rail hexes west of the Suez Canal are the Egyptian lines' nine; Qantara East (0508), across
+    # the canal, is not one.  A CP unit there puts Qantara (0409) and 0408 in its ZOC across the canal.
+    pos = write_position(tmp_path, "no-prisoners", "1916-I", "west_allied_movement", "allied",
+                         [("d", "a-42-div", "0111"), ("t", "c-3-div", "0508")])
+    r = railhead(pos)
+    assert r["action"] == "place"
+    assert sorted(r["hexes"]) == ["0111", "0210", "0211", "0309", "0410", "0411", "0511"]
+    assert sorted(r["blocked"]) == ["0408", "0409"]
+    assert {b["reason"] for b in r["blocked"].values()} == {"0408 is in a CP ZOC", "0409 is in a CP ZOC"}
+
+
+def test_railhead_before_it_arrives(tmp_path):
+    pos = write_position(tmp_path, "no-prisoners", "1915-I", "west_allied_movement", "allied", [])
+    r = railhead(pos)
+    assert (r["action"], r["hexes"], r["rule"]) == ("none", {}, "16.2 A") and "1916-I" in r["reason"]

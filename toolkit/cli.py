@@ -244,6 +244,32 @@ def cmd_command(args: argparse.Namespace) -> None:
         print(f"{hq['hq']} at {hq['hex']}, radius {hq['radius']} ({hq['sector']}): in command: {units}")
 
 
+def cmd_railhead(args: argparse.Namespace) -> None:
+    """Where the Allied railhead marker may be placed or moved now (No Prisoners 16.2)."""
+    position, rules = _game_command(args)
+    data = rules.railhead_json(rules.railhead_options(position), position)
+    if args.svg:
+        cmap = position.game.map
+        marks = {cmap.resolve(h): None for h in data["hexes"]}
+        marks.update({cmap.resolve(h): "no" for h in data["blocked"]})
+        paths = [PathOverlay([cmap.resolve(h) for h in p], "#1f8f3f") for p in data["hexes"].values() if len(p) > 1]
+        print(f"wrote {write_image(args.svg, cmap, [Highlight(marks, '#c0392b'), *paths])}", file=sys.stderr)
+    if args.json:
+        _print_json(data)
+        return
+    print(f"{data['reason']} ({data['rule']})")
+    sup = data["supply"]
+    if sup and sup["supplied"]:
+        print(f"  in supply from {sup['source']['kind']} {sup['source']['hex']} via {' '.join(sup['path'])} "
+              f"({sup['rule']})")
+    elif sup:
+        print(f"  out of supply: {sup['cut']['reason']} ({sup['cut']['rule']})")
+    for h, p in data["hexes"].items():
+        print(f"  {h}" + (f"  via {' '.join(p)}" if len(p) > 1 else ""))
+    for h, why in data["blocked"].items():
+        print(f"  not {h}: {why['reason']} ({why['rule']})")
+
+
 def cmd_vmod(args: argparse.Namespace) -> None:
     """Build a game's VASSAL module."""
     print(f"wrote {build_module(args.game, args.output)}")
@@ -437,6 +463,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--svg", metavar="OUT", help="draw every line (green in supply, red cut) (.svg or .png)")
     s.set_defaults(func=cmd_supply)
+
+    s = sub.add_parser("railhead", help="where the Allied railhead may be placed or moved (No Prisoners 16.2)")
+    s.add_argument("position", help="position file or SAVE.vsav")
+    s.add_argument("--game", help="for a save of a module that is not one of ours")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--svg", metavar="OUT", help="draw the hexes and paths (.svg or .png)")
+    s.set_defaults(func=cmd_railhead)
 
     s = sub.add_parser("command", help="HQ command radii and the units in command (No Prisoners 7.x)")
     s.add_argument("position", help="position file or SAVE.vsav")

@@ -46,7 +46,8 @@ Readings of our own (the rulebook leaves them open):
   limit; support units, air groups and naval squadrons stack free (9.4).
 
 Not implemented: amphibious arrival of reinforcements (20.3), scenario 2's 1915-I strategic entry into EZOCs (26.5 B),
-reinforcement placement (6.x: placement, not movement), the railhead marker's own move (16.2 B).
+reinforcement placement (6.x: placement, not movement).  The railhead marker's own move (16.2 B) is
+:mod:`.railhead`'s.
 """
 from __future__ import annotations
 

@@ -42,6 +42,13 @@ class RailTable(_Model):
     railhead: RailheadSpec = RailheadSpec()
 
 
+class RailheadMoveSpec(_Model):
+    """How many rail hexes the railhead marker may move in a phase (16.2 B)."""
+
+    supplied: int
+    out_of_supply: int
+
+
 class MovementTable(_Model):
     """``movement``: half-MP costs (None: prohibited)."""
 
@@ -52,6 +59,7 @@ class MovementTable(_Model):
     strategic_multiplier: int                          # 8.1 C
     disengage_fraction: float                          # 10.6 B
     minimum_move_hexes: int                            # 8.4
+    railhead_move: RailheadMoveSpec                    # 16.2 B
 
 
 class StackingTable(_Model):
