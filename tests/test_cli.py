@@ -157,6 +157,8 @@ def test_supply_and_command(capsys, tmp_path):
     data = json.loads(out)
     assert code == 0 and (data["action"], data["hex"], data["rule"]) == ("move", "0409", "16.2 B")
     assert data["hexes"]["0508"] == ["0409", "0508"] and (tmp_path / "r.svg").exists()
+    code, out, _ = run(capsys, "place", NP_SCENARIO, "c-3-div")
+    assert code == 0 and out.startswith("c-3-div: may not be placed:") and "(6.1)" in out
     code, out, _ = run(capsys, "railhead", NP_SCENARIO)
     assert code == 0 and out.startswith("the railhead in 0409 is in supply") and "0508  via 0409 0508" in out
     code, out, _ = run(capsys, "check", NP_SCENARIO, "--json")

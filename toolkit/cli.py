@@ -270,6 +270,27 @@ def cmd_railhead(args: argparse.Namespace) -> None:
         print(f"  not {h}: {why['reason']} ({why['rule']})")
 
 
+def cmd_place(args: argparse.Namespace) -> None:
+    """Where off-map units may be placed as reinforcements now (No Prisoners 6.x, 18.4)."""
+    position, rules = _game_command(args)
+    data = rules.placement_json([rules.placement(position, u) for u in args.units], position)
+    if args.svg:
+        cmap = position.game.map
+        marks = {cmap.resolve(h): None for u in data["units"] for h in u["hexes"]}
+        marks.update({cmap.resolve(h): "no" for u in data["units"] for h in u["blocked"]})
+        print(f"wrote {write_image(args.svg, cmap, [Highlight(marks, '#2471a3')])}", file=sys.stderr)
+    if args.json:
+        _print_json(data)
+        return
+    for u in data["units"]:
+        if u["refused"]:
+            print(f"{u['unit']}: may not be placed: {u['refused']['reason']} ({u['refused']['rule']})")
+        else:
+            print(f"{u['unit']}: {len(u['hexes'])} hexes ({u['rule']}): {' '.join(u['hexes'])}")
+        for h, why in u["blocked"].items():
+            print(f"  not {h}: {why['reason']} ({why['rule']})")
+
+
 def cmd_vmod(args: argparse.Namespace) -> None:
     """Build a game's VASSAL module."""
     print(f"wrote {build_module(args.game, args.output)}")
@@ -463,6 +484,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--svg", metavar="OUT", help="draw every line (green in supply, red cut) (.svg or .png)")
     s.set_defaults(func=cmd_supply)
+
+    s = sub.add_parser("place", help="where off-map units may be placed as reinforcements (No Prisoners 6.x, 18.4)")
+    s.add_argument("position", help="position file or SAVE.vsav")
+    s.add_argument("units", nargs="+", metavar="UNIT", help="unit ids in a box of the position")
+    s.add_argument("--game", help="for a save of a module that is not one of ours")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--svg", metavar="OUT", help="draw the hexes (.svg or .png)")
+    s.set_defaults(func=cmd_place)
 
     s = sub.add_parser("railhead", help="where the Allied railhead may be placed or moved (No Prisoners 16.2)")
     s.add_argument("position", help="position file or SAVE.vsav")

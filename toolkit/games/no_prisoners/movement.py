@@ -45,9 +45,9 @@ Readings of our own (the rulebook leaves them open):
   (9.2 A/B): a hex over the limit is reported as ``no_end``; a city or town replaces the base terrain's
   limit; support units, air groups and naval squadrons stack free (9.4).
 
-Not implemented: amphibious arrival of reinforcements (20.3), scenario 2's 1915-I strategic entry into EZOCs (26.5 B),
-reinforcement placement (6.x: placement, not movement).  The railhead marker's own move (16.2 B) is
-:mod:`.railhead`'s.
+Not implemented: amphibious arrival of reinforcements (20.3), scenario 2's 1915-I strategic entry into EZOCs
+(26.5 B).  Reinforcement placement (6.x: placement, not movement) is :mod:`.reinforcements`'s, the railhead
+marker's own move (16.2 B) :mod:`.railhead`'s.
 """
 from __future__ import annotations
 
@@ -209,7 +209,7 @@ class NoPrisonersMove:
             return Reason("8.1 C", "No Prisoners has no terrorist moves")
         if self.enter is not None or any(u.hex is None for u in self.units):
             return Reason("6.4 C", "units off the map are placed as reinforcements (6.2, 6.3), which is not "
-                                   "movement; amphibious landings (20.x) are not yet supported")
+                                   "movement (see `toolkit place`); amphibious landings (20.x) are not yet supported")
         if len({u.hex for u in self.units}) > 1:
             return Reason("8.2 A", "units move together only from one hex")
         for u in self.units:

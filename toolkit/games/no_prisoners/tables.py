@@ -150,6 +150,19 @@ class DefenceTable(_Model):
     hexside: dict[str, float] = {}
 
 
+class ArabRevoltDeploy(_Model):
+    """How far from the south edge or another Allied Eastern unit tribal units may deploy (18.4)."""
+
+    south_edge_hexes: int
+    near_allied_east_unit_hexes: int
+
+
+class ArabRevoltTable(_Model):
+    """``arab_revolt``: only what the deployment rules need."""
+
+    deploy: ArabRevoltDeploy
+
+
 class Tables(_Model):
     """``tables.yaml``."""
 
@@ -159,6 +172,7 @@ class Tables(_Model):
     stacking: StackingTable
     weather: WeatherTable = WeatherTable()
     setup_zones: dict[str, tuple[Zone, ...]] = {}
+    arab_revolt: ArabRevoltTable
     # 11.x, 21.2: the combat tables
 
     odds_columns: tuple[str, ...]
