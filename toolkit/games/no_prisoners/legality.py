@@ -57,7 +57,7 @@ from ...game.module import GameDataError
 from ...hexgrid import Hex
 from .mapfacts import DAMASCUS, EASTERN, WESTERN, MapFacts, map_facts
 from .railnet import RAILHEAD
-from .supply import FSD, allied_side, fsd_placement, is_unit
+from .supply import FSD, allied_side, counter_sector, fsd_placement, is_unit
 from .tables import Tables, Zone, load_tables
 
 
@@ -69,13 +69,6 @@ def _where(position: Position, h: Hex) -> str:
 
 def _names(units) -> str:
     return ", ".join(u.id for u in units)
-
-
-def _sector_of_letter(u: Unit) -> str | None:
-    letter = u.counter.value("sector")
-    if isinstance(letter, str) and letter:
-        return WESTERN if letter[0].upper() == "W" else EASTERN
-    return None
 
 
 def _stacks_free(u: Unit, t: Tables) -> bool:
@@ -153,7 +146,7 @@ def _sectors(position: Position, facts: MapFacts, h: Hex, units: list[Unit]) -> 
     if region is None:
         return out
     for u in units:
-        own = _sector_of_letter(u)
+        own = counter_sector(u)
         if region == DAMASCUS:
             if is_unit(u) and u.side != allied:
                 out.append(violation("21.3 A", f"CP unit {u.id} is in Damascus {where}; no CP unit may ever enter it",
@@ -170,7 +163,7 @@ def _sectors(position: Position, facts: MapFacts, h: Hex, units: list[Unit]) -> 
                                 "are used only in their own sector", position, [h], [u]))
     if region == DAMASCUS:
         land = [u for u in units if is_unit(u) and u.side == allied]
-        by = {s: [u for u in land if _sector_of_letter(u) == s] for s in (WESTERN, EASTERN)}
+        by = {s: [u for u in land if counter_sector(u) == s] for s in (WESTERN, EASTERN)}
         if by[WESTERN] and by[EASTERN]:
             out.append(violation("21.3 C", f"Allied units of both sectors stack in Damascus {where}: Western "
                                     f"{_names(by[WESTERN])}, Eastern {_names(by[EASTERN])}",

@@ -69,13 +69,19 @@ def is_unit(u: Unit) -> bool:
     return u.hex is not None and u.type not in NOT_UNITS and u.counter.id not in NOT_UNITS
 
 
-def unit_sector(u: Unit, facts: MapFacts) -> str | None:
-    """The unit's sector: its counter's letter (17.1), else its hex's region (``None`` in Damascus or unknown)."""
+def counter_sector(u: Unit) -> str | None:
+    """The sector printed on the unit's counter (17.1: ``W`` / ``E``), or ``None``."""
     letter = u.counter.value("sector")
     if isinstance(letter, str) and letter:
         return WESTERN if letter[0].upper() == "W" else EASTERN
-    if u.hex is None:
-        return None
+    return None
+
+
+def unit_sector(u: Unit, facts: MapFacts) -> str | None:
+    """The unit's sector: its counter's letter (17.1), else its hex's region (``None`` in Damascus or unknown)."""
+    printed = counter_sector(u)
+    if printed is not None or u.hex is None:
+        return printed
     r = facts.sector(u.hex)
     return None if r == DAMASCUS else r
 
