@@ -53,9 +53,9 @@ import yaml
 
 from ...game import Position, Unit
 from ...game.violations import Violation, violation
-from ...game.module import GameDataError
 from ...hexgrid import Hex
 from .mapfacts import DAMASCUS, EASTERN, WESTERN, MapFacts, map_facts
+from .places import place_hexes
 from .railnet import RAILHEAD
 from .supply import FSD, allied_side, counter_sector, fsd_placement, is_unit
 from .tables import Tables, Zone, load_tables
@@ -245,19 +245,6 @@ def is_setup(position: Position) -> bool:
     return start is not None and start == (position.turn, position.phase)
 
 
-def _place_hexes(position: Position, places) -> list[Hex]:
-    lists = position.game.spec.place_lists
-    names = lists.get(places, [places]) if isinstance(places, str) else list(places)
-    out = []
-    for n in names:
-        try:
-            out.append(position.game.map.resolve(n))
-        except Exception as err:  # noqa: BLE001 - a bad place name is a data error
-            raise GameDataError(str(position.game.folder / "tables.yaml"), "setup_zones",
-                                f"place {n!r}: {err}") from None
-    return out
-
-
 def _matches(u: Unit, ids) -> bool:
     return u.counter.id in ids or u.id in ids
 
@@ -284,7 +271,7 @@ def _setup(position: Position, tables: Tables) -> list[Violation]:
                                       [u.hex] if u.hex is not None else [], [u]))
         for mk in z.markers:
             ms = [m for m in position.markers if m.marker == mk]
-            targets = _place_hexes(position, z.places) if z.places else []
+            targets = place_hexes(position, z.places, "tables.yaml", "setup_zones") if z.places else []
             if not ms or all(m.hex is None for m in ms):
                 out.append(violation(z.rule, f"the {mk} marker is not on the map; the set-up places it", position))
             for m in ms:
@@ -299,7 +286,7 @@ def _setup(position: Position, tables: Tables) -> list[Violation]:
         for cid in z.units:
             if cid not in found:
                 out.append(violation(z.rule, f"{cid} is missing from the set-up", position))
-        targets = _place_hexes(position, z.places) if z.places else []
+        targets = place_hexes(position, z.places, "tables.yaml", "setup_zones") if z.places else []
         for u in us:
             if u.hex is None:
                 out.append(violation(z.rule, f"{u.id} is in box {u.box}; the set-up puts it on the map "

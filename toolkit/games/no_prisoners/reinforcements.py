@@ -32,6 +32,7 @@ from ...game import Position, Unit
 from ...game.moves import Reason
 from ...hexgrid import Hex
 from .mapfacts import ALLIED, EASTERN, WESTERN, MapFacts, map_facts
+from .places import place_hexes
 from .supply import is_unit, side_kind, unit_sector, zoc_of
 from .tables import Tables, load_tables
 
@@ -113,10 +114,6 @@ def _tribal_hexes(position: Position, facts: MapFacts, tables: Tables, enemy: se
     return hexes, blocked
 
 
-def _listed(position: Position, key: str) -> list[Hex]:
-    return [position.game.map.resolve(p) for p in position.game.spec.place_lists.get(key, [])]
-
-
 def placement(position: Position, unit_id: str) -> Placement:
     """Where an off-map unit may be placed as a reinforcement now (6.x, 18.4), or why not.
 
@@ -146,7 +143,7 @@ def placement(position: Position, unit_id: str) -> Placement:
             ezoc = set().union(*(zoc_of(position, facts, s.id) for s in position.game.spec.sides if s.id != u.side))
             hexes, blocked = _tribal_hexes(position, facts, tables, enemy, ezoc)
             return Placement(u.id, tuple(hexes), "18.4", None, blocked)
-        ports = _listed(position, "eastern_ports")
+        ports = place_hexes(position, "eastern_ports", "game.yaml", "place_lists.eastern_ports")
         held = [h for h in ports if any(is_unit(v) and v.side == u.side for v in position.at(h))]
         blocked = {h: Reason("18.4", f"{name(h)} is not held by Allied units") for h in ports if h not in held}
         if not held:
@@ -154,7 +151,7 @@ def placement(position: Position, unit_id: str) -> Placement:
                                                           "Allies hold none"), blocked=blocked)
         return Placement(u.id, tuple(held), "18.4", None, blocked)
     key, rule = ENTRY_LISTS[(kind, sector)]
-    entry = _listed(position, key)
+    entry = place_hexes(position, key, "game.yaml", f"place_lists.{key}")
     blocked = {h: Reason("6.4 A", f"{name(h)} holds enemy units") for h in entry if h in enemy}
     free = tuple(h for h in entry if h not in enemy)
     if not free:
