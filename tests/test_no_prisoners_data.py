@@ -215,6 +215,21 @@ def test_markers(game):
     assert {"railhead", "fsd", "turn", "vp", "out_of_supply", "arab_revolt"} <= set(game.markers)
 
 
+def _reached_from_the_west_edge_without_crossing_the_canal(cmap):
+    land = {h for h, info in cmap.hexes.items() if info.terrain[:1] not in (("sea",), ("lake",))}
+    edge = min(h.q for h in cmap.hexes)
+    seen = {h for h in land if h.q == edge}
+    todo = list(seen)
+    while todo:
+        h = todo.pop()
+        for n in cmap.grid.neighbors(h):
+            if n in land and n not in seen and not cmap.hexside(h, n).get("suez_canal") \
+                    and not cmap.hexside(h, n).get("all_sea_hexside"):
+                seen.add(n)
+                todo.append(n)
+    return seen
+
+
 def test_place_lists(game, cmap):
     for name, places in game.spec.place_lists.items():
         for p in places:
@@ -227,6 +242,7 @@ def test_place_lists(game, cmap):
     for p in lists["west_of_suez_canal"]:
         assert cmap.hexes[cmap.resolve(p)].region == "Western"
     west = {cmap.resolve(p) for p in lists["west_of_suez_canal"]}
+    assert west == _reached_from_the_west_edge_without_crossing_the_canal(cmap)
     for p in lists["east_of_suez_canal"]:                                       # across a canal hexside
         h = cmap.resolve(p)
         assert h not in west and any("suez_canal" in cmap.hexside(h, n) for n in cmap.grid.neighbors(h) if n in west)

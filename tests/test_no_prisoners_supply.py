@@ -90,6 +90,7 @@ unit_types: [infantry, cavalry, hq, artillery, air_group]
 flags: [flipped, command_bonus_used, with_lawrence]
 turns: ["1916-I", "1916-II"]
 phases: [movement, combat1, combat2]
+place_lists: {{west_of_suez_canal: ["0105", "0205", "0305", "0405", "0505", "0605"]}}
 """
 COUNTERS = """
 game: no-prisoners
@@ -499,13 +500,15 @@ def test_railhead_out_of_supply_does_not_move(np_game):
 
 
 def test_railhead_placement_avoids_cp_units_and_zoc(np_game):
-    # No marker yet (it arrives in 1916-I): any Allied rail hex west of the canal (no canal on this map).
-    pos = position(np_game, [("t", "tw-inf", "1005")])
+    # No marker yet (it arrives in 1916-I): any Allied rail hex of the list west of the canal (columns 1-6 here).
+    # The CP unit in 0305 holds it and puts 0205 and 0405 in its ZOC; the one in 0705 reaches 0605.
+    pos = position(np_game, [("t", "tw-inf", "0705"), ("u", "tw-inf", "0305")])
     r = railhead(pos)
     assert (r["action"], r["hex"], r["rule"]) == ("place", None, "16.2 A")
-    assert sorted(r["hexes"]) == row(1, 8, 5)
-    assert r["blocked"] == {"0905": {"reason": "0905 is in a CP ZOC", "rule": "16.2 A"},
-                            "1005": {"reason": "1005 holds CP units", "rule": "16.2 A"}}
+    assert sorted(r["hexes"]) == ["0105", "0505"]
+    zoc = {"reason": "{} is in a CP ZOC", "rule": "16.2 A"}
+    assert r["blocked"] == {h: {**zoc, "reason": zoc["reason"].format(h)} for h in ("0205", "0405", "0605")} | {
+        "0305": {"reason": "0305 holds CP units", "rule": "16.2 A"}}
 
 
 def test_railhead_placement_on_the_real_map_stays_west_of_the_canal(tmp_path):

@@ -14,9 +14,8 @@ Readings of our own:
 * the marker is "in supply" when a land unit of the Allies standing in its hex
   would be (15.x, traced in the sector of that hex); the answer carries that
   supply line, or where it is cut;
-* "west of the Suez Canal" is every land hex the western map edge reaches
-  without crossing a ``suez_canal`` hexside, all-sea terrain or the sector
-  boundary;
+* "west of the Suez Canal" is ``game.yaml`` ``place_lists.west_of_suez_canal``
+  (the data tests check it against the map's canal hexsides);
 * the marker's move is counted in rail hexes entered; it may run back toward
   Egypt as well as forward.
 """
@@ -30,9 +29,12 @@ from ...game import Position
 from ...game.moves import Reason
 from ...hexgrid import Hex
 from .mapfacts import MapFacts, map_facts
+from .places import place_hexes
 from .railnet import railhead_hex
 from .supply import UnitSupply, allied_side, hex_supply, is_unit, zoc_of
 from .tables import load_tables
+
+WEST_OF_CANAL = "west_of_suez_canal"        # game.yaml place_lists (16.2 A, 25.4.1)
 
 
 @dataclass(frozen=True)
@@ -46,20 +48,6 @@ class RailheadOptions:
     supply: UnitSupply | None = None
     paths: dict[Hex, tuple[Hex, ...]] = field(default_factory=dict)   # destination -> rail hexes from start
     blocked: dict[Hex, Reason] = field(default_factory=dict)         # rail hexes it may not enter, and why
-
-
-def west_of_canal(facts: MapFacts) -> frozenset[Hex]:
-    """Land hexes the western map edge reaches without crossing the Suez Canal (16.2 A)."""
-    canal = {frozenset((s.a, s.b)) for s, attrs in facts.cmap.hexsides.items() if attrs.get("suez_canal")}
-    start = {h for h in facts.west_edge if h not in facts.prohibited}
-    seen, queue = set(start), deque(start)
-    while queue:
-        h = queue.popleft()
-        for n in facts.neighbors[h]:
-            if n not in seen and frozenset((h, n)) not in canal and facts.land_step(h, n) is None:
-                seen.add(n)
-                queue.append(n)
-    return frozenset(seen)
 
 
 def _enemy(position: Position, facts: MapFacts) -> tuple[set[Hex], set[Hex]]:
@@ -128,7 +116,8 @@ def _placing(position: Position, facts: MapFacts, arrives: str | None, occupied:
         return RailheadOptions("none", None, 0, Reason("16.2 A", f"the railhead arrives in {arrives}; "
                                                                  f"it is now {position.turn}"))
     name = position.game.map.name
-    zone = facts.allied_line_hexes & west_of_canal(facts)
+    zone = facts.allied_line_hexes & set(place_hexes(position, WEST_OF_CANAL, "game.yaml",
+                                                     f"place_lists.{WEST_OF_CANAL}"))
     paths, blocked = {}, {}
     for h in sorted(zone):
         why = _refusal(h, occupied, zoc, name, "16.2 A")
