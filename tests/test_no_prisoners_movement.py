@@ -487,3 +487,34 @@ def test_scenario_1_rail_move_runs():
     name = pos.game.map.name
     assert all(pos.game.map.hexes[h].region != "Eastern" for h in r.destinations)
     assert name(pos.game.map.resolve("Qantara")) == "0409"
+
+
+def _scenario_2(tmp_path, turn, phase, extra_units):
+    data = yaml.safe_load((REAL / "scenarios" / "scenario-2.yaml").read_text())
+    data.update(turn=turn, phase=phase)
+    data["units"] += [{"id": i, "counter": c, "hex": h} for i, c, h in extra_units]
+    path = tmp_path / "s2.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return load_position(path)
+
+
+def test_scenario_2_opening_strategic_move_may_enter_ezoc(tmp_path):
+    # 26.5 B: in the CP 1915-I Western Movement Phase, the stack set up in Gaza (0907) may move strategically
+    # into 0908, in the ZOC of an Allied unit in 0909, and stops there.  Any other turn 8.1 D forbids it.
+    allied = [("x", "a-52-div", "0909")]
+    pos = _scenario_2(tmp_path, "1915-I", "west_cp_movement", allied)
+    m = pos.game.map
+    gaza, into = m.resolve("Gaza"), m.resolve("0908")
+    zoc = set(m.resolve("0909").neighbors())
+    assert m.name(gaza) == "0907" and into in zoc and gaza not in zoc
+    r = moves(pos, ["c-23-div"], kind="strategic")
+    assert r.refused is None and r.destinations[into].stop.rule == "26.5 B"
+    assert r.destinations[into].path == (gaza, into)
+    assert all(not zoc & set(d.path[1:-1]) for d in r.destinations.values())      # every one stops at the EZOC
+    later = _scenario_2(tmp_path, "1915-II", "west_cp_movement", allied)
+    assert moves(later, ["c-23-div"], kind="strategic").why_not(into).rule == "8.1 D"
+    assert moves(pos, ["c-23-div"]).destinations[into].stop.rule == "8.5"       # a normal move: the usual stop
+    rear = NoPrisonersMove(pos, [pos.by_id["c-26-div"]], "strategic")      # set up at Haifa, in the rear (26.3.1)
+    assert min(rear.start.distance(m.resolve(p)) for p in ("Gaza", "Beersheba")) > 1
+    assert rear.strategic_ezoc is None
+    assert NoPrisonersMove(pos, [pos.by_id["c-23-div"]], "strategic").strategic_ezoc.rule == "26.5 B"

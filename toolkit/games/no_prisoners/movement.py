@@ -45,8 +45,10 @@ Readings of our own (the rulebook leaves them open):
   (9.2 A/B): a hex over the limit is reported as ``no_end``; a city or town replaces the base terrain's
   limit; support units, air groups and naval squadrons stack free (9.4).
 
-Not implemented: amphibious arrival of reinforcements (20.3), scenario 2's 1915-I strategic entry into EZOCs
-(26.5 B).  Reinforcement placement (6.x: placement, not movement) is :mod:`.reinforcements`'s, the railhead
+Scenario special rules come from ``tables.yaml`` ``scenario_rules`` (26.5 B: in Scenario 2's first CP
+Western Movement Phase the units set up at Gaza and Beersheba may enter an EZOC strategically, and stop).
+
+Not implemented: amphibious arrival of reinforcements (20.3).  Reinforcement placement (6.x: placement, not movement) is :mod:`.reinforcements`'s, the railhead
 marker's own move (16.2 B) :mod:`.railhead`'s.
 """
 from __future__ import annotations
@@ -59,6 +61,7 @@ from ...game import Position, Unit
 from ...game.moves import Blocked, MoveResult, Reason, Step, legal_moves
 from ...hexgrid import Hex
 from .mapfacts import ALLIED, DAMASCUS, EASTERN, WESTERN, MapFacts, map_facts
+from .places import place_hexes
 from .railnet import RailNets, rail_nets
 from .supply import is_unit, side_kind, supply, unit_sector, zoc_of
 from .tables import Tables, load_tables
@@ -166,6 +169,7 @@ class NoPrisonersMove:
         mas = [self._v(u, "ma") for u in self.units]
         self.ma = min(int(m) for m in mas) if mas and all(m is not None for m in mas) else None
         self.disengaging = self.start is not None and self.start in self.ezoc
+        self.strategic_ezoc = self._scenario_allows("strategic_into_ezoc") if self.kind == "strategic" else None
         m = self.tables.movement
         self.budget = None
         if self.ma is not None:
@@ -196,6 +200,21 @@ class NoPrisonersMove:
         """9.4: support units (asterisk), air groups and naval squadrons stack free."""
         return bool(self._v(u, "support") or self._v(u, "stacks_free")
                     or u.type in self.tables.stacking.free_types or not is_unit(u))
+
+    def _scenario_allows(self, what: str) -> Reason | None:
+        """The scenario special rule (``tables.yaml`` ``scenario_rules``) letting this stack do ``what`` now, as
+        the reason its move ends there; ``None`` when no rule applies (26.5 B)."""
+        pos = self.position
+        for r in self.tables.scenario_rules:
+            if (r.allows != what or str(pos.scenario) != r.scenario or (pos.turn, pos.phase) != (r.turn, r.phase)
+                    or self.side != r.side or (r.sector is not None and self.sector != r.sector)
+                    or self.start is None):
+                continue
+            near = place_hexes(pos, r.places, "tables.yaml", "scenario_rules")
+            if any(self.start.distance(h) <= r.radius for h in near):
+                return Reason(r.rule, f"scenario {r.scenario}, {r.turn}: these units may enter an enemy ZOC on a "
+                                      "strategic move, and the move ends there")
+        return None
 
     # -- whether the stack may move at all ----------------------------------------------------------------------
     def refusal(self) -> Reason | None:
@@ -348,10 +367,10 @@ class NoPrisonersMove:
                 continue
             stop, no_end = None, self._end(b)
             if b in self.ezoc:
-                if self.kind == "strategic":
+                if self.kind == "strategic" and self.strategic_ezoc is None:
                     yield Blocked(b, Reason("8.1 D", "strategic movement may not enter an enemy ZOC"))
                     continue
-                stop = ZOC_STOP
+                stop = self.strategic_ezoc or ZOC_STOP
             line = rail_links.get(b)
             own_rail = line is not None and self.nets.usable(self.side_kind, at, b, line)
             if may_rail and own_rail and b in self.rail_zone:

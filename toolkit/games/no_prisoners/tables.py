@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
@@ -60,6 +60,20 @@ class MovementTable(_Model):
     disengage_fraction: float                          # 10.6 B
     minimum_move_hexes: int                            # 8.4
     railhead_move: RailheadMoveSpec                    # 16.2 B
+
+
+class ScenarioRule(_Model):
+    """A scenario special rule that lets some units do what the standard rules forbid (26.5 B)."""
+
+    allows: Literal["strategic_into_ezoc"]
+    scenario: str
+    turn: str
+    phase: str
+    side: str
+    sector: Optional[str] = None
+    places: Union[str, tuple[str, ...]]
+    radius: int = 0
+    rule: str
 
 
 class StackingTable(_Model):
@@ -170,6 +184,7 @@ class Tables(_Model):
     rail: RailTable
     movement: MovementTable
     stacking: StackingTable
+    scenario_rules: tuple[ScenarioRule, ...] = ()
     weather: WeatherTable = WeatherTable()
     setup_zones: dict[str, tuple[Zone, ...]] = {}
     arab_revolt: ArabRevoltTable
