@@ -518,3 +518,40 @@ def test_scenario_2_opening_strategic_move_may_enter_ezoc(tmp_path):
     assert min(rear.start.distance(m.resolve(p)) for p in ("Gaza", "Beersheba")) > 1
     assert rear.strategic_ezoc is None
     assert NoPrisonersMove(pos, [pos.by_id["c-23-div"]], "strategic").strategic_ezoc.rule == "26.5 B"
+
+
+# -- 20.3: a reinforcement lands by sea ---------------------------------------------------------------------------------
+def test_reinforcement_lands_by_sea_where_an_amphibious_move_could(tmp_path):
+    # The ANZAC Mounted Division is due in 1916-II: from its box it may land in any coastal city, town or clear
+    # hex of the Western Sector not held by the enemy (20.3 A, 20.2 A) -- the landings of the same unit's sea move
+    # from the Egyptian coast hex 0208 plus 0208 itself.  The CP unit in Gaza closes Gaza.
+    cp = [("c", "c-alpk", "0907")]
+    boxed = [("anzac", "a-anzac-mtd-div", "reinforcements")]
+    pos = write_position(tmp_path, "no-prisoners", "1916-II", "west_allied_movement", "allied", cp, boxed=boxed)
+    r = moves(pos, ["anzac"], kind="amphibious")
+    m = pos.game.map
+    gaza, delta = m.resolve("Gaza"), m.resolve("0208")
+    assert r.refused is None and gaza not in r.destinations and r.why_not(gaza).rule == "20.4"
+    at_sea = write_position(tmp_path, "no-prisoners", "1916-II", "west_allied_movement", "allied",
+                            cp + [("anzac", "a-anzac-mtd-div", "0208")])
+    by_sea = moves(at_sea, ["anzac"], kind="amphibious")
+    assert by_sea.refused is None and set(r.destinations) == set(by_sea.destinations) | {delta}
+    for h, d in r.destinations.items():
+        assert d.path == (h,) and d.cost == r.budget and d.stop.rule == "20.2 B"
+
+
+def test_reinforcement_landing_limits(tmp_path):
+    boxed = [("anzac", "a-anzac-mtd-div", "reinforcements"), ("mgc", "a-mgc", "reinforcements")]
+    used = {"amphibious_used": "W:1916"}
+    pos = write_position(tmp_path, "no-prisoners", "1916-II", "west_allied_movement", "allied", [], params=used,
+                         boxed=boxed)
+    assert moves(pos, ["anzac"], kind="amphibious").refused.rule == "20.2 A"     # 20.3 B: it counts
+    assert moves(pos, ["mgc"], kind="amphibious").refused.rule == "6.1"          # not due until 1917-I
+    assert moves(pos, ["anzac"]).refused.rule == "6.4 C"                          # only by sea
+    # 20.3 B: a unit due in an Allied-held port (AR+2, 18.4) does not count against the yearly landing.
+    ar = write_position(tmp_path, "no-prisoners", "1916-IV", "east_allied_movement", "allied", [],
+                        params={"amphibious_used": "E:1916", "arab_revolt": "1916-II"},
+                        boxed=[("fm", "a-french-mission", "reinforcements")])
+    r = moves(ar, ["fm"], kind="amphibious")
+    assert r.refused is None and r.destinations
+    assert all(ar.game.map.hexes[h].region == "Eastern" for h in r.destinations)

@@ -169,7 +169,7 @@ def cmd_moves(args: argparse.Namespace) -> None:
         print(f"{', '.join(unit_ids)} cannot move: {data['refused']['reason']} ({data['refused']['rule']})")
         return
     mp = "unlimited" if data["mp"] is None else f"{data['mp']:g}"
-    print(f"{', '.join(unit_ids)} from {data['from']} in the {data['phase']} phase, {mp} MP: "
+    print(f"{', '.join(unit_ids)} from {data['from'] or 'off the map'} in the {data['phase']} phase, {mp} MP: "
           f"{len(data['destinations'])} destinations")
     for d in data["destinations"]:
         stop = f"  stops ({d['stop_rule']})" if d["stop"] else ""

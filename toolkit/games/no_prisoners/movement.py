@@ -48,7 +48,8 @@ Readings of our own (the rulebook leaves them open):
 Scenario special rules come from ``tables.yaml`` ``scenario_rules`` (26.5 B: in Scenario 2's first CP
 Western Movement Phase the units set up at Gaza and Beersheba may enter an EZOC strategically, and stop).
 
-Not implemented: amphibious arrival of reinforcements (20.3).  Reinforcement placement (6.x: placement, not movement) is :mod:`.reinforcements`'s, the railhead
+A reinforcement landing by sea (20.3, ``kind="amphibious"`` for a unit in the ``reinforcements`` box) starts off
+the map: its landings are the search's entries.  Reinforcement placement (6.x: placement, not movement) is :mod:`.reinforcements`'s, the railhead
 marker's own move (16.2 B) :mod:`.railhead`'s.
 """
 from __future__ import annotations
@@ -63,7 +64,8 @@ from ...hexgrid import Hex
 from .mapfacts import ALLIED, DAMASCUS, EASTERN, WESTERN, MapFacts, map_facts
 from .places import place_hexes
 from .railnet import RailNets, rail_nets
-from .supply import is_unit, side_kind, supply, unit_sector, zoc_of
+from .reinforcements import ARRIVING_BOX, arrival_refusal
+from .supply import NOT_UNITS, is_unit, side_kind, supply, unit_sector, zoc_of
 from .tables import Tables, load_tables
 
 KINDS = ("normal", "strategic", "rail", "amphibious")
@@ -226,13 +228,14 @@ class NoPrisonersMove:
             return Reason("8.2 A", "No Prisoners has no transports to pick units up: move units as a stack instead")
         if self.terrorist:
             return Reason("8.1 C", "No Prisoners has no terrorist moves")
-        if self.enter is not None or any(u.hex is None for u in self.units):
+        if self.enter is not None or (self.start is None and self.kind != "amphibious"):
             return Reason("6.4 C", "units off the map are placed as reinforcements (6.2, 6.3), which is not "
-                                   "movement (see `toolkit place`); amphibious landings (20.x) are not yet supported")
+                                   "movement (see `toolkit place`); an Allied reinforcement may instead land by sea "
+                                   "(20.3: kind amphibious)")
         if len({u.hex for u in self.units}) > 1:
             return Reason("8.2 A", "units move together only from one hex")
         for u in self.units:
-            if not is_unit(u) or self._v(u, "ma") is None:
+            if u.type in NOT_UNITS or u.counter.id in NOT_UNITS or self._v(u, "ma") is None:
                 return Reason("19.2 A", f"{u.id} is not a land unit: air groups, naval squadrons and markers "
                                         "do not move on the map")
         if any(u.side != self.side for u in self.units) or self.side != pos.phasing_side:
@@ -276,7 +279,15 @@ class NoPrisonersMove:
         u = self.units[0]
         if self._v(u, "tribal") or not self._v(u, "amphibious", False):
             return Reason("20.4", f"{u.id} may not move by sea (tribal units never do)")
-        if not self._amphibious_spot(self.start):
+        if self.start is None:
+            if u.box != ARRIVING_BOX:
+                return Reason("20.3 A", f"{u.id} is in the {u.box} box; only a reinforcement lands from off the map")
+            late = arrival_refusal(self.position, u)
+            if late is not None:
+                return late
+            if str(self._v(u, "arrival", "")).startswith("AR+"):
+                return None                     # 20.3 B: units due in an Allied-held port do not count
+        elif not self._amphibious_spot(self.start):
             return Reason("20.2 A", "an amphibious move begins in a coastal city, town or clear hex")
         used = str(self.position.params.get(AMPHIBIOUS_PARAM) or "")
         letter = (self.sector or "?")[0]
@@ -388,7 +399,16 @@ class NoPrisonersMove:
                     "8.4", "the guaranteed one-hex move uses the whole movement allowance")
             yield Step(b, cost, stop, no_end, normal_mode)
 
-    def _landings(self, at: Hex, cost_so_far: int) -> Iterable[Step | Blocked]:
+    @property
+    def entries(self):
+        """For a reinforcement landing by sea (20.3 A), the landings are its first steps onto the map; for
+        every other move ``None`` (the stack starts in its hex)."""
+        return self._arrivals if self.start is None else None
+
+    def _arrivals(self) -> Iterable[Step | Blocked]:
+        return self._landings(None, 0)
+
+    def _landings(self, at: Hex | None, cost_so_far: int) -> Iterable[Step | Blocked]:
         """20.2: picked up and placed in another coastal city, town or clear hex of the sector, for all the MA."""
         if at != self.start or cost_so_far:
             return

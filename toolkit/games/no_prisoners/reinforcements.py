@@ -37,7 +37,8 @@ from .supply import is_unit, side_kind, unit_sector, zoc_of
 from .tables import Tables, load_tables
 
 REVOLT_PARAM = "arab_revolt"
-PLACED_FROM = ("reinforcements", "tribal_pool")     # 6.1; 18.2 A, 18.3: tribal units drawn from the pool
+ARRIVING_BOX = "reinforcements"
+PLACED_FROM = (ARRIVING_BOX, "tribal_pool")     # 6.1; 18.2 A, 18.3: tribal units drawn from the pool
 ENTRY_LISTS = {(ALLIED, WESTERN): ("allied_west_entry", "6.3 A"), ("cp", WESTERN): ("cp_west_entry", "6.3 C"),
                ("cp", EASTERN): ("cp_east_entry", "6.3 D")}
 
@@ -58,7 +59,7 @@ def _turn_index(position: Position, turn: str) -> int | None:
     return turns.index(turn) if turn in turns else None
 
 
-def _arrival_refusal(position: Position, u: Unit) -> Reason | None:
+def arrival_refusal(position: Position, u: Unit) -> Reason | None:
     """Whether the unit's turn has come (6.1; AR+n: n turns after the revolt, 18.2 B)."""
     arrival = str(u.counter.value("arrival", default="start"))
     now = _turn_index(position, position.turn)
@@ -132,7 +133,7 @@ def placement(position: Position, unit_id: str) -> Placement:
     if sector is None:
         return Placement(u.id, refused=Reason("6.2 C", f"counter {u.counter.id} has no sector letter (values.sector "
                                                        "W or E in counters.yaml): its entry area is unknown"))
-    refused = _arrival_refusal(position, u) or _phase_refusal(position, u, sector)
+    refused = arrival_refusal(position, u) or _phase_refusal(position, u, sector)
     if refused is not None:
         return Placement(u.id, refused=refused)
     enemy = {v.hex for v in position.units if v.side != u.side and is_unit(v)}
