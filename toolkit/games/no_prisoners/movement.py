@@ -65,7 +65,7 @@ from .mapfacts import ALLIED, DAMASCUS, EASTERN, WESTERN, MapFacts, map_facts
 from .places import place_hexes
 from .railnet import RailNets, rail_nets
 from .reinforcements import ARRIVING_BOX, arrival_refusal
-from .supply import NOT_UNITS, is_unit, side_kind, supply, unit_sector, zoc_of
+from .supply import NOT_UNITS, enemy_zoc, is_unit, side_kind, supply, unit_sector
 from .tables import Tables, load_tables
 
 KINDS = ("normal", "strategic", "rail", "amphibious")
@@ -165,8 +165,8 @@ class NoPrisonersMove:
         self.winter = season(pos, self.tables) == "winter"
         self.rail_only = any(self._v(u, "rail_only") for u in self.units)
         self.ignores_ezoc = all(self._v(u, "ignores_ezoc") for u in self.units)
-        self.ezoc: frozenset[Hex] = frozenset() if self.ignores_ezoc else frozenset().union(
-            *(zoc_of(pos, self.facts, s.id) for s in pos.game.spec.sides if s.id != self.side))
+        self.ezoc: frozenset[Hex] = frozenset() if self.ignores_ezoc else frozenset(
+            enemy_zoc(pos, self.facts, self.side))
         self.enemy = {u.hex for u in pos.units if u.side != self.side and is_unit(u)}
         mas = [self._v(u, "ma") for u in self.units]
         self.ma = min(int(m) for m in mas) if mas and all(m is not None for m in mas) else None

@@ -31,7 +31,7 @@ from ...hexgrid import Hex
 from .mapfacts import MapFacts, map_facts
 from .places import place_hexes
 from .railnet import railhead_hex
-from .supply import UnitSupply, allied_side, hex_supply, is_unit, zoc_of
+from .supply import UnitSupply, allied_side, enemy_zoc, hex_supply, is_unit
 from .tables import load_tables
 
 WEST_OF_CANAL = "west_of_suez_canal"        # game.yaml place_lists (16.2 A, 25.4.1)
@@ -54,7 +54,7 @@ def _enemy(position: Position, facts: MapFacts) -> tuple[set[Hex], set[Hex]]:
     """Hexes holding CP units, and hexes in CP ZOC (16.2 A/C)."""
     allies = allied_side(position)
     occupied = {u.hex for u in position.units if u.side != allies and is_unit(u) and u.hex is not None}
-    zoc = set().union(*(zoc_of(position, facts, s.id) for s in position.game.spec.sides if s.id != allies))
+    zoc = enemy_zoc(position, facts, allies)
     return occupied, zoc
 
 

@@ -33,7 +33,7 @@ from ...game.moves import Reason
 from ...hexgrid import Hex
 from .mapfacts import ALLIED, EASTERN, WESTERN, MapFacts, map_facts
 from .places import place_hexes
-from .supply import is_unit, side_kind, unit_sector, zoc_of
+from .supply import enemy_zoc, is_unit, side_kind, unit_sector
 from .tables import Tables, load_tables
 
 REVOLT_PARAM = "arab_revolt"
@@ -141,7 +141,7 @@ def placement(position: Position, unit_id: str) -> Placement:
     kind = side_kind(u.side)
     if kind == ALLIED and sector == EASTERN:
         if u.counter.value("tribal", default=False):
-            ezoc = set().union(*(zoc_of(position, facts, s.id) for s in position.game.spec.sides if s.id != u.side))
+            ezoc = enemy_zoc(position, facts, u.side)
             hexes, blocked = _tribal_hexes(position, facts, tables, enemy, ezoc)
             return Placement(u.id, tuple(hexes), "18.4", None, blocked)
         ports = place_hexes(position, "eastern_ports", "game.yaml", "place_lists.eastern_ports")

@@ -100,6 +100,11 @@ def zoc_of(position: Position, facts: MapFacts, side: str) -> set[Hex]:
     return zoc
 
 
+def enemy_zoc(position: Position, facts: MapFacts, side: str) -> set[Hex]:
+    """Hexes in the ZOC of any side but ``side``: its EZOC (10.1 A)."""
+    return set().union(*(zoc_of(position, facts, s.id) for s in position.game.spec.sides if s.id != side))
+
+
 # -- tables ------------------------------------------------------------------------------------------------------
 def line_limits(position: Position) -> dict[str, int]:
     """Supply line lengths in hexes: ``allied``, ``cp`` and the FSD trace ``fsd`` (15.2 A, 15.3 A, 15.8 B),
@@ -168,7 +173,7 @@ class _Field:
         self.limit = limits[self.kind]
         self.enemy = {u.hex for u in position.units if u.side != side and is_unit(u)}
         self.own = {u.hex for u in position.units if u.side == side and is_unit(u)}
-        self.ezoc = set().union(*(zoc_of(position, facts, s.id) for s in position.game.spec.sides if s.id != side))
+        self.ezoc = enemy_zoc(position, facts, side)
         self.depots = self._depots(position)                     # hex -> kind (depot | fsd)
         self.rail_parent: dict[Hex, Hex | None] = {}
         self.loose_parent: dict[Hex, Hex | None] = {}
