@@ -391,6 +391,18 @@ def cmd_schema(args: argparse.Namespace) -> None:
     _print_json(map_json_schema())
 
 
+def _rules_parser(sub, name: str, help: str, func, svg: str | None = None) -> argparse.ArgumentParser:
+    """A rules command: a position file or VASSAL save, ``--game``, ``--json`` and, given ``svg``, ``--svg``."""
+    s = sub.add_parser(name, help=help)
+    s.add_argument("position", help="position file or SAVE.vsav")
+    s.add_argument("--game", help="for a save of a module that is not one of ours")
+    s.add_argument("--json", action="store_true")
+    if svg:
+        s.add_argument("--svg", metavar="OUT", help=f"{svg} (.svg or .png)")
+    s.set_defaults(func=func)
+    return s
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``toolkit`` command."""
     p = argparse.ArgumentParser(prog="toolkit", description="Hex-and-counter wargame toolkit.")
@@ -439,29 +451,19 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--svg", metavar="OUT", help="draw the destinations with their costs (.svg or .png)")
     s.set_defaults(func=cmd_moves)
 
-    s = sub.add_parser("check", help="every rule a position (or a VASSAL save) breaks (exit status 1 when any)")
-    s.add_argument("position", help="position file or SAVE.vsav")
-    s.add_argument("--game", help="for a save of a module that is not one of ours")
+    s = _rules_parser(sub, "check", "every rule a position (or a VASSAL save) breaks (exit status 1 when any)",
+                      cmd_check)
     s.add_argument("--turn-end", action="store_true", help="judge the position as the end of the player turn")
-    s.add_argument("--json", action="store_true")
-    s.set_defaults(func=cmd_check)
 
-    s = sub.add_parser("victory", help="whether the victory conditions hold")
-    s.add_argument("position")
-    s.add_argument("--json", action="store_true")
-    s.set_defaults(func=cmd_victory)
+    _rules_parser(sub, "victory", "whether the victory conditions hold", cmd_victory)
 
-    s = sub.add_parser("fire", help="may FIRER fire at TARGET: range, sight, spotters")
-    s.add_argument("position")
+    s = _rules_parser(sub, "fire", "may FIRER fire at TARGET: range, sight, spotters", cmd_fire)
     s.add_argument("firer")
     s.add_argument("target")
     s.add_argument("--higher-terrain", choices=["higher-than-both", "higher-than-either"],
                    default="higher-than-both", help="the reading of 'higher terrain' in 10.7.1")
-    s.add_argument("--json", action="store_true")
-    s.set_defaults(func=cmd_fire)
 
-    s = sub.add_parser("odds", help="combat odds, modifiers and kill chance")
-    s.add_argument("position")
+    s = _rules_parser(sub, "odds", "combat odds, modifiers and kill chance", cmd_odds)
     s.add_argument("--attack", nargs="+", required=True, metavar="UNIT")
     s.add_argument("--defend", nargs="+", required=True, metavar="UNIT")
     s.add_argument("--kind", choices=["attack", "first_fire", "barrage", "terrorist", "terrorist_battle"],
@@ -473,39 +475,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="defending halftracks/buses that fired defensively (9.11)")
     s.add_argument("--attacked", nargs="*", default=[], metavar="UNIT",
                    help="first fire: the units the attack is aimed at (only their hexes first-fire, 9.4.2)")
-    s.add_argument("--json", action="store_true")
-    s.set_defaults(func=cmd_odds)
 
-    s = sub.add_parser("supply", help="supply lines of every unit (No Prisoners 15.x)")
-    s.add_argument("position", help="position file or SAVE.vsav")
+    s = _rules_parser(sub, "supply", "supply lines of every unit (No Prisoners 15.x)", cmd_supply,
+                      svg="draw every line (green in supply, red cut)")
     s.add_argument("--side")
     s.add_argument("--unit")
-    s.add_argument("--game", help="for a save of a module that is not one of ours")
-    s.add_argument("--json", action="store_true")
-    s.add_argument("--svg", metavar="OUT", help="draw every line (green in supply, red cut) (.svg or .png)")
-    s.set_defaults(func=cmd_supply)
-
-    s = sub.add_parser("place", help="where off-map units may be placed as reinforcements (No Prisoners 6.x, 18.4)")
-    s.add_argument("position", help="position file or SAVE.vsav")
+    s = _rules_parser(sub, "place", "where off-map units may be placed as reinforcements (No Prisoners 6.x, 18.4)",
+                      cmd_place, svg="draw the hexes")
     s.add_argument("units", nargs="+", metavar="UNIT", help="unit ids in a box of the position")
-    s.add_argument("--game", help="for a save of a module that is not one of ours")
-    s.add_argument("--json", action="store_true")
-    s.add_argument("--svg", metavar="OUT", help="draw the hexes (.svg or .png)")
-    s.set_defaults(func=cmd_place)
-
-    s = sub.add_parser("railhead", help="where the Allied railhead may be placed or moved (No Prisoners 16.2)")
-    s.add_argument("position", help="position file or SAVE.vsav")
-    s.add_argument("--game", help="for a save of a module that is not one of ours")
-    s.add_argument("--json", action="store_true")
-    s.add_argument("--svg", metavar="OUT", help="draw the hexes and paths (.svg or .png)")
-    s.set_defaults(func=cmd_railhead)
-
-    s = sub.add_parser("command", help="HQ command radii and the units in command (No Prisoners 7.x)")
-    s.add_argument("position", help="position file or SAVE.vsav")
-    s.add_argument("--game", help="for a save of a module that is not one of ours")
-    s.add_argument("--json", action="store_true")
-    s.add_argument("--svg", metavar="OUT", help="draw every HQ's command radius (.svg or .png)")
-    s.set_defaults(func=cmd_command)
+    _rules_parser(sub, "railhead", "where the Allied railhead may be placed or moved (No Prisoners 16.2)",
+                  cmd_railhead, svg="draw the hexes and paths")
+    _rules_parser(sub, "command", "HQ command radii and the units in command (No Prisoners 7.x)", cmd_command,
+                  svg="draw every HQ's command radius")
 
     s = sub.add_parser("vmod", help="build a game's VASSAL module")
     s.add_argument("game", help="bundled game id (e.g. jerusalem-1948)")
