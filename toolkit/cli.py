@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import yaml
 
@@ -204,18 +204,32 @@ def _game_command(args: argparse.Namespace):
     return position, _Rules(position.game.spec.id)
 
 
+def _draw_or_dump(args: argparse.Namespace, position, data, layers: Callable) -> bool:
+    """Draw ``layers(resolve)`` on the position's map for ``--svg``; print ``data`` for ``--json``.
+
+    Returns whether the JSON was printed, when the command prints nothing more.
+    """
+    if args.svg:
+        cmap = position.game.map
+        print(f"wrote {write_image(args.svg, cmap, layers(cmap.resolve))}", file=sys.stderr)
+    if args.json:
+        _print_json(data)
+        return True
+    return False
+
+
 def cmd_supply(args: argparse.Namespace) -> None:
     """Supply of every unit (or one side / one unit): in supply or not, the line hex by hex, the source."""
     position, rules = _game_command(args)
     data = rules.supply_json(rules.supply(position, side=args.side, unit=args.unit))
-    if args.svg:
-        cmap = position.game.map
-        paths = [PathOverlay([cmap.resolve(h) for h in u["path"]], "#1f8f3f" if u["supplied"] else "#c0392b")
-                 for u in data["units"] if len(u["path"]) > 1]
-        cut = {cmap.resolve(u["cut"]["hex"]): "cut" for u in data["units"] if u.get("cut") and u["cut"].get("hex")}
-        print(f"wrote {write_image(args.svg, cmap, [Highlight(cut, '#e74c3c'), *paths])}", file=sys.stderr)
-    if args.json:
-        _print_json(data)
+
+    def layers(at):
+        units = data["units"]
+        cut = {at(u["cut"]["hex"]): "cut" for u in units if u.get("cut") and u["cut"].get("hex")}
+        paths = [PathOverlay([at(h) for h in u["path"]], "#1f8f3f" if u["supplied"] else "#c0392b")
+                 for u in units if len(u["path"]) > 1]
+        return [Highlight(cut, "#e74c3c"), *paths]
+    if _draw_or_dump(args, position, data, layers):
         return
     for u in data["units"]:
         if u["supplied"]:
@@ -231,13 +245,11 @@ def cmd_command(args: argparse.Namespace) -> None:
     """Command radius of every HQ and the units in command."""
     position, rules = _game_command(args)
     data = rules.command_json(rules.command(position))
-    if args.svg:
-        cmap = position.game.map
-        marks = {cmap.resolve(h): None for hq in data["hqs"] for h in hq["hexes"]}
-        marks.update({cmap.resolve(hq["hex"]): "HQ" for hq in data["hqs"]})
-        print(f"wrote {write_image(args.svg, cmap, [Highlight(marks, '#9b59b6')])}", file=sys.stderr)
-    if args.json:
-        _print_json(data)
+
+    def layers(at):
+        marks = {at(h): None for hq in data["hqs"] for h in hq["hexes"]} | {at(hq["hex"]): "HQ" for hq in data["hqs"]}
+        return [Highlight(marks, "#9b59b6")]
+    if _draw_or_dump(args, position, data, layers):
         return
     for hq in data["hqs"]:
         units = ", ".join(hq.get("units", [])) or "none"
@@ -248,14 +260,12 @@ def cmd_railhead(args: argparse.Namespace) -> None:
     """Where the Allied railhead marker may be placed or moved now (No Prisoners 16.2)."""
     position, rules = _game_command(args)
     data = rules.railhead_json(rules.railhead_options(position), position)
-    if args.svg:
-        cmap = position.game.map
-        marks = {cmap.resolve(h): None for h in data["hexes"]}
-        marks.update({cmap.resolve(h): "no" for h in data["blocked"]})
-        paths = [PathOverlay([cmap.resolve(h) for h in p], "#1f8f3f") for p in data["hexes"].values() if len(p) > 1]
-        print(f"wrote {write_image(args.svg, cmap, [Highlight(marks, '#c0392b'), *paths])}", file=sys.stderr)
-    if args.json:
-        _print_json(data)
+
+    def layers(at):
+        marks = {at(h): None for h in data["hexes"]} | {at(h): "no" for h in data["blocked"]}
+        return [Highlight(marks, "#c0392b"),
+                *(PathOverlay([at(h) for h in p], "#1f8f3f") for p in data["hexes"].values() if len(p) > 1)]
+    if _draw_or_dump(args, position, data, layers):
         return
     print(f"{data['reason']} ({data['rule']})")
     sup = data["supply"]
@@ -274,13 +284,12 @@ def cmd_place(args: argparse.Namespace) -> None:
     """Where off-map units may be placed as reinforcements now (No Prisoners 6.x, 18.4)."""
     position, rules = _game_command(args)
     data = rules.placement_json([rules.placement(position, u) for u in args.units], position)
-    if args.svg:
-        cmap = position.game.map
-        marks = {cmap.resolve(h): None for u in data["units"] for h in u["hexes"]}
-        marks.update({cmap.resolve(h): "no" for u in data["units"] for h in u["blocked"]})
-        print(f"wrote {write_image(args.svg, cmap, [Highlight(marks, '#2471a3')])}", file=sys.stderr)
-    if args.json:
-        _print_json(data)
+
+    def layers(at):
+        units = data["units"]
+        marks = {at(h): None for u in units for h in u["hexes"]} | {at(h): "no" for u in units for h in u["blocked"]}
+        return [Highlight(marks, "#2471a3")]
+    if _draw_or_dump(args, position, data, layers):
         return
     for u in data["units"]:
         if u["refused"]:
