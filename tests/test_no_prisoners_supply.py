@@ -527,3 +527,18 @@ def test_railhead_before_it_arrives(tmp_path):
     pos = write_position(tmp_path, "no-prisoners", "1915-I", "west_allied_movement", "allied", [])
     r = railhead(pos)
     assert (r["action"], r["hexes"], r["rule"]) == ("none", {}, "16.2 A") and "1916-I" in r["reason"]
+
+
+@pytest.mark.parametrize("cp_at", [(), ("0705",), ("0605", "0305"), ("0905",)])
+def test_every_railhead_path_is_legal_and_within_the_allowance(np_game, cp_at):
+    units = [("d", "w-inf", "0105")] + [(f"t{i}", "tw-inf", h) for i, h in enumerate(cp_at)]
+    pos = position(np_game, units, markers=[("railhead", "0505")])
+    opts = railhead_options(pos)
+    f = mf.map_facts(pos.game.map, load_tables(pos.game.folder).rail)
+    cp_units = {pos.game.map.resolve(h) for h in cp_at}
+    cp_zoc = {n for h in cp_units for n in f.neighbors[h]}
+    for h, path in opts.paths.items():
+        assert path[0] == opts.start and path[-1] == h and 1 <= len(path) - 1 <= opts.allowance
+        assert all(f.rail_links(a).get(b) in f.allied_lines for a, b in zip(path, path[1:]))
+        assert not (set(path[1:]) & (cp_units | cp_zoc))
+    assert set(opts.blocked) <= cp_units | cp_zoc
