@@ -53,7 +53,7 @@ class RailheadOptions:
 def _enemy(position: Position, facts: MapFacts) -> tuple[set[Hex], set[Hex]]:
     """Hexes holding CP units, and hexes in CP ZOC (16.2 A/C)."""
     allies = allied_side(position)
-    occupied = {u.hex for u in position.units if u.side != allies and is_unit(u) and u.hex is not None}
+    occupied = {u.hex for u in position.units if u.side != allies and is_unit(u)}
     zoc = enemy_zoc(position, facts, allies)
     return occupied, zoc
 
