@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..game import GameDataError, Position, PositionFile, load_game, modules_dir
+from ..game import Game, GameDataError, Position, PositionFile, load_game, modules_dir
 from .board import board_layout
 from .buildfile import MAP_NAME, piece_gpids
 from .counters import counter_image_name
 from ..fileio import write_atomic
-from .savefile import Unplaced, encode_position, read_save, save_to_position
+from .savefile import SaveContents, Unplaced, encode_position, read_save, save_to_position
 
 
 def position_save(position: Position) -> tuple[bytes, list[str]]:
@@ -46,13 +46,22 @@ def _game_of(save, path: str, game_id: str | None):
                                                  f"games; give the game with --game (one of: {known})")
 
 
-def read_position_save(path: str | os.PathLike[str], game_id: str | None = None) -> tuple[PositionFile, list[Unplaced]]:
-    """The position a ``.vsav`` shows (game from ``game_id`` or the save's module name) and the pieces not placed."""
-    save = read_save(path)
-    game = _game_of(save, str(path), game_id)
+def game_of_save(save: SaveContents, path: str, game_id: str | None = None) -> Game:
+    """The game of a decoded save or log: ``game_id`` if given, else the bundled game its module is named after."""
+    return _game_of(save, path, game_id)
+
+
+def contents_to_position(save: SaveContents, game: Game) -> tuple[PositionFile, list[Unplaced]]:
+    """The position a decoded save (or a replayed log's current state) shows, for the game's own module."""
     by_gpid = {gpid: pid for pid, gpid in piece_gpids(game).items() if pid in game.counters}
     return save_to_position(save, game, by_gpid, boards={game.spec.title: board_layout(game.map)},
                             map_name=MAP_NAME)
+
+
+def read_position_save(path: str | os.PathLike[str], game_id: str | None = None) -> tuple[PositionFile, list[Unplaced]]:
+    """The position a ``.vsav`` shows (game from ``game_id`` or the save's module name) and the pieces not placed."""
+    save = read_save(path)
+    return contents_to_position(save, _game_of(save, str(path), game_id))
 
 
 def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
