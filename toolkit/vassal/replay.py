@@ -1,0 +1,672 @@
+"""Replaying a VASSAL log against a game's rules: every move checked with the game's legal-move generator.
+
+:class:`LogReplay` keeps a :class:`~toolkit.vassal.savefile.SaveContents`
+current while the log's commands are applied as VASSAL 3.6 executes them:
+
+* AddPiece adds a piece (or a stack, whose listed pieces join it and take its
+  place); RemovePiece removes it (a stack with its pieces);
+* MovePiece moves a piece -- or a whole stack -- to its new map and position:
+  onto the piece named underneath when that piece is exactly there, else into
+  a stack standing exactly there, else alone; a ``null`` map takes it off the
+  maps (``MovePiece.executeCommand``);
+* ChangePiece replaces a piece's state; with an old state, only the trait
+  levels whose old and new states differ (``Decorator.mergeState``).  The
+  piece is re-decoded with :func:`~toolkit.vassal.pieces.parse_add_piece`; a
+  piece in a stack keeps the stack's position unless its map changes
+  (``BasicPiece.setState``/``getPosition``);
+* the turn tracker's ``TURN`` command replaces the tracker's command in the
+  save's other commands and sets the turn and phase (the tracker's levels are
+  the game's turns and phases, ``buildfile._turns``); the phasing side follows
+  a phase whose name holds exactly one side id (``west_allied_movement``).
+
+Each state is turned into a position by
+:func:`toolkit.vassal.positions.contents_to_position`, with each piece keeping
+the unit id it had at the start of the log.  :func:`check_log` then compares
+consecutive positions: units whose hex changed in a step moved; units moving
+together (same hex to same hex) are one stack move.  A move is checked from
+the hex where the unit began the current phase (so a counter dragged hex by
+hex is judged as one move) on the position just before the step, with the
+game's ``moves`` calculator, trying the game's other kinds of move (No
+Prisoners: strategic, rail, amphibious; *Jerusalem!*: terrorist) before
+calling it illegal with the normal move's reason and rule.  The game's
+``check`` runs after every step that changed the position; violations that
+were not there before are reported with the step.  Entries from and exits to
+off-map places, removed or added pieces, markers and games without a movement
+calculator are listed as not checked, with why.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections import Counter as Multiset
+from dataclasses import dataclass, field
+from typing import IO, Any, Callable
+
+from ..game import Game, GameDataError, Position, PositionFile, position_from_file
+from .logfile import LogContents, LoggedCommand, LogLimits, read_log
+from .pieces import SavePiece, SaveStack, fast_decode, java_int, parse_add_piece, parse_stack, split_chain
+from .positions import contents_to_position, game_of_save
+from .savefile import Unplaced
+from .seqenc import encode
+
+__all__ = ["LogReplay", "LogReport", "MoveCheck", "NotChecked", "check_log", "check_log_file", "turn_of_state",
+           "MOVE_VARIANTS"]
+
+TAB = "\t"
+
+#: Other kinds of move a game's ``moves`` takes, tried before a move is called illegal.
+MOVE_VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "no-prisoners": [{"kind": "strategic"}, {"kind": "rail"}, {"kind": "amphibious"}],
+    "jerusalem-1948": [{"terrorist": True}],
+}
+
+
+def turn_of_state(state: str, game: Game) -> tuple[str | None, str | None]:
+    """The turn and phase a TurnTracker state shows for the game's module (turns list, phases nested)."""
+    levels = fast_decode(state, "|")
+    if len(levels) < 2:
+        return None, None
+    turns = fast_decode(levels[1], ";")
+    spec = game.spec
+    turn = phase = None
+    t = java_int(turns[0], -1) if turns else -1
+    if 0 <= t < len(spec.turns):
+        turn = spec.turns[t]
+    if len(turns) > 4:
+        p = java_int(fast_decode(turns[4], ";")[0], -1)
+        if 0 <= p < len(spec.phases):
+            phase = spec.phases[p]
+    return turn, phase
+
+
+def _side_of_phase(phase: str, game: Game) -> str | None:
+    words = set(phase.split("_"))
+    found = [s.id for s in game.spec.sides if s.id in words]
+    return found[0] if len(found) == 1 else None
+
+
+# ---------------------------------------------------------------- replaying the commands
+
+
+class LogReplay:
+    """The game state of a log, command by command (see the module doc for what each command does)."""
+
+    def __init__(self, log: LogContents, game: Game):
+        self.game = game
+        self.save = log.initial
+        self.source = log.source
+        self.pieces: dict[str, SavePiece] = {}
+        self.stacks: dict[str, SaveStack] = {}
+        for p in self.save.pieces:
+            if p.id:
+                self.pieces[p.id] = p
+        for st in self.save.stacks:
+            if st.id:
+                self.stacks[st.id] = st
+        self.turn: str | None = None
+        self.phase: str | None = None
+        self.dirty = True
+        self._unit_of: dict[int, str] = {}   # id(SavePiece) -> unit id, kept across re-decoding
+        self._used: set[str] = set()
+        self._name_units()
+
+    # -- unit ids that do not change while pieces come and go
+    def _convert(self) -> tuple[PositionFile, list[Unplaced]]:
+        return contents_to_position(self.save, self.game)
+
+    def _name_units(self) -> None:
+        """Give every piece the unit id the save alone would give it, as its ``unit`` property."""
+        natural, _ = self._convert()
+        old = [p.properties.get("unit") for p in self.save.pieces]
+        for i, p in enumerate(self.save.pieces):
+            p.properties["unit"] = f"~piece~{i}"
+        tagged, _ = self._convert()
+        for p, v in zip(self.save.pieces, old):
+            if v is None:
+                p.properties.pop("unit", None)
+            else:
+                p.properties["unit"] = v
+        if len(natural.units) == len(tagged.units):
+            for nat, tag in zip(natural.units, tagged.units):
+                p = self.save.pieces[int(tag.id.removeprefix("~piece~"))]
+                self._set_unit(p, nat.id)
+
+    def _set_unit(self, p: SavePiece, uid: str) -> None:
+        p.properties["unit"] = uid
+        self._unit_of[id(p)] = uid
+        self._used.add(uid)
+
+    def _name_new(self, pieces: list[SavePiece]) -> None:
+        """Unit ids for pieces added by the log: their own ``unit`` property if free, else ``counter-n``."""
+        keep = {id(p): p.properties.get("unit") for p in pieces}
+        for i, p in enumerate(pieces):
+            p.properties["unit"] = f"~new~{i}"
+        pf, _ = self._convert()
+        counters = {u.id: u.counter for u in pf.units}
+        for i, p in enumerate(pieces):
+            own = keep[id(p)]
+            cid = counters.get(f"~new~{i}")
+            if cid is None:  # not a unit (a marker, or not placed): no id needed now
+                if own is None:
+                    p.properties.pop("unit", None)
+                else:
+                    p.properties["unit"] = own
+                continue
+            uid = own if own and own not in self._used else None
+            n = 0
+            while uid is None or uid in self._used:
+                n += 1
+                uid = f"{cid}-{n}"
+            self._set_unit(p, uid)
+
+    # -- pieces and stacks
+    def _stack_of(self, p: SavePiece) -> SaveStack | None:
+        return self.stacks.get(p.stack) if p.stack else None
+
+    def _leave_stack(self, p: SavePiece) -> None:
+        st = self._stack_of(p)
+        if st is not None and p.id in st.pieces:
+            st.pieces.remove(p.id)
+        p.stack = None
+
+    def _join(self, st: SaveStack, p: SavePiece, after: str | None = None) -> None:
+        self._leave_stack(p)
+        if after is not None and after in st.pieces:
+            st.pieces.insert(st.pieces.index(after) + 1, p.id)
+        else:
+            st.pieces.append(p.id)
+        p.stack, p.map, p.x, p.y = st.id, st.map, st.x, st.y
+
+    def _stack_at(self, map_name: str, x: int, y: int, not_id: str | None = None) -> SaveStack | None:
+        for st in self.stacks.values():
+            if st.map == map_name and st.x == x and st.y == y and st.pieces and st.id != not_id:
+                return st
+        return None
+
+    def _remove_piece(self, pid: str) -> bool:
+        if pid in self.stacks:
+            st = self.stacks.pop(pid)
+            for m in list(st.pieces):
+                if m in self.pieces:
+                    self._drop(self.pieces[m])
+            self.save.stacks = [s for s in self.save.stacks if s is not st]
+            return True
+        p = self.pieces.get(pid)
+        if p is None:
+            return False
+        self._drop(p)
+        return True
+
+    def _drop(self, p: SavePiece) -> None:
+        self._leave_stack(p)
+        self.pieces.pop(p.id, None)
+        self.save.pieces = [q for q in self.save.pieces if q is not p]
+
+    def _add_stack(self, pid: str | None, state: str) -> None:
+        st = parse_stack(pid, state)
+        if pid in self.stacks:
+            self._remove_stack_only(pid)
+        members = [m for m in st.pieces if m in self.pieces]  # Stack.setState skips unknown ids
+        st.pieces = []
+        if pid:
+            self.stacks[pid] = st
+        self.save.stacks.append(st)
+        for m in members:
+            self._join(st, self.pieces[m])
+
+    def _remove_stack_only(self, pid: str) -> None:
+        st = self.stacks.pop(pid)
+        for m in st.pieces:
+            if m in self.pieces:
+                self.pieces[m].stack = None
+        self.save.stacks = [s for s in self.save.stacks if s is not st]
+
+    def apply(self, cmd: LoggedCommand) -> str | None:
+        """Apply one command; returns why it was not applied (kept and reported), or ``None``."""
+        kind, d = cmd.kind, cmd.data
+        if kind == "move":
+            return self._move(d)
+        if kind == "change":
+            return self._change(d["id"], d["new_state"], d["old_state"])
+        if kind == "add":
+            try:
+                p = parse_add_piece("+" + cmd.text[1:])
+            except ValueError as err:
+                return f"AddPiece not decoded: {err}"
+            if p.id in self.stacks:
+                return f"AddPiece: id {p.id} is a stack's"
+            if p.id in self.pieces:
+                self._drop(self.pieces[p.id])
+            self.save.pieces.append(p)
+            if p.id:
+                self.pieces[p.id] = p
+            self._name_new([p])
+            self.dirty = True
+            return None
+        if kind == "add_stack":
+            self._add_stack(d["id"], d["state"])
+            self.dirty = True
+            return None
+        if kind == "remove":
+            if not self._remove_piece(d["id"]):
+                return f"RemovePiece: no piece {d['id']!r}"
+            self.dirty = True
+            return None
+        if kind == "turn":
+            prefix = "TURN" + d["tracker"]
+            self.save.other = [c for c in self.save.other if c.split(TAB, 1)[0] != prefix] + [cmd.text]
+            turn, phase = turn_of_state(d["state"], self.game)
+            if turn is None and phase is None:
+                return "turn tracker state not understood for this game's turns and phases"
+            self.turn, self.phase = turn or self.turn, phase or self.phase
+            self.dirty = True
+            return None
+        if kind == "boards":
+            return "board placement during the log: ignored"
+        if kind in ("chat", "null", "setup", "component"):
+            return None
+        return d.get("problem") or "unknown command"
+
+    def _move(self, d: dict) -> str | None:
+        pid = d["id"]
+        target = self.pieces.get(pid) if pid is not None else None
+        stack = self.stacks.get(pid) if pid is not None else None
+        if target is None and stack is None:
+            return f"MovePiece: no piece {pid!r}"
+        self.dirty = True
+        new_map, x, y = d["new_map"], d["new_x"], d["new_y"]
+        if stack is not None:
+            if new_map is None:
+                stack.map = None
+                for m in stack.pieces:
+                    if m in self.pieces:
+                        self.pieces[m].map = None
+                return None
+            other = self._stack_at(new_map, x, y, not_id=pid)
+            if other is not None:  # StackMetrics.merge: the moving stack's pieces join the fixed one
+                for m in list(stack.pieces):
+                    if m in self.pieces:
+                        self._join(other, self.pieces[m])
+                return None
+            stack.map, stack.x, stack.y = new_map, x, y
+            for m in stack.pieces:
+                if m in self.pieces:
+                    q = self.pieces[m]
+                    q.map, q.x, q.y = new_map, x, y
+            return None
+        p = target
+        if new_map is None:
+            self._leave_stack(p)
+            p.map = None
+            return None
+        under = self.pieces.get(d["new_under"]) if d["new_under"] else None
+        if under is not None and under.map == new_map and (under.x, under.y) == (x, y) and under is not p:
+            st = self._stack_of(under)
+            if st is None:  # merging with a lone piece makes a stack (its AddPiece follows in a real log)
+                self._leave_stack(p)
+                p.map, p.x, p.y = new_map, x, y
+                return None
+            self._join(st, p, after=under.id)
+            return None
+        st = self._stack_at(new_map, x, y)
+        if st is not None and st.id != p.stack:
+            self._join(st, p)
+            return None
+        if st is not None and st.id == p.stack:
+            p.map, p.x, p.y = new_map, x, y
+            return None
+        self._leave_stack(p)
+        p.map, p.x, p.y = new_map, x, y
+        return None
+
+    def _change(self, pid: str, new_state: str, old_state: str | None) -> str | None:
+        if pid in self.stacks:
+            st = self.stacks[pid]
+            if old_state is not None and new_state == old_state:
+                return None
+            self._add_stack(pid, new_state)
+            self.dirty = True
+            return None
+        p = self.pieces.get(pid)
+        if p is None:
+            return f"ChangePiece: no piece {pid!r}"
+        levels = len(p.traits) + 1
+        cur = _state_levels(p.state, levels)
+        new = _state_levels(new_state, levels)
+        if old_state is None:
+            merged = new
+        else:  # Decorator.mergeState: only the levels that changed
+            old = _state_levels(old_state, levels)
+            merged = [n if n != o else c for c, n, o in zip(cur, new, old)]
+        basic_changed = merged[-1] != cur[-1]
+        try:
+            q = parse_add_piece("+/" + encode([pid, p.type, _join_levels(merged)], "/"))
+        except ValueError as err:
+            return f"ChangePiece not decoded: {err}"
+        self.dirty = True
+        uid = self._unit_of.get(id(p))
+        # keep the same object (its place in the piece list and its unit id); take the new state
+        st = self._stack_of(p)
+        loc = (p.map, p.x, p.y)
+        for f in ("state", "traits", "basic_state", "gpid", "persistent", "properties", "name", "image"):
+            setattr(p, f, getattr(q, f))
+        if uid is not None:
+            p.properties["unit"] = uid
+        if not basic_changed:
+            p.map, p.x, p.y = loc
+        elif st is not None and q.map == loc[0]:
+            p.map, p.x, p.y = loc  # BasicPiece.getPosition: a piece in a stack is where its stack is
+        else:
+            if st is not None:
+                self._leave_stack(p)
+            p.map, p.x, p.y = q.map, q.x, q.y
+        return None
+
+    # -- the position
+    def position_file(self) -> tuple[PositionFile, list[Unplaced]]:
+        """The position the current state shows (turn and phase from the log's turn tracker, if it set them)."""
+        pf, unplaced = self._convert()
+        update: dict[str, Any] = {}
+        if self.turn and self.turn != pf.turn:
+            update["turn"] = self.turn
+        if self.phase and self.phase != pf.phase:
+            update["phase"] = self.phase
+            side = _side_of_phase(self.phase, self.game)
+            if side:
+                update["phasing_side"] = side
+        return (pf.model_copy(update=update) if update else pf), unplaced
+
+
+def _state_levels(state: str, n: int) -> list[str]:
+    """A piece state split into its ``n`` trait levels, outermost first, the BasicPiece state last."""
+    out = []
+    rest = state
+    for _ in range(n - 1):
+        parts = fast_decode(rest, TAB) if rest else [""]
+        out.append(parts[0])
+        rest = (parts[1] if len(parts) == 2 else TAB.join(parts[1:])) if len(parts) > 1 else ""
+    out.append(rest)
+    return out
+
+
+def _join_levels(levels: list[str]) -> str:
+    state = levels[-1]
+    for s in reversed(levels[:-1]):
+        state = encode([s, state], TAB)
+    return state
+
+
+# ---------------------------------------------------------------- checking
+
+
+@dataclass
+class MoveCheck:
+    """One checked move: units moving together in a step, from and to, legal or not with the rule and reason."""
+
+    step: int
+    units: list[str]
+    start: str                 # where the units began the phase (the move checked is from here)
+    origin: str                # where they were before this step
+    to: str
+    legal: bool
+    rule: str | None = None
+    reason: str | None = None
+    how: str | None = None     # the kind of move that makes it legal, when not the normal one
+
+    def json(self) -> dict[str, Any]:
+        return {"step": self.step, "units": self.units, "from": self.origin, "phase_start": self.start,
+                "to": self.to, "legal": self.legal, "rule": self.rule, "reason": self.reason, "how": self.how}
+
+
+@dataclass
+class NotChecked:
+    """Something the log did that is not checked, and why."""
+
+    step: int
+    what: str
+    why: str
+    units: list[str] = field(default_factory=list)
+    origin: str | None = None
+    to: str | None = None
+
+    def json(self) -> dict[str, Any]:
+        return {"step": self.step, "what": self.what, "why": self.why, "units": self.units, "from": self.origin,
+                "to": self.to}
+
+
+@dataclass
+class LogReport:
+    """What :func:`check_log` found."""
+
+    source: str
+    game: str
+    steps: int = 0
+    commands: int = 0
+    moves: list[MoveCheck] = field(default_factory=list)
+    not_checked: list[NotChecked] = field(default_factory=list)
+    initial_violations: list[dict] = field(default_factory=list)
+    violations: list[dict] = field(default_factory=list)   # {"step", "violations": [...new ones...]}
+    ignored: list[dict] = field(default_factory=list)      # commands kept but not applied: {"step", "kind", ...}
+    phases: list[dict] = field(default_factory=list)       # {"step", "turn", "phase", "phasing_side"}
+    unplaced: list[dict] = field(default_factory=list)
+    check_after: str = "step"
+
+    @property
+    def illegal_moves(self) -> list[MoveCheck]:
+        return [m for m in self.moves if not m.legal]
+
+    @property
+    def legal(self) -> bool:
+        return not self.illegal_moves and not self.violations and not self.initial_violations
+
+    def json(self) -> dict[str, Any]:
+        """The stable JSON form (docs/cli.md)."""
+        return {
+            "log": self.source, "game": self.game, "legal": self.legal, "steps": self.steps,
+            "commands": self.commands, "check_after": self.check_after,
+            "moves_checked": len(self.moves),
+            "illegal_moves": [m.json() for m in self.illegal_moves],
+            "moves": [m.json() for m in self.moves],
+            "initial_violations": self.initial_violations,
+            "violations": self.violations,
+            "not_checked": [n.json() for n in self.not_checked],
+            "ignored_commands": self.ignored,
+            "phases": self.phases,
+            "unplaced": self.unplaced,
+        }
+
+    def text(self) -> list[str]:
+        """The report as lines: one per illegal move and per new violation, then what was not checked."""
+        n_viol = sum(len(v["violations"]) for v in self.violations)
+        head = (f"{self.source}: {self.steps} steps, {len(self.moves)} moves checked, "
+                f"{len(self.illegal_moves)} illegal, {n_viol} new violation(s)")
+        lines = [head + (": legal" if self.legal else "")]
+        if self.initial_violations:
+            lines.append(f"  at the start of the log: {len(self.initial_violations)} violation(s)")
+            lines += [f"    [{v['rule']}] {v['message']}" for v in self.initial_violations]
+        events: list[tuple[int, int, str]] = []
+        for m in self.illegal_moves:
+            via = f" (began the phase in {m.start})" if m.start != m.origin else ""
+            events.append((m.step, 0, f"  step {m.step}: {', '.join(m.units)} {m.origin} → {m.to}{via}: "
+                                       f"ILLEGAL [{m.rule}] {m.reason}"))
+        for v in self.violations:
+            for x in v["violations"]:
+                events.append((v["step"], 1, f"  step {v['step']}: new violation [{x['rule']}] {x['message']}"))
+        lines += [e[2] for e in sorted(events, key=lambda e: (e[0], e[1]))]
+        if self.not_checked:
+            lines.append(f"  not checked: {len(self.not_checked)}")
+            for n in self.not_checked[:50]:
+                where = f" {n.origin or 'off-map'} → {n.to or 'off-map'}" if (n.origin or n.to) else ""
+                who = f" {', '.join(n.units)}" if n.units else ""
+                lines.append(f"    step {n.step}: {n.what}{who}{where}: {n.why}")
+            if len(self.not_checked) > 50:
+                lines.append(f"    … {len(self.not_checked) - 50} more (--json lists all)")
+        if self.ignored:
+            kinds = Multiset(i["kind"] for i in self.ignored)
+            lines.append("  commands kept but not applied: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+        return lines
+
+
+def _violation_json(v) -> dict[str, Any]:
+    return {"rule": v.rule, "message": v.message, "hexes": list(v.hexes), "units": list(v.units)}
+
+
+def _rule(game_id: str, name: str) -> tuple[Callable | None, str | None]:
+    from ..games import rule
+    try:
+        return rule(game_id, name), None
+    except ValueError as err:
+        return None, str(err)
+
+
+def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> LogReport:
+    """Replay a log and check every move and every position (see the module doc).
+
+    ``check_after``: ``"step"`` runs the game's ``check`` after every step that changed
+    the position; ``"end"`` only on the last position (faster, for long logs).
+    """
+    gid = game.spec.id
+    report = LogReport(log.source, gid, steps=len(log.steps), commands=log.command_count, check_after=check_after)
+    moves_fn, no_moves = _rule(gid, "moves")
+    check_fn, no_check = _rule(gid, "check")
+    if check_fn is None:
+        report.not_checked.append(NotChecked(0, "positions", f"no legality check: {no_check}"))
+    replay = LogReplay(log, game)
+    cmap = game.map
+    name = cmap.name
+
+    def build(step: int) -> tuple[PositionFile, Position | None]:
+        pf, unplaced = replay.position_file()
+        for u in unplaced:
+            if u.id not in seen_unplaced:
+                seen_unplaced.add(u.id)
+                report.unplaced.append({"step": step, "piece": u.id, "name": u.name, "reason": u.reason})
+        try:
+            return pf, position_from_file(pf, f"{log.source} (step {step})")
+        except (GameDataError, ValueError) as err:
+            report.not_checked.append(NotChecked(step, "position", f"the state is not a valid position: {err}"))
+            return pf, None
+
+    def run_check(pos: Position) -> list[dict]:
+        return [_violation_json(v) for v in check_fn(pos)] if check_fn is not None else []
+
+    seen_unplaced: set[str | None] = set()
+    pf, pos = build(0)
+    if pos is None:
+        raise GameDataError(log.source, "initial state", "the state at the start of the log is not a valid position")
+    prev_v = run_check(pos)
+    report.initial_violations = prev_v
+    phase_key = (pos.turn, pos.phase, pos.phasing_side)
+    report.phases.append({"step": 0, "turn": pos.turn, "phase": pos.phase, "phasing_side": pos.phasing_side})
+    phase_start: dict[str, Any] = {}
+    replay.dirty = False
+    variants = [{}] + MOVE_VARIANTS.get(gid, [])
+
+    for step in log.steps:
+        for cmd in step.commands:
+            why = replay.apply(cmd)
+            if why is not None:
+                report.ignored.append({"step": step.number, "kind": cmd.kind, "command": cmd.brief(), "why": why})
+        if not replay.dirty:
+            continue
+        replay.dirty = False
+        new_pf, new_pos = build(step.number)
+        if new_pos is None or new_pf == pf:
+            continue
+        before, pf, pos = pos, new_pf, new_pos
+        key = (pos.turn, pos.phase, pos.phasing_side)
+        if key != phase_key:
+            phase_key, phase_start = key, {}
+            report.phases.append({"step": step.number, "turn": pos.turn, "phase": pos.phase,
+                                  "phasing_side": pos.phasing_side})
+        _check_moves(step.number, before, pos, moves_fn, no_moves, variants, phase_start, report, name)
+        if check_after == "step" and check_fn is not None:
+            now = run_check(pos)
+            new = [v for v in now if v not in prev_v]
+            if new:
+                report.violations.append({"step": step.number, "violations": new})
+            prev_v = now
+    if check_after != "step" and check_fn is not None and log.steps:
+        now = run_check(pos)
+        new = [v for v in now if v not in prev_v]
+        if new:
+            report.violations.append({"step": len(log.steps), "violations": new})
+    return report
+
+
+def _check_moves(step: int, before: Position, after: Position, moves_fn, no_moves: str | None, variants,
+                 phase_start: dict, report: LogReport, name) -> None:
+    """Every unit whose hex changed in a step: grouped into stack moves and checked."""
+    groups: dict[tuple, list[str]] = {}
+    for uid, a in after.by_id.items():
+        b = before.by_id.get(uid)
+        if b is None:
+            report.not_checked.append(NotChecked(step, "unit enters the map", "it was not on the map's hexes "
+                                                 "before (added, or from off the map): entries are not checked",
+                                                 [uid], None, name(a.hex) if a.hex else a.box))
+        elif b.hex != a.hex:
+            if b.hex is None or a.hex is None:
+                report.not_checked.append(NotChecked(step, "unit moves to or from an off-map box",
+                                                     "moves into and out of boxes are not checked", [uid],
+                                                     name(b.hex) if b.hex else b.box,
+                                                     name(a.hex) if a.hex else a.box))
+            else:
+                groups.setdefault((b.hex, a.hex), []).append(uid)
+    for uid, b in before.by_id.items():
+        if uid not in after.by_id:
+            report.not_checked.append(NotChecked(step, "unit leaves the map", "removed, or moved off the map's "
+                                                 "hexes: not checked", [uid], name(b.hex) if b.hex else b.box))
+    mb = Multiset((m.marker, m.hex) for m in before.markers)
+    ma = Multiset((m.marker, m.hex) for m in after.markers)
+    if mb != ma:
+        gone, came = mb - ma, ma - mb
+        desc = ", ".join([f"{m} from {name(h) if h else 'off-map'}" for m, h in gone]
+                         + [f"{m} to {name(h) if h else 'off-map'}" for m, h in came])
+        report.not_checked.append(NotChecked(step, "markers", f"markers are not checked ({desc})"))
+    if not groups:
+        return
+    base = before
+    if (before.turn, before.phase, before.phasing_side) != (after.turn, after.phase, after.phasing_side):
+        base = dataclasses.replace(before, turn=after.turn, phase=after.phase, phasing_side=after.phasing_side)
+    for (src, dst), uids in groups.items():
+        by_start: dict[Any, list[str]] = {}
+        for uid in uids:
+            by_start.setdefault(phase_start.setdefault(uid, src), []).append(uid)
+        for start, ids in by_start.items():
+            if moves_fn is None:
+                report.not_checked.append(NotChecked(step, "move", f"no movement calculator: {no_moves}", ids,
+                                                     name(src), name(dst)))
+                continue
+            check = MoveCheck(step, ids, name(start), name(src), name(dst), True)
+            if start == dst:
+                check.how = "back where it began the phase"
+                report.moves.append(check)
+                continue
+            pos = base
+            if start != src:
+                pos = base.moved({u: dataclasses.replace(base.by_id[u], hex=start) for u in ids})
+            first = None
+            try:
+                for variant in variants:
+                    result = moves_fn(pos, ids, **variant)
+                    if dst in result.destinations:
+                        check.how = ", ".join(f"{k}={v}" for k, v in variant.items()) or None
+                        break
+                    if first is None:
+                        first = result.why_not(dst)
+                else:
+                    check.legal = False
+                    check.rule, check.reason = (first.rule, first.message) if first else (None, None)
+            except Exception as err:  # noqa: BLE001 -- a hostile log must not crash the checker
+                report.not_checked.append(NotChecked(step, "move", f"the move calculator failed: "
+                                                     f"{type(err).__name__}: {err}", ids, name(src), name(dst)))
+                continue
+            report.moves.append(check)
+
+
+def check_log_file(path: str | os.PathLike[str] | IO[bytes], game_id: str | None = None, *,
+                   check_after: str = "step", limits: LogLimits = LogLimits()) -> LogReport:
+    """Read a ``.vlog`` and check it (game from ``game_id`` or the log's module name)."""
+    log = read_log(path, limits)
+    game = game_of_save(log.initial, log.source, game_id)
+    return check_log(log, game, check_after=check_after)
