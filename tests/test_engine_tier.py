@@ -64,12 +64,53 @@ def _png(size: tuple[int, int], colour: tuple[int, int, int]) -> bytes:
 
 PIECE_TYPE = "piece;;;infantry.png;Infantry"  # BasicPiece: ID;cloneKey;deleteKey;image;name
 
+# The children VASSAL's editor gives a new Map (Map.build(null) plus a Zoomer), with the
+# attributes the engine's own getBuildElement writes for default-constructed components
+# (VASSAL 3.6.0-SNAPSHOT-9a37405aa).  Without PieceMover nothing can be dragged, without
+# MenuDisplayer there is no right-click menu, without KeyBufferer no selection (so no keys).
+STANDARD_MAP_CHILDREN = """
+    <VASSAL.build.module.map.StackMetrics bottom="40,0" disabled="false" down="37,0" exSepX="6" exSepY="18" top="38,0" unexSepX="2" unexSepY="4" up="39,0"/>
+    <VASSAL.build.module.map.ForwardToKeyBuffer/>
+    <VASSAL.build.module.map.Scroller/>
+    <VASSAL.build.module.map.ForwardToChatter/>
+    <VASSAL.build.module.map.MenuDisplayer/>
+    <VASSAL.build.module.map.MapCenterer/>
+    <VASSAL.build.module.map.StackExpander/>
+    <VASSAL.build.module.map.PieceMover/>
+    <VASSAL.build.module.map.KeyBufferer/>
+    <VASSAL.build.module.map.ImageSaver buttonText="" hotkey="" icon="/images/camera.gif" tooltip="Save map as PNG image"/>
+    <VASSAL.build.module.map.CounterDetailViewer borderWidth="0" centerAll="false" centerText="false" combineCounterSummary="false" counterReportFormat="" delay="700" description="" display="from top-most layer only" emptyHexReportForma="$LocationName$" enableHTML="false" extraTextPadding="0" fgColor="0,0,0" fontSize="9" graphicsZoom="1.0" hotkey="32,130" layerList="" minDisplayPieces="2" propertyFilter="" showDeck="false" showDeckDepth="1" showMoveSelectde="false" showNoStack="false" showNonMovable="false" showOverlap="false" showgraph="true" showgraphsingle="false" showtext="false" showtextsingle="false" stretchWidthSummary="false" summaryReportFormat="$LocationName$" unrotatePieces="false" version="3" verticalOffset="0" verticalTopText="5" zoomlevel="1.0"/>
+    <VASSAL.build.module.map.Flare circleColor="255,0,0" circleScale="true" circleSize="100" flareKey="keyAlt" flareName="Map Flare" flarePulses="6" flarePulsesPerSec="3" reportFormat=""/>
+    <VASSAL.build.module.properties.GlobalProperties/>
+    <VASSAL.build.module.map.SelectionHighlighters/>
+    <VASSAL.build.module.map.HighlightLastMoved color="255,0,0" enabled="true" thickness="2"/>
+    <VASSAL.build.module.map.Zoomer inButtonText="" inIconName="/images/zoomIn.gif" inTooltip="Zoom in" outButtonText="" outIconName="/images/zoomOut.gif" outTooltip="Zoom out" pickButtonText="" pickIconName="/images/zoom.png" pickTooltip="Select Zoom" zoomInKey="" zoomLevels="0.2,0.25,0.333,0.4,0.5,0.555,0.625,0.75,1.0,1.25,1.6" zoomOutKey="" zoomPickKey="" zoomStart="3"/>"""
 
-def build_file_xml() -> str:
-    slot = f"+/null/{PIECE_TYPE}/null;0;0;1;0"  # an AddPiece command, as the editor writes it
+# GlobalOptions as a fresh module holds it (the engine adds one when it is missing).
+GLOBAL_OPTIONS = """
+  <VASSAL.build.module.GlobalOptions autoReport="Always" chatterHTMLSupport="Never" hotKeysOnClosedWindows="Never" nonOwnerUnmaskable="Never" playerIdFormat="$PlayerName$" promptString="Opponents can unmask my pieces">
+    <option name="stepIcon">/images/StepForward16.gif</option>
+    <option name="stepHotKey">34,0</option>
+    <option name="undoIcon">/images/Undo16.gif</option>
+    <option name="undoHotKey"/>
+    <option name="serverControlsIcon">/images/connect.gif</option>
+    <option name="serverControlsHotKey">83,520</option>
+  </VASSAL.build.module.GlobalOptions>"""
+
+
+def build_file_xml(map_children: str = "", module_children: str = "", before_maps: str = "",
+                   slot_type: str = PIECE_TYPE, slot_state: str = "null;0;0;1;0") -> str:
+    """The buildFile.xml of the tiny module.
+
+    ``map_children`` goes into the Map after its BoardPicker (e.g. STANDARD_MAP_CHILDREN),
+    ``before_maps`` before the Map (GlobalOptions must precede the maps: a Map decides at
+    build time whether to dock into the main window, from GlobalOptions' single-window
+    setting), ``module_children`` after the pieces; the one PieceSlot holds ``slot_type``/``slot_state``.
+    """
+    slot = xml_escape(add_piece("null", slot_type, slot_state))  # an AddPiece command, as the editor writes it
     return f"""<?xml version="1.0" encoding="UTF-8" standalone="no"?>
 <VASSAL.build.GameModule ModuleOther1="" ModuleOther2="" VassalVersion="3.6.0" description="engine tier test" name="Tiny" nextPieceSlotId="2" version="0.1">
-  <VASSAL.build.module.BasicCommandEncoder/>
+  <VASSAL.build.module.BasicCommandEncoder/>{before_maps}
   <VASSAL.build.module.Map allowMultiple="false" backgroundcolor="255,255,255" buttonName="" edgeHeight="0" edgeWidth="0" hideKey="" hotkey="" icon="" launch="false" mapName="{MAP_NAME}" markMoved="Never" markUnmovedHotkey="" markUnmovedIcon="" markUnmovedText="" markUnmovedTooltip="" showKey="" tooltip="">
     <VASSAL.build.module.map.BoardPicker addColumnText="Add column" addRowText="Add row" boardPrompt="Select board" slotHeight="125" slotScale="0.2" slotWidth="350" title="Choose Boards">
       <VASSAL.build.module.map.boardPicker.Board image="board.png" name="{BOARD_NAME}" reversible="false">
@@ -77,15 +118,19 @@ def build_file_xml() -> str:
           <VASSAL.build.module.map.boardPicker.board.mapgrid.HexGridNumbering color="0,0,0" first="H" fontSize="9" hDescend="false" hDrawOff="0" hLeading="1" hOff="1" hType="N" locationFormat="$gridLocation$" rotateText="0" sep="" stagger="false" vDescend="false" vDrawOff="0" vLeading="1" vOff="1" vType="N" visible="false"/>
         </VASSAL.build.module.map.boardPicker.board.HexGrid>
       </VASSAL.build.module.map.boardPicker.Board>
-    </VASSAL.build.module.map.BoardPicker>
+    </VASSAL.build.module.map.BoardPicker>{map_children}
   </VASSAL.build.module.Map>
   <VASSAL.build.module.PieceWindow defaultWidth="0" hidden="false" hotkey="" icon="" name="Pieces" scale="1.0" text="Pieces" tooltip="">
     <VASSAL.build.widget.ListWidget entryName="Units" height="0" scale="1.0" width="0">
       <VASSAL.build.widget.PieceSlot entryName="Infantry" gpid="1" height="40" width="40">{slot}</VASSAL.build.widget.PieceSlot>
     </VASSAL.build.widget.ListWidget>
-  </VASSAL.build.module.PieceWindow>
+  </VASSAL.build.module.PieceWindow>{module_children}
 </VASSAL.build.GameModule>
 """
+
+
+def xml_escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 MODULEDATA = """<?xml version="1.0" encoding="UTF-8" standalone="no"?>
@@ -99,12 +144,15 @@ MODULEDATA = """<?xml version="1.0" encoding="UTF-8" standalone="no"?>
 """
 
 
-def write_module(path: Path) -> Path:
+def write_module(path: Path, xml: str | None = None, extra: dict[str, bytes] | None = None) -> Path:
+    """Write the tiny module: ``xml`` (default ``build_file_xml()``), the images, and ``extra`` entries."""
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("buildFile.xml", build_file_xml())
+        z.writestr("buildFile.xml", build_file_xml() if xml is None else xml)
         z.writestr("moduledata", MODULEDATA)
         z.writestr("images/board.png", _png((BOARD_W, BOARD_H), (200, 220, 180)))
         z.writestr("images/infantry.png", _png((40, 40), (90, 120, 200)))
+        for name, data in (extra or {}).items():
+            z.writestr(name, data)
     return path
 
 
@@ -137,6 +185,17 @@ def add_piece(piece_id: str, type_: str, state: str) -> str:
     return "+/" + "/".join(seq_escape(t, "/") for t in (piece_id, type_, state))
 
 
+def nest(outer_first: list[str], innermost: str) -> str:
+    """Decorator.getType()/getState(): each trait's own part, TAB, the inner rest escaped (SequenceEncoder, TAB).
+
+    ``outer_first`` lists the traits' own type (or state) strings, outermost first.
+    """
+    acc = innermost
+    for own in reversed(outer_first):
+        acc = own + "\t" + seq_escape(acc, "\t")
+    return acc
+
+
 def basic_state(map_name: str, x: int, y: int, gpid: str) -> str:
     # BasicPiece state: map;x;y;gpid;number of persistent properties
     return ";".join(seq_escape(t, ";") for t in (map_name, str(x), str(y), gpid, "0"))
@@ -146,11 +205,12 @@ def basic_state(map_name: str, x: int, y: int, gpid: str) -> str:
 SAVE_PIECES = [("1001", 1, 2), ("1002", 4, 0)]
 
 
-def save_command() -> str:
+def save_command(piece_type: str = PIECE_TYPE, trait_states: tuple[str, ...] = ()) -> str:
+    """A whole saved game: SAVE_PIECES (of ``piece_type``, traits in ``trait_states``) on the board."""
     cmds = ["begin_save", ""]
     for pid, c, r in SAVE_PIECES:
         x, y = (round(v) for v in hex_centre(c, r))
-        cmds.append(add_piece(pid, PIECE_TYPE, basic_state(MAP_NAME, x, y, "1")))
+        cmds.append(add_piece(pid, piece_type, nest(list(trait_states), basic_state(MAP_NAME, x, y, "1"))))
     # the second piece sits in a Stack, as the engine saves stacked pieces
     pid, c, r = SAVE_PIECES[1]
     x, y = (round(v) for v in hex_centre(c, r))
@@ -171,11 +231,19 @@ SAVEDATA = """<?xml version="1.0" encoding="UTF-8" standalone="no"?>
 """
 
 
-def write_save(path: Path) -> Path:
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("savedGame", obfuscate(save_command(), key=random.Random(7).randrange(256)))
+def save_bytes(command: str | None = None) -> bytes:
+    """A .vsav (zip) holding ``command`` (default ``save_command()``)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("savedGame", obfuscate(save_command() if command is None else command,
+                                          key=random.Random(7).randrange(256)))
         z.writestr("savedata", SAVEDATA)
         z.writestr("moduledata", MODULEDATA)
+    return buf.getvalue()
+
+
+def write_save(path: Path) -> Path:
+    path.write_bytes(save_bytes())
     return path
 
 

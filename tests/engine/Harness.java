@@ -8,6 +8,7 @@
  *   java Harness load  MODULE.vmod
  *   java Harness where MODULE.vmod POINTS.json [MAPNAME]
  *   java Harness save  MODULE.vmod SAVE.vsav
+ *   java Harness play  MODULE.vmod SCRIPT.json   (steps as a player: see README)
  *
  * System properties:
  *   VASSAL.conf          VASSAL's configuration dir (prefs, errorLog); a temp
@@ -61,7 +62,7 @@ public final class Harness {
 
   public static void main(String[] args) throws Exception {
     if (args.length < 2) {
-      System.err.println("usage: Harness load|where|save MODULE.vmod [FILE] [MAP]");
+      System.err.println("usage: Harness load|where|save|play MODULE.vmod [FILE] [MAP]");
       System.exit(2);
     }
     final String cmd = args[0];
@@ -71,6 +72,20 @@ public final class Harness {
 
     setUpConfAndLogging();
     startWatchdog(cmd);
+
+    if ("play".equals(cmd)) {
+      // Steps run on this (main) thread: Robot input must not come from the EDT.
+      try {
+        if (args.length < 3) throw new IllegalArgumentException("play needs SCRIPT.json");
+        Play.onEdt(() -> { Engine.init(args[1]); return null; }, 120);
+        Play.run(Path.of(args[2]));
+      }
+      catch (Throwable t) {
+        errors.add("exception: " + stackTrace(t instanceof InvocationTargetException ? t.getCause() : t));
+      }
+      finish(0);
+      return;
+    }
 
     try {
       // VASSAL classes are touched only from here on, after logging is set up
@@ -170,7 +185,7 @@ public final class Harness {
     }
     final List<String> dialogs = openDialogs();
     result.put("dialogs", dialogs);
-    final List<String> notes = new ArrayList<>();
+    final List<String> notes = new ArrayList<>(Play.notes);
     for (final String d : dialogs) {
       if (isSnapshotVersionWarning(d)) {
         notes.add("ignored: " + d);
@@ -490,6 +505,875 @@ public final class Harness {
     }
   }
 
+  // ---------------------------------------------------------------- play
+
+  /**
+   * {@code play}: a script of player actions, run against the real PlayerWindow
+   * with a java.awt.Robot.  Steps run on the main thread; engine calls go to the
+   * EDT through {@link #onEdt}, which never blocks for ever: a modal dialog is
+   * recorded, closed, and the step fails.
+   */
+  static final class Play {
+    static final List<String> notes = new ArrayList<>();
+    static final List<Object> steps = java.util.Collections.synchronizedList(new ArrayList<>());
+    static java.awt.Robot robot;
+    static ScriptedChooser chooser;
+    /** Pieces by id as the last step saw them, so a moved/changed piece can be found again. */
+
+    interface EdtCall<T> {
+      T call() throws Exception;
+    }
+
+    /** Run on the EDT and wait; a dialog that blocks the call is closed after {@code secs}. */
+    static <T> T onEdt(EdtCall<T> c, double secs) throws Exception {
+      final java.util.concurrent.FutureTask<T> task = new java.util.concurrent.FutureTask<>(c::call);
+      SwingUtilities.invokeLater(task);
+      try {
+        return task.get((long) (secs * 1000), java.util.concurrent.TimeUnit.MILLISECONDS);
+      }
+      catch (java.util.concurrent.TimeoutException e) {
+        final List<String> open = closeDialogs();
+        try {
+          task.get(5, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        catch (Exception ignored) {
+          // still blocked or failed: the step fails anyway
+        }
+        throw new IllegalStateException("blocked for " + secs + " s; dialogs closed: " + open);
+      }
+      catch (java.util.concurrent.ExecutionException e) {
+        final Throwable cause = e.getCause();
+        if (cause instanceof Exception) throw (Exception) cause;
+        throw new RuntimeException(cause);
+      }
+    }
+
+    static <T> T onEdt(EdtCall<T> c) throws Exception {
+      return onEdt(c, 30);
+    }
+
+    /** Let the EDT and the X server catch up. */
+    static void settle(long ms) throws Exception {
+      // Robot.waitForIdle() is avoided: under Xvfb its native sync often waits out a timeout
+      java.awt.Toolkit.getDefaultToolkit().sync();
+      onEdt(() -> null, 10);
+      if (ms > 0) Thread.sleep(ms);
+      java.awt.Toolkit.getDefaultToolkit().sync();
+      onEdt(() -> null, 10);
+      onEdt(() -> null, 10);
+    }
+
+    /** Visible dialogs: texts recorded, dialogs disposed (a modal one unblocks its caller). */
+    static List<String> closeDialogs() {
+      final List<String> texts = new ArrayList<>();
+      final List<Window> ws = new ArrayList<>();
+      for (final Window w : Window.getWindows()) {
+        if (w.isShowing() && w instanceof Dialog) ws.add(w);
+      }
+      for (final Window w : ws) {
+        final StringBuilder sb = new StringBuilder();
+        sb.append('[').append(((Dialog) w).getTitle()).append("] ");
+        collectText(w, sb);
+        String text = sb.toString().trim().replaceAll("\\s+", " ");
+        if (text.length() > 600) text = text.substring(0, 600) + " ...";
+        texts.add(text);
+        SwingUtilities.invokeLater(w::dispose);
+      }
+      return texts;
+    }
+
+    @SuppressWarnings("unchecked")
+    static void run(Path script) throws Exception {
+      final Object parsed = Json.parse(Files.readString(script, StandardCharsets.UTF_8));
+      if (!(parsed instanceof List)) throw new IllegalArgumentException("the script must be a JSON list of steps");
+      result.put("steps", steps);
+      onEdt(() -> {
+        final VASSAL.build.GameModule g = VASSAL.build.GameModule.getGameModule();
+        // no "start/end a logfile?" questions, no comment prompt on save
+        g.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_NEW_LOG_START, Boolean.FALSE);
+        g.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_NEW_LOG_END, Boolean.FALSE);
+        if (g.getPrefs().getOption(VASSAL.build.module.BasicLogger.PROMPT_LOG_COMMENT) != null) {
+          g.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_LOG_COMMENT, Boolean.FALSE);
+        }
+        // file dialogs answered by the script (GameModule keeps its chooser in a private field)
+        chooser = new ScriptedChooser();
+        final java.lang.reflect.Field f = VASSAL.build.GameModule.class.getDeclaredField("fileChooser");
+        f.setAccessible(true);
+        f.set(g, chooser);
+        // as VASSAL.launch.Player does once the module is loaded
+        g.getPlayerWindow().setVisible(true);
+        return null;
+      });
+      robot = new java.awt.Robot();
+      robot.setAutoDelay(5);
+      settle(300);
+      noteDialogs(null);
+      final List<Object> list = (List<Object>) parsed;
+      for (int i = 0; i < list.size(); i++) {
+        final Map<String, Object> out = new LinkedHashMap<>();
+        final Object o = list.get(i);
+        final Map<String, Object> step = o instanceof Map ? (Map<String, Object>) o : new LinkedHashMap<>();
+        final String op = String.valueOf(step.get("op"));
+        out.put("op", op);
+        steps.add(out);
+        final long t0 = System.nanoTime();
+        try {
+          if (!(o instanceof Map)) throw new IllegalArgumentException("a step must be a JSON object");
+          doStep(op, step, out, list, i);
+          out.put("ok", Boolean.TRUE);
+        }
+        catch (Throwable t) {
+          out.put("ok", Boolean.FALSE);
+          String msg = t.getClass().getSimpleName() + ": " + t.getMessage();
+          if (!(t instanceof IllegalArgumentException || t instanceof IllegalStateException)) {
+            msg = stackTrace(t);
+          }
+          out.put("error", msg);
+          errors.add("step " + i + " (" + op + "): " + msg);
+        }
+        try {
+          settle(50);
+        }
+        catch (Exception e) {
+          // reported by the dialog check below
+        }
+        noteDialogs(out);
+        out.put("seconds", Math.round((System.nanoTime() - t0) / 1e6) / 1000.0);
+      }
+    }
+
+    /** Dialogs left open by a step: the snapshot's version warning is a note, anything else an error. */
+    static void noteDialogs(Map<String, Object> out) {
+      final List<String> open = closeDialogs();
+      final List<String> bad = new ArrayList<>();
+      for (final String d : open) {
+        if (isSnapshotVersionWarning(d)) notes.add("ignored: " + d);
+        else bad.add(d);
+      }
+      if (bad.isEmpty()) return;
+      if (out != null) {
+        out.put("dialogs", bad);
+        out.put("ok", Boolean.FALSE);
+        out.putIfAbsent("error", "dialog left open: " + bad.get(0));
+      }
+      for (final String d : bad) errors.add("dialog" + (out == null ? "" : " after step " + out.get("op")) + ": " + d);
+    }
+
+    @SuppressWarnings("unchecked")
+    static void doStep(String op, Map<String, Object> st, Map<String, Object> out,
+                       List<Object> script, int index) throws Exception {
+      switch (op) {
+      case "new": opNew(st, out); break;
+      case "load": opLoad(st, out); break;
+      case "windows": out.put("windows", onEdt(Play::windows)); break;
+      case "pieces": {
+        final List<String> props = new ArrayList<>();
+        if (st.get("props") instanceof List) for (final Object x : (List<Object>) st.get("props")) props.add(String.valueOf(x));
+        final String mapName = (String) st.get("map");
+        out.put("pieces", onEdt(() -> pieces(mapName, props)));
+        break;
+      }
+      case "slots": out.put("slots", onEdt(Play::slots)); break;
+      case "drag": opDrag(st, out); break;
+      case "menu": opMenu(st, out); break;
+      case "key": opKey(st, out); break;
+      case "zoom": opZoom(st, out); break;
+      case "screenshot": opScreenshot(st, out); break;
+      case "save": {
+        final File f = new File(str(st, "file"));
+        onEdt(() -> {
+          module.getGameState().saveGame(f);
+          return null;
+        });
+        out.put("file", f.getPath());
+        out.put("bytes", f.length());
+        break;
+      }
+      case "log_start": opLogStart(st, out, script, index); break;
+      case "log_end": opLogEnd(st, out); break;
+      case "turn": opTurn(st, out); break;
+      case "refresh": opRefresh(st, out); break;
+      case "sleep": Thread.sleep((long) (num(st, "seconds", 1) * 1000)); break;
+      default: throw new IllegalArgumentException("unknown op " + op);
+      }
+    }
+
+    static VASSAL.build.GameModule module = null;
+
+    // ------------------------------------------------------------ helpers
+
+    static String str(Map<String, Object> st, String key) {
+      final Object v = st.get(key);
+      if (v == null) throw new IllegalArgumentException("missing \"" + key + "\"");
+      return String.valueOf(v);
+    }
+
+    static double num(Map<String, Object> st, String key, double dflt) {
+      final Object v = st.get(key);
+      return v instanceof Number ? ((Number) v).doubleValue() : dflt;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Point point(Map<String, Object> st, String key) {
+      final Object v = st.get(key);
+      if (!(v instanceof List) || ((List<Object>) v).size() != 2) {
+        throw new IllegalArgumentException("\"" + key + "\" must be [x, y]");
+      }
+      final List<Object> l = (List<Object>) v;
+      return new Point((int) Math.round(((Number) l.get(0)).doubleValue()),
+                       (int) Math.round(((Number) l.get(1)).doubleValue()));
+    }
+
+    static VASSAL.build.module.Map findMap(String name) {
+      for (final VASSAL.build.module.Map m : VASSAL.build.module.Map.getMapList()) {
+        if (name == null || name.equals(m.getMapName())) return m;
+      }
+      throw new IllegalArgumentException("no map " + (name == null ? "at all" : "named " + name));
+    }
+
+    static javax.swing.JScrollPane scrollOf(VASSAL.build.module.Map m) {
+      return (javax.swing.JScrollPane) SwingUtilities.getAncestorOfClass(javax.swing.JScrollPane.class, m.getView());
+    }
+
+    static Object field(Object target, Class<?> cls, String name) throws Exception {
+      final java.lang.reflect.Field f = cls.getDeclaredField(name);
+      f.setAccessible(true);
+      return f.get(target);
+    }
+
+    static Object call(Object target, Class<?> cls, String name) throws Exception {
+      final java.lang.reflect.Method m = cls.getDeclaredMethod(name);
+      m.setAccessible(true);
+      return m.invoke(target);
+    }
+
+    /** Wait until a background load (SwingWorker) is over. */
+    static void waitForLoad(double secs) throws Exception {
+      final long end = System.nanoTime() + (long) (secs * 1e9);
+      while (onEdt(() -> module.getGameState().isLoadingInBackground())) {
+        if (System.nanoTime() > end) throw new IllegalStateException("game still loading after " + secs + " s");
+        Thread.sleep(50);
+      }
+      settle(100);
+    }
+
+    static int pieceCount() {
+      int n = 0;
+      for (final VASSAL.counters.GamePiece p : module.getGameState().getAllPieces()) {
+        if (!(p instanceof VASSAL.counters.Stack)) n++;
+      }
+      return n;
+    }
+
+    /** Type ids of the decorator chain, outermost first, ending with the BasicPiece's "piece". */
+    static List<String> traits(VASSAL.counters.GamePiece p) {
+      final List<String> out = new ArrayList<>();
+      VASSAL.counters.GamePiece q = p;
+      while (q instanceof VASSAL.counters.Decorator) {
+        final String t = ((VASSAL.counters.Decorator) q).myGetType();
+        final int semi = t.indexOf(';');
+        out.add(semi < 0 ? t : t.substring(0, semi));
+        q = ((VASSAL.counters.Decorator) q).getInner();
+      }
+      if (q != null) {
+        final String t = q.getType();
+        final int semi = t.indexOf(';');
+        out.add(semi < 0 ? t : t.substring(0, semi));
+      }
+      return out;
+    }
+
+    static List<String> menuTexts(javax.swing.JPopupMenu popup) {
+      final List<String> out = new ArrayList<>();
+      flatten(popup, "", out);
+      return out;
+    }
+
+    static void flatten(javax.swing.JPopupMenu menu, String prefix, List<String> out) {
+      for (final Component c : menu.getComponents()) {
+        if (c instanceof javax.swing.JMenu) {
+          final javax.swing.JMenu sub = (javax.swing.JMenu) c;
+          flatten(sub.getPopupMenu(), prefix + sub.getText() + " > ", out);
+        }
+        else if (c instanceof javax.swing.JMenuItem) {
+          out.add(prefix + ((javax.swing.JMenuItem) c).getText());
+        }
+      }
+    }
+
+    static Map<String, Object> describe(VASSAL.counters.GamePiece p, List<String> props, boolean full) {
+      final Map<String, Object> jp = new LinkedHashMap<>();
+      jp.put("id", p.getId());
+      jp.put("name", p.getName());
+      final VASSAL.build.module.Map m = p.getMap();
+      jp.put("map", m == null ? null : m.getMapName());
+      final Point pos = p.getPosition();
+      jp.put("x", pos.x);
+      jp.put("y", pos.y);
+      jp.put("locationName", m == null ? null : m.locationName(pos));
+      final VASSAL.counters.Stack s = p.getParent();
+      jp.put("stack", s == null ? null : s.getId());
+      jp.put("stackIndex", s == null ? null : s.indexOf(p));
+      final VASSAL.counters.GamePiece inner = VASSAL.counters.Decorator.getInnermost(p);
+      jp.put("gpid", inner instanceof VASSAL.counters.BasicPiece ? ((VASSAL.counters.BasicPiece) inner).getGpId() : null);
+      if (full) {
+        jp.put("traits", traits(p));
+        final Map<String, Object> pv = new LinkedHashMap<>();
+        for (final String k : props) {
+          final Object v = p.getProperty(k);
+          pv.put(k, v == null ? null : String.valueOf(v));
+        }
+        jp.put("properties", pv);
+        jp.put("obscured", Boolean.TRUE.equals(p.getProperty(VASSAL.counters.Properties.OBSCURED_TO_ME)));
+        jp.put("menu", menuTexts(VASSAL.build.module.map.MenuDisplayer.createPopup(p)));
+        jp.put("selected", Boolean.TRUE.equals(p.getProperty(VASSAL.counters.Properties.SELECTED)));
+      }
+      jp.put("state", p.getState());
+      return jp;
+    }
+
+    static List<Object> pieces(String mapName, List<String> props) {
+      final List<Object> out = new ArrayList<>();
+      for (final VASSAL.counters.GamePiece p : module.getGameState().getAllPieces()) {
+        if (p instanceof VASSAL.counters.Stack) continue;
+        if (mapName != null && (p.getMap() == null || !mapName.equals(p.getMap().getMapName()))) continue;
+        out.add(describe(p, props, true));
+      }
+      return out;
+    }
+
+    static List<Object> slots() {
+      final List<Object> out = new ArrayList<>();
+      for (final VASSAL.build.widget.PieceSlot s : module.getAllDescendantComponentsOf(VASSAL.build.widget.PieceSlot.class)) {
+        final Map<String, Object> js = new LinkedHashMap<>();
+        js.put("name", s.getConfigureName());
+        js.put("gpid", s.getGpId());
+        final VASSAL.counters.GamePiece p = s.getPiece();
+        js.put("traits", p == null ? null : traits(p));
+        js.put("menu", p == null ? null : menuTexts(VASSAL.build.module.map.MenuDisplayer.createPopup(p)));
+        out.add(js);
+      }
+      return out;
+    }
+
+    static Map<String, Object> windows() {
+      final Map<String, Object> out = new LinkedHashMap<>();
+      final VASSAL.launch.PlayerWindow pw = module.getPlayerWindow();
+      out.put("playerWindow", Map.of("visible", pw.isVisible(), "showing", pw.isShowing(),
+        "size", List.of(pw.getWidth(), pw.getHeight())));
+      final List<Object> maps = new ArrayList<>();
+      for (final VASSAL.build.module.Map m : VASSAL.build.module.Map.getMapList()) {
+        final Map<String, Object> jm = new LinkedHashMap<>();
+        jm.put("name", m.getMapName());
+        final JComponentView v = new JComponentView(m);
+        jm.put("showing", v.view.isShowing());
+        jm.put("docked", SwingUtilities.getWindowAncestor(v.view) == pw);
+        final Window w = SwingUtilities.getWindowAncestor(v.view);
+        jm.put("window", w == null ? null : w.getClass().getSimpleName());
+        final javax.swing.JScrollPane sp = scrollOf(m);
+        final java.awt.Dimension ext = sp == null ? null : sp.getViewport().getExtentSize();
+        jm.put("viewport", ext == null ? null : List.of(ext.width, ext.height));
+        jm.put("zoom", m.getZoom());
+        final List<Object> bn = new ArrayList<>();
+        for (final VASSAL.build.module.map.boardPicker.Board b : m.getBoards()) bn.add(b.getName());
+        jm.put("boards", bn);
+        maps.add(jm);
+      }
+      out.put("maps", maps);
+      return out;
+    }
+
+    static final class JComponentView {
+      final javax.swing.JComponent view;
+
+      JComponentView(VASSAL.build.module.Map m) {
+        view = m.getView();
+      }
+    }
+
+    // ------------------------------------------------------------ game start / load
+
+    static void opNew(Map<String, Object> st, Map<String, Object> out) throws Exception {
+      module = VASSAL.build.GameModule.getGameModule();
+      final Object setupName = st.get("setup");
+      final VASSAL.build.module.GameState gs = module.getGameState();
+      if (setupName != null) {
+        final VASSAL.build.module.PredefinedSetup ps = onEdt(() -> {
+          final List<String> names = new ArrayList<>();
+          for (final VASSAL.build.module.PredefinedSetup s :
+               module.getAllDescendantComponentsOf(VASSAL.build.module.PredefinedSetup.class)) {
+            final String n = s.getAttributeValueString(VASSAL.build.module.PredefinedSetup.NAME);
+            names.add(n);
+            if (setupName.equals(n)) return s;
+          }
+          throw new IllegalArgumentException("no PredefinedSetup named " + setupName + " (there are " + names + ")");
+        });
+        out.put("setup", String.valueOf(setupName));
+        out.put("useFile", ps.isUseFile());
+        onEdt(() -> {
+          if (gs.isGameStarted()) {
+            gs.setModified(false); // no "save the game?" question
+            gs.closeGame();
+          }
+          ps.launch(); // what its File > New Game menu item does
+          return null;
+        });
+        waitForLoad(60);
+      }
+      else {
+        onEdt(() -> {
+          if (gs.isGameStarted()) gs.setModified(false);
+          module.setGameFileMode(VASSAL.build.GameModule.GameFileMode.NEW_GAME);
+          gs.setup(false);
+          // boards a picker cannot choose by itself would open the wizard: take its first board
+          for (final VASSAL.build.module.Map m : VASSAL.build.module.Map.getMapList()) {
+            final VASSAL.build.module.map.BoardPicker picker = m.getBoardPicker();
+            if (picker == null || picker.isFinished()) continue;
+            final String[] names = picker.getAllowableBoardNames();
+            if (names.length == 0) continue;
+            final VASSAL.build.module.map.boardPicker.Board b = picker.getBoard(names[0]);
+            new VASSAL.build.module.map.BoardPicker.SetBoards(picker, List.of(b)).execute();
+            notes.add("new: map " + m.getMapName() + " had no default board set-up; took " + names[0]);
+          }
+          gs.setup(true); // what File > New Game does
+          return null;
+        });
+        settle(200);
+      }
+      out.put("gameStarted", onEdt(gs::isGameStarted));
+      out.put("pieces", onEdt(Play::pieceCount));
+    }
+
+    static void opLoad(Map<String, Object> st, Map<String, Object> out) throws Exception {
+      module = VASSAL.build.GameModule.getGameModule();
+      final File f = new File(str(st, "file"));
+      if (!f.isFile()) throw new IllegalArgumentException("no such save: " + f);
+      final VASSAL.build.module.GameState gs = module.getGameState();
+      onEdt(() -> {
+        if (gs.isGameStarted()) gs.setModified(false);
+        chooser.answer(f);
+        gs.loadGame(false); // File > Load Game, the chooser answering f
+        return null;
+      });
+      waitForLoad(60);
+      out.put("file", f.getPath());
+      out.put("gameStarted", onEdt(gs::isGameStarted));
+      out.put("pieces", onEdt(Play::pieceCount));
+    }
+
+    // ------------------------------------------------------------ mouse and keys
+
+    /** Screen point of a map point, after scrolling so that all the given map points are in view. */
+    static Point[] toScreen(VASSAL.build.module.Map m, Point... pts) throws Exception {
+      return onEdt(() -> {
+        final javax.swing.JComponent v = m.getView();
+        if (!v.isShowing()) throw new IllegalStateException("map " + m.getMapName() + " is not showing");
+        if (!allVisible(m, pts)) {
+          int sx = 0;
+          int sy = 0;
+          for (final Point p : pts) {
+            sx += p.x;
+            sy += p.y;
+          }
+          m.centerAt(new Point(sx / pts.length, sy / pts.length));
+          final javax.swing.JScrollPane sp = scrollOf(m);
+          if (sp != null) sp.validate();
+          if (!allVisible(m, pts)) throw new IllegalArgumentException("points do not fit in one view of the map");
+        }
+        final Point on = v.getLocationOnScreen();
+        final Point[] out = new Point[pts.length];
+        for (int i = 0; i < pts.length; i++) {
+          final Point c = m.mapToComponent(pts[i]);
+          out[i] = new Point(on.x + c.x, on.y + c.y);
+        }
+        return out;
+      });
+    }
+
+    static boolean allVisible(VASSAL.build.module.Map m, Point... pts) {
+      final Rectangle vis = m.getView().getVisibleRect();
+      vis.grow(-4, -4);
+      for (final Point p : pts) {
+        if (!vis.contains(m.mapToComponent(p))) return false;
+      }
+      return true;
+    }
+
+    static VASSAL.counters.GamePiece pieceAt(VASSAL.build.module.Map m, Point p) throws Exception {
+      return onEdt(() -> m.findPiece(p, VASSAL.counters.PieceFinder.PIECE_IN_STACK));
+    }
+
+    static VASSAL.counters.GamePiece byId(String id) throws Exception {
+      return onEdt(() -> module.getGameState().getPieceForId(id));
+    }
+
+    static Map<String, Object> brief(VASSAL.counters.GamePiece p, List<String> props) throws Exception {
+      return onEdt(() -> describe(p, props, false));
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<String> propsOf(Map<String, Object> st) {
+      final List<String> props = new ArrayList<>();
+      if (st.get("props") instanceof List) for (final Object x : (List<Object>) st.get("props")) props.add(String.valueOf(x));
+      return props;
+    }
+
+    static Map<String, Object> withProps(VASSAL.counters.GamePiece p, List<String> props) throws Exception {
+      return onEdt(() -> {
+        final Map<String, Object> d = describe(p, props, false);
+        final Map<String, Object> pv = new LinkedHashMap<>();
+        for (final String k : props) {
+          final Object v = p.getProperty(k);
+          pv.put(k, v == null ? null : String.valueOf(v));
+        }
+        d.put("properties", pv);
+        return d;
+      });
+    }
+
+    static void opDrag(Map<String, Object> st, Map<String, Object> out) throws Exception {
+      module = VASSAL.build.GameModule.getGameModule();
+      final VASSAL.build.module.Map m = findMap((String) st.get("map"));
+      final Point from = point(st, "from");
+      final Point to = point(st, "to");
+      final VASSAL.counters.GamePiece before = pieceAt(m, from);
+      if (before == null) throw new IllegalArgumentException("no piece at " + from);
+      final Map<String, Object> b0 = brief(before, List.of());
+      out.put("piece", b0);
+      final String id = before.getId();
+      final Point[] s = toScreen(m, from, to);
+      settle(100);
+      robot.mouseMove(s[0].x, s[0].y);
+      settle(100);
+      robot.mousePress(java.awt.event.InputEvent.BUTTON1_DOWN_MASK);
+      settle(150);
+      final int n = 24;
+      for (int i = 1; i <= n; i++) {
+        robot.mouseMove(s[0].x + (s[1].x - s[0].x) * i / n, s[0].y + (s[1].y - s[0].y) * i / n);
+        Thread.sleep(25);
+      }
+      settle(200);
+      robot.mouseMove(s[1].x, s[1].y);
+      settle(100);
+      robot.mouseRelease(java.awt.event.InputEvent.BUTTON1_DOWN_MASK);
+      settle(400);
+      final VASSAL.counters.GamePiece after = byId(id);
+      if (after == null) throw new IllegalStateException("piece " + id + " is gone after the drag");
+      final Map<String, Object> a = brief(after, List.of());
+      out.put("after", a);
+      out.put("moved", !a.get("x").equals(b0.get("x")) || !a.get("y").equals(b0.get("y"))
+        || !String.valueOf(a.get("map")).equals(String.valueOf(b0.get("map"))));
+      if (!(Boolean) out.get("moved")) {
+        throw new IllegalStateException("the piece did not move (the drag did not reach the engine)");
+      }
+    }
+
+    static List<javax.swing.JPopupMenu> visiblePopups() {
+      final List<javax.swing.JPopupMenu> out = new ArrayList<>();
+      for (final Window w : Window.getWindows()) {
+        if (w.isShowing()) findPopups(w, out);
+      }
+      return out;
+    }
+
+    static void findPopups(Component c, List<javax.swing.JPopupMenu> out) {
+      if (c instanceof javax.swing.JPopupMenu && c.isShowing()) {
+        out.add((javax.swing.JPopupMenu) c);
+        return;
+      }
+      if (c instanceof Container) {
+        for (final Component k : ((Container) c).getComponents()) findPopups(k, out);
+      }
+    }
+
+    static void opMenu(Map<String, Object> st, Map<String, Object> out) throws Exception {
+      module = VASSAL.build.GameModule.getGameModule();
+      final VASSAL.build.module.Map m = findMap((String) st.get("map"));
+      final Point at = point(st, "at");
+      final VASSAL.counters.GamePiece p = pieceAt(m, at);
+      if (p == null) throw new IllegalArgumentException("no piece at " + at);
+      final List<String> props = propsOf(st);
+      out.put("piece", withProps(p, props));
+      final String id = p.getId();
+      final Point s = toScreen(m, at)[0];
+      robot.mouseMove(s.x, s.y);
+      settle(100);
+      robot.mousePress(java.awt.event.InputEvent.BUTTON3_DOWN_MASK);
+      Thread.sleep(50);
+      robot.mouseRelease(java.awt.event.InputEvent.BUTTON3_DOWN_MASK);
+      settle(300);
+      final List<javax.swing.JPopupMenu> popups = onEdt(Play::visiblePopups);
+      if (popups.isEmpty()) throw new IllegalStateException("no popup menu appeared");
+      final javax.swing.JPopupMenu popup = popups.get(0);
+      final List<String> texts = onEdt(() -> menuTexts(popup));
+      out.put("menu", texts);
+      final Object choose = st.get("choose");
+      if (choose == null) {
+        robot.keyPress(java.awt.event.KeyEvent.VK_ESCAPE);
+        robot.keyRelease(java.awt.event.KeyEvent.VK_ESCAPE);
+        settle(150);
+        if (!onEdt(Play::visiblePopups).isEmpty()) throw new IllegalStateException("Escape left the popup open");
+        return;
+      }
+      // "Sub > Item": hover each level, then click the item
+      final String[] path = String.valueOf(choose).split(" > ");
+      javax.swing.JPopupMenu cur = popup;
+      for (int level = 0; level < path.length; level++) {
+        final javax.swing.JPopupMenu menu = cur;
+        final String want = path[level];
+        final javax.swing.JMenuItem item = onEdt(() -> {
+          for (final Component c : menu.getComponents()) {
+            if (c instanceof javax.swing.JMenuItem && want.equals(((javax.swing.JMenuItem) c).getText())) {
+              return (javax.swing.JMenuItem) c;
+            }
+          }
+          return null;
+        });
+        if (item == null) throw new IllegalArgumentException("no menu item \"" + want + "\" in " + texts);
+        final Point c = onEdt(() -> {
+          final Point on = item.getLocationOnScreen();
+          return new Point(on.x + item.getWidth() / 2, on.y + item.getHeight() / 2);
+        });
+        robot.mouseMove(c.x, c.y);
+        settle(250);
+        if (level < path.length - 1) {
+          if (!(item instanceof javax.swing.JMenu)) throw new IllegalArgumentException(want + " is not a submenu");
+          cur = ((javax.swing.JMenu) item).getPopupMenu();
+        }
+        else {
+          robot.mousePress(java.awt.event.InputEvent.BUTTON1_DOWN_MASK);
+          Thread.sleep(40);
+          robot.mouseRelease(java.awt.event.InputEvent.BUTTON1_DOWN_MASK);
+          settle(300);
+        }
+      }
+      out.put("chose", String.valueOf(choose));
+      final VASSAL.counters.GamePiece after = byId(id);
+      out.put("after", after == null ? null : withProps(after, props));
+    }
+
+    static void opKey(Map<String, Object> st, Map<String, Object> out) throws Exception {
+      module = VASSAL.build.GameModule.getGameModule();
+      final VASSAL.build.module.Map m = findMap((String) st.get("map"));
+      final Point at = point(st, "at");
+      final String keyText = str(st, "key");
+      final javax.swing.KeyStroke ks = javax.swing.KeyStroke.getKeyStroke(keyText);
+      if (ks == null) throw new IllegalArgumentException("not a KeyStroke: " + keyText);
+      final VASSAL.counters.GamePiece p = pieceAt(m, at);
+      if (p == null) throw new IllegalArgumentException("no piece at " + at);
+      final List<String> props = propsOf(st);
+      final String id = p.getId();
+      out.put("before", withProps(p, props));
+      final Point s = toScreen(m, at)[0];
+      robot.mouseMove(s.x, s.y);
+      settle(100);
+      robot.mousePress(java.awt.event.InputEvent.BUTTON1_DOWN_MASK);
+      Thread.sleep(40);
+      robot.mouseRelease(java.awt.event.InputEvent.BUTTON1_DOWN_MASK);
+      settle(250);
+      out.put("selected", onEdt(() -> VASSAL.counters.KeyBuffer.getBuffer().contains(p)));
+      out.put("focus", onEdt(() -> {
+        final Component f = java.awt.KeyboardFocusManager.getCurrentKeyboardFocusManager().getFocusOwner();
+        return f == null ? null : f.getClass().getName();
+      }));
+      final int mods = ks.getModifiers();
+      final List<Integer> down = new ArrayList<>();
+      if ((mods & java.awt.event.InputEvent.CTRL_DOWN_MASK) != 0) down.add(java.awt.event.KeyEvent.VK_CONTROL);
+      if ((mods & java.awt.event.InputEvent.SHIFT_DOWN_MASK) != 0) down.add(java.awt.event.KeyEvent.VK_SHIFT);
+      if ((mods & java.awt.event.InputEvent.ALT_DOWN_MASK) != 0) down.add(java.awt.event.KeyEvent.VK_ALT);
+      if ((mods & java.awt.event.InputEvent.META_DOWN_MASK) != 0) down.add(java.awt.event.KeyEvent.VK_META);
+      for (final int k : down) robot.keyPress(k);
+      robot.keyPress(ks.getKeyCode());
+      Thread.sleep(30);
+      robot.keyRelease(ks.getKeyCode());
+      for (int i = down.size() - 1; i >= 0; i--) robot.keyRelease(down.get(i));
+      settle(300);
+      final VASSAL.counters.GamePiece after = byId(id);
+      out.put("after", after == null ? null : withProps(after, props));
+      out.put("changed", after == null || !after.getState().equals(((Map<?, ?>) out.get("before")).get("state"))
+        || !after.getName().equals(((Map<?, ?>) out.get("before")).get("name")));
+    }
+
+    static void opZoom(Map<String, Object> st, Map<String, Object> out) throws Exception {
+      module = VASSAL.build.GameModule.getGameModule();
+      final VASSAL.build.module.Map m = findMap((String) st.get("map"));
+      final String dir = str(st, "dir");
+      if (!dir.equals("in") && !dir.equals("out")) throw new IllegalArgumentException("dir must be in or out");
+      out.put("before", onEdt(m::getZoom));
+      onEdt(() -> {
+        final List<VASSAL.build.module.map.Zoomer> zs = m.getComponentsOf(VASSAL.build.module.map.Zoomer.class);
+        if (zs.isEmpty()) throw new IllegalStateException("map " + m.getMapName() + " has no Zoomer");
+        final javax.swing.AbstractButton b = (javax.swing.AbstractButton) field(zs.get(0),
+          VASSAL.build.module.map.Zoomer.class, dir.equals("in") ? "zoomInButton" : "zoomOutButton");
+        if (!b.isEnabled()) throw new IllegalStateException("zoom " + dir + " button is disabled (no further level)");
+        b.doClick(); // the toolbar button
+        return null;
+      });
+      settle(200);
+      out.put("after", onEdt(m::getZoom));
+    }
+
+    static void opScreenshot(Map<String, Object> st, Map<String, Object> out) throws Exception {
+      module = VASSAL.build.GameModule.getGameModule();
+      final File f = new File(str(st, "file"));
+      if (st.get("center") != null) {
+        final VASSAL.build.module.Map m = findMap((String) st.get("map"));
+        final Point c = point(st, "center");
+        onEdt(() -> {
+          m.centerAt(c);
+          return null;
+        });
+      }
+      settle(300);
+      final Rectangle r = onEdt(() -> {
+        final VASSAL.launch.PlayerWindow pw = module.getPlayerWindow();
+        return new Rectangle(pw.getLocationOnScreen(), pw.getSize());
+      });
+      final java.awt.image.BufferedImage img = robot.createScreenCapture(r);
+      if (f.getParentFile() != null) f.getParentFile().mkdirs();
+      javax.imageio.ImageIO.write(img, "png", f);
+      out.put("file", f.getPath());
+      out.put("size", List.of(img.getWidth(), img.getHeight()));
+    }
+
+    // ------------------------------------------------------------ log, turn, refresh
+
+    static VASSAL.build.module.BasicLogger logger() {
+      final VASSAL.command.Logger l = module.getLogger();
+      if (!(l instanceof VASSAL.build.module.BasicLogger)) throw new IllegalStateException("the module's logger is no BasicLogger");
+      return (VASSAL.build.module.BasicLogger) l;
+    }
+
+    static void opLogStart(Map<String, Object> st, Map<String, Object> out, List<Object> script, int index) throws Exception {
+      module = VASSAL.build.GameModule.getGameModule();
+      // BasicLogger asks for the file when logging begins: the step's own "file", else the next log_end's
+      Object file = st.get("file");
+      for (int j = index + 1; file == null && j < script.size(); j++) {
+        if (script.get(j) instanceof Map && "log_end".equals(((Map<?, ?>) script.get(j)).get("op"))) {
+          file = ((Map<?, ?>) script.get(j)).get("file");
+        }
+      }
+      if (file == null) throw new IllegalArgumentException("log_start needs a \"file\" or a later log_end with one");
+      final File f = new File(String.valueOf(file));
+      onEdt(() -> {
+        final VASSAL.build.module.BasicLogger bl = logger();
+        final javax.swing.Action begin = (javax.swing.Action) field(bl, VASSAL.build.module.BasicLogger.class, "newLogAction");
+        if (!begin.isEnabled()) throw new IllegalStateException("File > Begin Logfile is disabled (logging already?)");
+        chooser.answer(f);
+        begin.actionPerformed(new java.awt.event.ActionEvent(module.getPlayerWindow(), 0, "begin"));
+        if (!bl.isLogging()) throw new IllegalStateException("logging did not begin");
+        return null;
+      });
+      out.put("file", f.getPath());
+    }
+
+    static void opLogEnd(Map<String, Object> st, Map<String, Object> out) throws Exception {
+      module = VASSAL.build.GameModule.getGameModule();
+      final File f = new File(str(st, "file"));
+      onEdt(() -> {
+        final VASSAL.build.module.BasicLogger bl = logger();
+        if (!bl.isLogging()) throw new IllegalStateException("not logging (no log_start?)");
+        final java.lang.reflect.Field of = VASSAL.build.module.BasicLogger.class.getDeclaredField("outputFile");
+        of.setAccessible(true);
+        final File chosen = (File) of.get(bl);
+        if (!f.getAbsoluteFile().equals(chosen.getAbsoluteFile())) of.set(bl, f); // write where this step says
+        @SuppressWarnings("unchecked")
+        final List<Object> logged = (List<Object>) field(bl, VASSAL.build.module.BasicLogger.class, "logOutput");
+        out.put("commands", logged.size());
+        final javax.swing.Action end = (javax.swing.Action) field(bl, VASSAL.build.module.BasicLogger.class, "endLogAction");
+        end.actionPerformed(new java.awt.event.ActionEvent(module.getPlayerWindow(), 0, "end"));
+        return null;
+      });
+      out.put("file", f.getPath());
+      out.put("bytes", f.length());
+      if (!f.isFile()) throw new IllegalStateException("no log written (BasicLogger writes nothing when no command was logged)");
+    }
+
+    static void opTurn(Map<String, Object> st, Map<String, Object> out) throws Exception {
+      module = VASSAL.build.GameModule.getGameModule();
+      final boolean next = Boolean.TRUE.equals(st.get("next"));
+      out.put("trackers", onEdt(() -> {
+        final List<Object> l = new ArrayList<>();
+        for (final VASSAL.build.module.turn.TurnTracker t :
+             module.getAllDescendantComponentsOf(VASSAL.build.module.turn.TurnTracker.class)) {
+          final Map<String, Object> jt = new LinkedHashMap<>();
+          jt.put("id", t.getId());
+          jt.put("name", t.getConfigureName());
+          jt.put("before", t.getState());
+          jt.put("turn", call(t, VASSAL.build.module.turn.TurnTracker.class, "getTurnString"));
+          if (next) {
+            final Object widget = field(t, VASSAL.build.module.turn.TurnTracker.class, "turnWidget");
+            final javax.swing.AbstractButton b = (javax.swing.AbstractButton) field(widget, widget.getClass(), "nextButton");
+            b.doClick(); // the widget's Next button
+            jt.put("state", t.getState());
+            jt.put("turnAfter", call(t, VASSAL.build.module.turn.TurnTracker.class, "getTurnString"));
+          }
+          l.add(jt);
+        }
+        return l;
+      }));
+    }
+
+    static void opRefresh(Map<String, Object> st, Map<String, Object> out) throws Exception {
+      module = VASSAL.build.GameModule.getGameModule();
+      out.put("before", onEdt(Play::pieceCount));
+      onEdt(() -> {
+        // RefreshDialog.run() with its default options (only "delete pieces with no map")
+        final VASSAL.build.module.GameRefresher r = new VASSAL.build.module.GameRefresher(module);
+        final java.util.Set<String> options = new java.util.HashSet<>();
+        options.add("DeleteNoMap");
+        final VASSAL.command.Command c = new VASSAL.command.NullCommand();
+        r.execute(options, c);
+        module.sendAndLog(c);
+        return null;
+      });
+      settle(100);
+      out.put("after", onEdt(Play::pieceCount));
+    }
+
+    /** File dialogs answered by the script: the next open/save dialog gets {@link #answer}'s file. */
+    static final class ScriptedChooser extends VASSAL.tools.filechooser.FileChooser {
+      private File next;
+      private File selected;
+      private File dir;
+      private String title = "";
+
+      ScriptedChooser() {
+        super(null, null);
+      }
+
+      void answer(File f) {
+        next = f.getAbsoluteFile();
+        selected = next;
+      }
+
+      private int show() {
+        if (next == null) {
+          errors.add("harness: the engine asked for a file the script did not give");
+          return CANCEL_OPTION;
+        }
+        selected = next;
+        next = null;
+        return APPROVE_OPTION;
+      }
+
+      @Override public File getCurrentDirectory() { return dir; }
+      @Override public void setCurrentDirectory(File d) { dir = d; }
+      @Override public void rescanCurrentDirectory() { }
+      @Override public File getSelectedFile() { return selected; }
+      @Override public void setSelectedFile(File f) { selected = f; }
+      @Override public String getDialogTitle() { return title; }
+      @Override public void setDialogTitle(String t) { title = t; }
+      @Override public int showOpenDialog(Component parent) { return show(); }
+      @Override public int showSaveDialog(Component parent) { return show(); }
+      @Override public VASSAL.tools.filechooser.FileFilter getFileFilter() { return null; }
+      @Override public void setFileFilter(VASSAL.tools.filechooser.FileFilter f) { }
+      @Override public void addChoosableFileFilter(VASSAL.tools.filechooser.FileFilter f) { }
+      @Override public boolean removeChoosableFileFilter(VASSAL.tools.filechooser.FileFilter f) { return true; }
+      @Override public void resetChoosableFileFilters() { }
+    }
+  }
+
   // ---------------------------------------------------------------- JSON
 
   static final class Json {
@@ -529,6 +1413,118 @@ public final class Harness {
       else {
         str(sb, String.valueOf(o));
       }
+    }
+
+    /** A small JSON reader for play scripts: objects, lists, strings, numbers, booleans, null. */
+    static Object parse(String text) {
+      final int[] pos = {0};
+      final Object v = value(text, pos);
+      skip(text, pos);
+      if (pos[0] != text.length()) throw new IllegalArgumentException("trailing text in JSON at " + pos[0]);
+      return v;
+    }
+
+    private static void skip(String s, int[] pos) {
+      while (pos[0] < s.length() && Character.isWhitespace(s.charAt(pos[0]))) pos[0]++;
+    }
+
+    private static Object value(String s, int[] pos) {
+      skip(s, pos);
+      if (pos[0] >= s.length()) throw new IllegalArgumentException("JSON ends early");
+      final char c = s.charAt(pos[0]);
+      if (c == '{') {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        pos[0]++;
+        skip(s, pos);
+        if (s.charAt(pos[0]) == '}') {
+          pos[0]++;
+          return m;
+        }
+        while (true) {
+          skip(s, pos);
+          final Object k = value(s, pos);
+          if (!(k instanceof String)) throw new IllegalArgumentException("JSON key is no string at " + pos[0]);
+          skip(s, pos);
+          expect(s, pos, ':');
+          m.put((String) k, value(s, pos));
+          skip(s, pos);
+          if (s.charAt(pos[0]) == ',') {
+            pos[0]++;
+            continue;
+          }
+          expect(s, pos, '}');
+          return m;
+        }
+      }
+      if (c == '[') {
+        final List<Object> l = new ArrayList<>();
+        pos[0]++;
+        skip(s, pos);
+        if (s.charAt(pos[0]) == ']') {
+          pos[0]++;
+          return l;
+        }
+        while (true) {
+          l.add(value(s, pos));
+          skip(s, pos);
+          if (s.charAt(pos[0]) == ',') {
+            pos[0]++;
+            continue;
+          }
+          expect(s, pos, ']');
+          return l;
+        }
+      }
+      if (c == '"') {
+        final StringBuilder sb = new StringBuilder();
+        pos[0]++;
+        while (true) {
+          final char ch = s.charAt(pos[0]++);
+          if (ch == '"') return sb.toString();
+          if (ch != '\\') {
+            sb.append(ch);
+            continue;
+          }
+          final char e = s.charAt(pos[0]++);
+          switch (e) {
+          case 'n': sb.append('\n'); break;
+          case 't': sb.append('\t'); break;
+          case 'r': sb.append('\r'); break;
+          case 'b': sb.append('\b'); break;
+          case 'f': sb.append('\f'); break;
+          case 'u':
+            sb.append((char) Integer.parseInt(s.substring(pos[0], pos[0] + 4), 16));
+            pos[0] += 4;
+            break;
+          default: sb.append(e);
+          }
+        }
+      }
+      for (final String word : new String[] {"true", "false", "null"}) {
+        if (s.startsWith(word, pos[0])) {
+          pos[0] += word.length();
+          return "null".equals(word) ? null : Boolean.valueOf(word);
+        }
+      }
+      final Matcher m = Pattern.compile("-?\\d+(\\.\\d+)?([eE][-+]?\\d+)?").matcher(s);
+      if (m.find(pos[0]) && m.start() == pos[0]) {
+        pos[0] = m.end();
+        final String num = m.group();
+        if (m.group(1) == null && m.group(2) == null) {
+          final long lv = Long.parseLong(num);
+          if (lv == (int) lv) return (int) lv;
+          return lv;
+        }
+        return Double.parseDouble(num);
+      }
+      throw new IllegalArgumentException("bad JSON at " + pos[0]);
+    }
+
+    private static void expect(String s, int[] pos, char c) {
+      if (pos[0] >= s.length() || s.charAt(pos[0]) != c) {
+        throw new IllegalArgumentException("JSON: expected '" + c + "' at " + pos[0]);
+      }
+      pos[0]++;
     }
 
     static void str(StringBuilder sb, String s) {

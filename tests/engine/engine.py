@@ -17,6 +17,7 @@ Command line (for scripts)::
     python tests/engine/engine.py load  MODULE.vmod
     python tests/engine/engine.py where MODULE.vmod POINTS.json [MAP]
     python tests/engine/engine.py save  MODULE.vmod SAVE.vsav
+    python tests/engine/engine.py play  MODULE.vmod SCRIPT.json   # player actions, see README
 
 Cache directory: ``$TOOLKIT_VASSAL_CACHE`` or ``~/.cache/toolkit/vassal``
 (deliberately not ``$TOOLKIT_CACHE_DIR``, which the test suite points at a new
@@ -86,6 +87,9 @@ DEBIAN_JARS = [
 ]
 
 DEFAULT_TIMEOUT = 120.0
+PLAY_TIMEOUT = 180.0
+# Keys of a play step that name files: made absolute here, since the JVM runs in a temporary folder.
+PLAY_FILE_KEYS = ("file",)
 
 
 class EngineError(RuntimeError):
@@ -291,8 +295,8 @@ def _display_wrapper() -> list[str]:
     return ["sh", "-c", script, "sh"]
 
 
-def run_engine(args: list[str | os.PathLike], timeout: float = DEFAULT_TIMEOUT) -> dict:
-    """Run the harness once (``load``/``where``/``save`` + paths) and return its JSON.
+def run_engine(args: list[str | os.PathLike], timeout: float | None = None) -> dict:
+    """Run the harness once (``load``/``where``/``save``/``play`` + paths) and return its JSON.
 
     The result always has ``ok`` (no error-log warnings/errors, no exception,
     no dialog), ``errors`` (list of strings), ``log`` (the whole engine log) and
@@ -303,6 +307,8 @@ def run_engine(args: list[str | os.PathLike], timeout: float = DEFAULT_TIMEOUT) 
     if reason:
         raise EngineError(f"VASSAL engine unavailable: {reason}")
     args = [os.fspath(a) for a in args]
+    if timeout is None:
+        timeout = PLAY_TIMEOUT if args and args[0] == "play" else DEFAULT_TIMEOUT
     for a in args[1:]:
         if a.endswith((".vmod", ".vsav", ".json")) and not Path(a).is_file():
             raise EngineError(f"no such file: {a}")
@@ -360,6 +366,27 @@ def run_engine(args: list[str | os.PathLike], timeout: float = DEFAULT_TIMEOUT) 
     return result
 
 
+def play(module: str | os.PathLike, steps: list[dict], timeout: float | None = None) -> dict:
+    """Run a script of player actions (``play``) in one engine JVM and return its answer.
+
+    ``steps`` is a list of step objects (see tests/engine/README.md, "play");
+    relative ``file`` paths are taken from the current directory.  The answer
+    has ``steps`` (one result per step, each with ``op`` and ``ok``, ``error``
+    when it failed) besides the usual keys.
+    """
+    fixed = []
+    for step in steps:
+        step = dict(step)
+        for key in PLAY_FILE_KEYS:
+            if isinstance(step.get(key), str):
+                step[key] = str(Path(step[key]).resolve())
+        fixed.append(step)
+    with tempfile.TemporaryDirectory(prefix="vassal-play-") as tmp:
+        script = Path(tmp) / "script.json"
+        script.write_text(json.dumps(fixed), encoding="utf-8")
+        return run_engine(["play", module, script], timeout=timeout)
+
+
 def _kill_group(proc: subprocess.Popen) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -383,8 +410,14 @@ def main(argv: list[str] | None = None) -> int:
                           "cache": str(cache_dir())}))
         return 0 if reason is None else 1
     try:
-        result = run_engine(argv)
-    except EngineError as e:
+        if argv[0] == "play":
+            if len(argv) != 3:
+                raise EngineError("usage: engine.py play MODULE.vmod SCRIPT.json")
+            steps = json.loads(Path(argv[2]).read_text(encoding="utf-8"))
+            result = play(argv[1], steps)
+        else:
+            result = run_engine(argv)
+    except (EngineError, OSError, ValueError) as e:
         print(json.dumps({"ok": False, "errors": [str(e)]}))
         return 2
     print(json.dumps(result, indent=2))
