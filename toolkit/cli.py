@@ -327,8 +327,22 @@ def cmd_vsav_write(args: argparse.Namespace) -> None:
     print(f"wrote {args.output}" + (f"; off the map, not in the save: {', '.join(omitted)}" if omitted else ""))
 
 
+def cmd_check_log(args: argparse.Namespace) -> int:
+    """Every move of a VASSAL log checked with the game's legal-move generator; exit status 1 when any is illegal."""
+    from .vassal.replay import check_log_file
+
+    report = check_log_file(args.position, getattr(args, "game", None))
+    if args.json:
+        _print_json(report.json())
+    else:
+        print("\n".join(report.text()))
+    return 0 if report.legal else 1
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     """Every rule a position breaks; exit status 1 when there is any."""
+    if str(args.position).lower().endswith(".vlog"):
+        return cmd_check_log(args)
     position, rules = _game_command(args)
     data = rules.check_json(rules.check(position, turn_end=args.turn_end or None))
     if args.json:
@@ -460,8 +474,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--svg", metavar="OUT", help="draw the destinations with their costs (.svg or .png)")
     s.set_defaults(func=cmd_moves)
 
-    s = _rules_parser(sub, "check", "every rule a position (or a VASSAL save) breaks (exit status 1 when any)",
-                      cmd_check)
+    s = _rules_parser(sub, "check", "every rule a position (or a VASSAL save) breaks, or every move of a VASSAL "
+                                    "log (.vlog) checked (exit status 1 when any)", cmd_check)
     s.add_argument("--turn-end", action="store_true", help="judge the position as the end of the player turn")
 
     _rules_parser(sub, "victory", "whether the victory conditions hold", cmd_victory)
