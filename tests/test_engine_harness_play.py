@@ -133,3 +133,144 @@ def played(tmp_path_factory):
     for s in result.get("steps", []):
         by_op.setdefault(s["op"], []).append(s)
     return {"module": module, "result": result, "steps": by_op, **files}
+
+
+def _step(played, op: str, n: int = 0) -> dict:
+    steps = played["steps"].get(op, [])
+    assert len(steps) > n, f"no step {op}[{n}]:\n{_show(played['result'])}"
+    step = steps[n]
+    assert step["ok"], f"{op}: {step.get('error')}\n{_show(played['result'])}"
+    return step
+
+
+@needs_engine
+def test_play_run_is_clean(played):
+    r = played["result"]
+    assert r["ok"], _show(r)
+    assert [s["op"] for s in r["steps"]] == [
+        "new", "windows", "slots", "pieces", "log_start", "drag", "menu", "key",
+        "log_end", "zoom", "screenshot", "save", "pieces"]
+
+
+@needs_engine
+def test_setup_starts_and_map_docks(played):
+    new = _step(played, "new")
+    assert new["gameStarted"] is True
+    assert new["pieces"] == len(SAVE_PIECES)
+    win = _step(played, "windows")["windows"]
+    assert win["playerWindow"]["visible"] is True
+    (m,) = win["maps"]
+    assert m["name"] == MAP_NAME
+    assert m["showing"] is True and m["docked"] is True
+    w, h = m["viewport"]
+    assert w > 100 and h > 100
+    assert m["zoom"] == 1.0
+
+
+@needs_engine
+def test_pieces_and_slots_show_traits_and_menus(played):
+    (slot,) = _step(played, "slots")["slots"]
+    assert slot["gpid"] == "1"
+    assert slot["traits"] == ["emb2", "clone", "delete", "piece"]
+    pieces = {p["id"]: p for p in _step(played, "pieces")["pieces"]}
+    assert sorted(pieces) == sorted(pid for pid, _, _ in SAVE_PIECES)
+    for pid, c, r in SAVE_PIECES:
+        p = pieces[pid]
+        assert (p["x"], p["y"]) == tuple(centre(c, r))
+        assert p["locationName"] == hex_name(c, r)
+        assert p["traits"] == ["emb2", "clone", "delete", "piece"]
+        assert p["properties"]["Step_Level"] == "1"
+        assert p["obscured"] is False
+        # the menu items read "Flip  Ctrl+F": the command, then its keystroke
+        assert [t.split("  ")[0] for t in p["menu"]] == ["Flip", "Clone", "Delete"]
+
+
+@needs_engine
+def test_robot_drag_moves_the_piece(played):
+    drag = _step(played, "drag")
+    assert drag["piece"]["id"] == SAVE_PIECES[0][0]
+    assert drag["piece"]["locationName"] == hex_name(*START)
+    after = drag["after"]
+    assert drag["moved"] is True
+    assert (after["x"], after["y"]) == tuple(END_XY)  # snapped to the hex centre
+    assert after["locationName"] == hex_name(*END)
+    assert after["stack"] is not None  # a moved piece gets a Stack of its own
+
+
+@needs_engine
+def test_right_click_menu_lists_the_traits(played):
+    menu = _step(played, "menu")
+    assert [t.split("  ")[0] for t in menu["menu"]] == ["Flip", "Clone", "Delete"]
+
+
+@needs_engine
+def test_ctrl_f_flips_the_layer(played):
+    key = _step(played, "key")
+    assert key["selected"] is True
+    assert key["before"]["properties"]["Step_Level"] == "1"
+    assert key["after"]["properties"]["Step_Level"] == "2"
+    assert key["after"]["name"] == "Infantry (reduced)"
+    assert key["after"]["state"].split("\t")[0] == "2"
+
+
+@needs_engine
+def test_zoom_in_changes_the_scale(played):
+    zoom = _step(played, "zoom")
+    assert zoom["before"] == 1.0 and zoom["after"] > 1.0
+
+
+@needs_engine
+def test_log_holds_the_move(played):
+    end = _step(played, "log_end")
+    assert end["commands"] >= 2  # the move and the flip
+    with zipfile.ZipFile(played["log"]) as z:
+        text = deobfuscate(z.read("savedGame"))
+    assert text.startswith("begin_save")
+    # "LOG\t" entries wrap the logged commands: the move is a MovePiece
+    # M/id/newMap/x/y/underId/oldMap/oldX/oldY/..., the flip a ChangePiece D/id/newState/...
+    logged = [c for c in text.split("\x1b") if c.startswith("LOG\t")]
+    pid = SAVE_PIECES[0][0]
+    (x, y), (x0, y0) = END_XY, START_XY
+    assert any(c.startswith(f"LOG\tM/{pid}/{MAP_NAME}/{x}/{y}/null/{MAP_NAME}/{x0}/{y0}/") for c in logged), logged
+    assert any(c.startswith(f"LOG\tD/{pid}/2\t") for c in logged), logged
+
+
+@needs_engine
+def test_screenshot_is_written(played):
+    shot = _step(played, "screenshot")
+    from PIL import Image
+
+    img = Image.open(played["shot"])
+    assert img.size == tuple(shot["size"])
+    # the board's green and the flipped piece's red are on screen
+    colours = {c for _, c in img.convert("RGB").getcolors(1 << 20)}
+    assert (200, 220, 180) in colours
+    assert (200, 60, 60) in colours
+
+
+@needs_engine
+def test_save_loads_back_with_the_moved_piece(played):
+    _step(played, "save")
+    again = vengine.play(played["module"], [
+        {"op": "load", "file": str(played["save"])},
+        {"op": "pieces", "props": PROPS},
+        {"op": "menu", "map": MAP_NAME, "at": END_XY, "choose": "Flip  Ctrl+F", "props": PROPS},
+        {"op": "new", "setup": None},
+        {"op": "windows"},
+        {"op": "turn"},
+        {"op": "refresh"},
+    ])
+    assert again["ok"], _show(again)
+    load, pieces, menu, new, windows, turn, refresh = again["steps"]
+    assert load["gameStarted"] is True and load["pieces"] == len(SAVE_PIECES)
+    moved = {p["id"]: p for p in pieces["pieces"]}[SAVE_PIECES[0][0]]
+    assert (moved["x"], moved["y"]) == tuple(END_XY)
+    assert moved["locationName"] == hex_name(*END)
+    assert moved["properties"]["Step_Level"] == "2"
+    # choosing Flip from the right-click menu (a Robot click on the item) flips it back
+    assert menu["after"]["properties"]["Step_Level"] == "1"
+    # a new game without a set-up: boards placed, no pieces, no dialog
+    assert new["gameStarted"] is True and new["pieces"] == 0
+    assert windows["windows"]["maps"][0]["boards"] == ["Tiny Board"]
+    assert turn["trackers"] == []
+    assert refresh["before"] == refresh["after"] == 0
