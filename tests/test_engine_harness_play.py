@@ -61,12 +61,17 @@ SETUP_NAME = "Opening"
 
 PREDEFINED_SETUP = f"""
   <VASSAL.build.module.PredefinedSetup file="opening.vsav" isMenu="false" name="{SETUP_NAME}" useFile="true"/>"""
+# The editor's default TurnTracker with one counter level (Turn 1, 2, ...).
+TURN_TRACKER = """
+  <VASSAL.build.module.turn.TurnTracker buttonText="Turn" hotkey="" length="-1" lengthStyle="Maximum" name="Turn" nexthotkey="" prevhotkey="" reportFormat="* &amp;lt;$PlayerId$&amp;gt; Turn Updated from $oldTurn$ to $newTurn$" tooltip="Right-click to configure" turnFormat="$level1$ $level2$ $level3$ $level4$">
+    <VASSAL.build.module.turn.CounterTurnLevel incr="1" loop="false" loopLimit="-1" name="Turn" property="Turn" start="1" turnFormat="Turn $value$"/>
+  </VASSAL.build.module.turn.TurnTracker>"""
 
 
 def play_module(path: Path) -> Path:
     xml = build_file_xml(
         map_children=STANDARD_MAP_CHILDREN,
-        module_children=PREDEFINED_SETUP,
+        module_children=PREDEFINED_SETUP + TURN_TRACKER,
         before_maps=GLOBAL_OPTIONS,
         slot_type=FLIP_PIECE_TYPE,
         slot_state=nest(list(TRAIT_STATES), "null;0;0;1;0"),
@@ -257,7 +262,7 @@ def test_save_loads_back_with_the_moved_piece(played):
         {"op": "menu", "map": MAP_NAME, "at": END_XY, "choose": "Flip  Ctrl+F", "props": PROPS},
         {"op": "new", "setup": None},
         {"op": "windows"},
-        {"op": "turn"},
+        {"op": "turn", "next": True},
         {"op": "refresh"},
     ])
     assert again["ok"], _show(again)
@@ -272,5 +277,8 @@ def test_save_loads_back_with_the_moved_piece(played):
     # a new game without a set-up: boards placed, no pieces, no dialog
     assert new["gameStarted"] is True and new["pieces"] == 0
     assert windows["windows"]["maps"][0]["boards"] == ["Tiny Board"]
-    assert turn["trackers"] == []
+    (tracker,) = turn["trackers"]
+    assert tracker["turn"].strip() == "Turn 1"
+    assert tracker["turnAfter"].strip() == "Turn 2"
+    assert tracker["state"] != tracker["before"]
     assert refresh["before"] == refresh["after"] == 0
