@@ -59,6 +59,26 @@ class GameSpec(_Model):
     counter_factors: list[str] = []       # value keys printed as "A-B" on counters (strength, then movement)
     counter_white_types: list[str] = []   # unit types printed on white with the nationality colour as figure
     dice: list[tuple[int, int]] = [(1, 6)]  # the rolls the rules use, as (number of dice, sides)
+    back_flag: Optional[str] = None        # the unit flag a counter carries while it shows its back face
+    hidden_flag: Optional[str] = None      # the unit flag of a piece placed face down (masked from the opponent)
+    hideable: dict[str, list[str]] = {}    # side id -> unit types whose counters may be placed face down
+
+    @model_validator(mode="after")
+    def _vassal_keys_named(self) -> "GameSpec":
+        for key in ("back_flag", "hidden_flag"):
+            flag = getattr(self, key)
+            if flag is not None and flag not in self.flags:
+                raise ValueError(f"{key} {flag!r} is not among `flags` {self.flags}; add it there or fix the name")
+        sides = {s.id for s in self.sides}
+        for side, types in self.hideable.items():
+            if side not in sides:
+                raise ValueError(f"hideable names side {side!r}, which is not among `sides` {sorted(sides)}")
+            unknown = [t for t in types if t not in self.unit_types]
+            if unknown:
+                raise ValueError(f"hideable[{side}] names unit types {unknown} that are not among `unit_types`")
+        if self.hideable and self.hidden_flag is None:
+            raise ValueError("hideable needs hidden_flag: the flag a face-down unit carries")
+        return self
 
 
 class Counter(_Model):

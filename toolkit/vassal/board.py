@@ -133,6 +133,28 @@ def vassal_location(board: BoardLayout, px: int, py: int) -> str:
     return _vassal_number(col + g.h_off, g.leading) + _vassal_number(row + g.v_off, g.leading)
 
 
+def vassal_snap(board: BoardLayout, px: int, py: int) -> tuple[int, int]:
+    """Where VASSAL snaps the board pixel ``(px, py)``: ``HexGrid.snapToHex`` (Java's truncating casts) or the
+    nearest ``Region``'s origin.  Every piece the toolkit places goes there, so it stacks with dropped pieces."""
+    if board.hexgrid is None:
+        best = min(board.regions, key=lambda r: (px - r.x) ** 2 + (py - r.y) ** 2)
+        return best.x, best.y
+    g = board.hexgrid
+    nx = math.floor((px - g.x0 + g.dx / 2) / g.dx)
+    x = math.trunc(g.dx * nx + g.x0)
+    if nx % 2 == 0:
+        y = math.trunc(g.dy * math.floor((py - g.y0 + g.dy / 2) / g.dy) + g.y0)
+    else:
+        y = math.trunc(g.dy * math.floor((py - g.y0) / g.dy) + math.trunc(g.dy / 2) + g.y0)
+    return x, y
+
+
+def hex_centre(board: BoardLayout, cmap: CompiledMap, h: Hex) -> tuple[int, int]:
+    """The board pixel VASSAL treats as the centre of hex ``h`` (see :func:`vassal_snap`)."""
+    px, py = board.pixel(*cmap.grid.layout.centre(h))
+    return vassal_snap(board, round(px), round(py))
+
+
 def _vassal_number(n: int, leading: int) -> str:
     """``RegularGridNumbering.getName`` for numeric coordinates."""
     sign = "-" if n < 0 else ""

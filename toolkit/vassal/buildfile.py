@@ -1,152 +1,55 @@
 """A VASSAL 3.6 ``buildFile.xml`` for a game module, built with lxml.
 
-The tree (element names are VASSAL's Java classes)::
+The tree (element names are VASSAL's Java classes), as VASSAL's own editor
+lays out a playable module::
 
     GameModule(name, version, VassalVersion=3.6.0, description, nextPieceSlotId)
       BasicCommandEncoder                       -- first: it decodes the PieceSlots
-      Map(mapName) > BoardPicker > Board(image=board.png)
-          > HexGrid > HexGridNumbering          -- CCRR maps
-          > RegionGrid > Region ...             -- one Region per hex (diagonal names)
-      PieceWindow > TabWidget > ListWidget(side) > ListWidget(formation/type) > PieceSlot
-                              > ListWidget(Markers) > PieceSlot
+      Documentation > HelpFile                  -- Help menu: the game's notes (help/notes.html)
+      GlobalOptions                             -- without it the main map is never docked nor shown
+      PlayerRoster > entry (one per side)
+      Map "Main Map" > BoardPicker > Board(board.png) > HexGrid > HexGridNumbering | RegionGrid > Region...
+                     + the standard map components (piece mover, menus, zoomer, overview ...)
+      Map "Boxes and tracks" > BoardPicker > Board(boxes.png) > ZonedGrid > Zone ...
+                     + the same components
+      PieceWindow > TabWidget > ListWidget(side) > ListWidget(group) > PieceSlot; ListWidget(Markers)
       PrototypesContainer > PrototypeDefinition (one per side, one for markers)
-      DiceButton                                -- 1d6, 2d6 where the game rolls two
-      turn.TurnTracker > turn.ListTurnLevel(turns) > turn.ListTurnLevel(phases)
+      DiceButton ...; TurnTracker > ListTurnLevel(turns) > ListTurnLevel(phases)
+      ChartWindow > TabWidget > HtmlChart (one per table of tables.yaml)
+      PredefinedSetup (one per scenario)
 
-A PieceSlot's text is an AddPiece command ``+/null/<type>/<state>``; a piece is,
-outermost first: ``prototype;<side>`` > ``emb2;`` flip layer (counters with a
-back) > ``mark;`` properties > ``piece;`` BasicPiece.  Every level is written
-with :func:`toolkit.vassal.seqenc.encode`, so names holding ``/ ; , +`` or tabs
-survive.  Attribute order and text are deterministic.
+Piece definitions come from :mod:`toolkit.vassal.piecedefs` (the same ones
+saves use); every level is written with :func:`toolkit.vassal.seqenc.encode`.
+Attribute order and text are deterministic.
 """
 from __future__ import annotations
-
 
 from lxml import etree
 
 from ..game.module import Game
-from ..game.schema import Counter
 from .board import BoardLayout
-from .counters import COUNTER_SIZE, counter_image_name, marker_image_name
-from .pieces import Trait, basic_state, basic_type, encode_add_piece, marker_trait
+from .boxes import BoxesLayout
+from .counters import COUNTER_SIZE
+from .helpdocs import NOTES_FILE, chart_file
+from .pieces import basic_state, basic_type, encode_add_piece
+from .piecedefs import (BOXES_MAP, MAIN_MAP, counter_def, marker_def, palette, piece_gpids, prototypes)
 from .seqenc import encode
 
 VASSAL_VERSION = "3.6.0"
-MAP_NAME = "Main Map"
+MAP_NAME = MAIN_MAP
 BOARD_IMAGE = "board.png"
+BOXES_IMAGE = "boxes.png"
 P = "VASSAL.build."
-BOARD = P + "module.map.boardPicker.Board"
-GRID = P + "module.map.boardPicker.board."
-
-# Dice per game (default 1d6).
-
-# Keystrokes as NamedHotKeyConfigurer.encode writes them: keyCode,modifiers (Ctrl = 130).
-CTRL = 130
-KEY_DELETE = f"{ord('D')},{CTRL}"
-KEY_CLONE = f"{ord('C')},{CTRL}"
-KEY_FLIP = f"{ord('F')},{CTRL}"
-
-
-# ------------------------------------------------------------------ piece definitions
-
-
-def delete_trait() -> Trait:
-    """Delete on Ctrl+D."""
-    return Trait("delete;" + encode(["Delete", KEY_DELETE, ""], ";"))
-
-
-def clone_trait() -> Trait:
-    """Clone on Ctrl+C."""
-    return Trait("clone;" + encode(["Clone", KEY_CLONE, ""], ";"))
-
-
-def prototype_trait(name: str) -> Trait:
-    """UsePrototype: ``prototype;<name>`` (no parameters), empty state."""
-    return Trait("prototype;" + encode([name, ""], ";"))
-
-
-def flip_trait(front: str, back: str, back_name: str) -> Trait:
-    """Embellishment (``emb2;``, version 1): two always-active levels, Ctrl+F loops; state ``1`` = front."""
-    images = encode([front, back], ",")
-    # a level name without '+' replaces the piece name; escape '+' so it is never read as prefix/suffix
-    names = encode(["", encode([back_name], "+")], ",")
-    fields = [
-        "", 128, "",            # activate command, modifiers, key (unused in version 1)
-        "Flip", 128, "",        # up command, modifiers, key
-        "", 128, "",            # down command, modifiers, key
-        "", "", "1",            # reset command, reset key, reset level
-        "false", 0, 0,          # draw underneath when selected, x/y offset
-        images, names,
-        "true", "Face",         # loop levels, layer name
-        "", "",                 # random key, random text
-        "false", "", 1,         # follow property, property name, first level value
-        1, "true",              # version (CURRENT_VERSION), always active
-        "", KEY_FLIP, "",       # activate, increase, decrease keystrokes
-        "Flip", "1.0",          # description, scale
-    ]
-    return Trait("emb2;" + encode(fields, ";"), "1")
-
-
-def _value(v: object) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)
-
-
-def counter_properties(c: Counter) -> dict[str, str]:
-    """The properties a counter's piece carries: side, nationality, type, counter id and every value."""
-    props = {"side": c.side, "nationality": c.nationality, "type": c.type, "counter": c.id}
-    props.update((k, _value(v)) for k, v in c.values.items())
-    return props
-
-
-def _slot_piece(traits: list[Trait], image: str, name: str, gpid: str = "") -> str:
-    """The AddPiece text of a palette piece or prototype (off any map)."""
-    return encode_add_piece(None, traits, basic_type(image, name), basic_state(None, 0, 0, gpid))
-
-
-def counter_piece(game: Game, c: Counter, gpid: str) -> str:
-    """The AddPiece text of a counter's palette piece."""
-    side = next(s for s in game.spec.sides if s.id == c.side)
-    traits = [prototype_trait(side.name)]
-    front = counter_image_name(c.id)
-    if c.back is not None:
-        traits.append(flip_trait(front, counter_image_name(c.id, back=True), c.back_name or c.name))
-        image = ""
-    else:
-        image = front
-    traits.append(marker_trait(counter_properties(c)))
-    return _slot_piece(traits, image, c.name, gpid)
-
-
-# ------------------------------------------------------------------ XML tree
-
-
-def palette(game: Game) -> dict[str, dict[str, list[Counter]]]:
-    """The counter palette: side name -> group name -> counters, in module order."""
-    out: dict[str, dict[str, list[Counter]]] = {}
-    for side in game.spec.sides:
-        for c in game.manifest.counters:
-            if c.side == side.id:
-                out.setdefault(side.name, {}).setdefault(group_of(c), []).append(c)
-    return out
-
-
-def piece_gpids(game: Game) -> dict[str, str]:
-    """The PieceSlot gpid of every counter and marker id (saves use the same numbers)."""
-    ids = [c.id for groups in palette(game).values() for members in groups.values() for c in members]
-    ids += [m.id for m in game.manifest.markers]
-    return {pid: str(n) for n, pid in enumerate(ids, start=1)}
+M = P + "module.map."
+BOARD = M + "boardPicker.Board"
+GRID = M + "boardPicker.board."
+ZOOM_LEVELS = (0.25, 0.333, 0.5, 0.667, 0.75, 1.0, 1.25, 1.5)
 
 
 def _el(parent, tag: str, attrs: dict[str, object] | None = None, text: str | None = None):
     e = etree.SubElement(parent, tag) if parent is not None else etree.Element(tag)
     for k, v in (attrs or {}).items():
-        e.set(k, _value(v) if not isinstance(v, str) else v)
+        e.set(k, v if isinstance(v, str) else str(v))
     if text is not None:
         e.text = text
     return e
@@ -157,16 +60,70 @@ def _fmt_float(v: float) -> str:
     return repr(float(v))
 
 
-def _map(root, game: Game, board: BoardLayout) -> None:
-    m = _el(root, P + "module.Map", {
-        "allowMultiple": "false", "backgroundcolor": "255,255,255", "buttonName": "", "edgeHeight": 0,
-        "edgeWidth": 0, "hideKey": "", "hotkey": "", "icon": "", "launch": "false", "mapName": MAP_NAME,
-        "markMoved": "Never", "markUnmovedHotkey": "", "markUnmovedIcon": "", "markUnmovedText": "",
-        "markUnmovedTooltip": "", "showKey": "", "tooltip": ""})
-    bp = _el(m, P + "module.map.BoardPicker", {
+def _map_element(root, name: str, attrs: dict[str, object]):
+    """A ``Map`` with the attributes VASSAL's editor gives a new map (moves reported, pieces marked moved)."""
+    base = {
+        "allowMultiple": "false", "backgroundcolor": "255,255,255", "buttonName": name,
+        "changeFormat": "$message$", "color": "0,0,0",
+        "createFormat": "$pieceName$ created in $location$ *", "edgeHeight": 0, "edgeWidth": 0, "hideKey": "",
+        "hotkey": "", "icon": "", "launch": "false", "mapName": name, "markMoved": "Always",
+        "markUnmovedHotkey": "", "markUnmovedIcon": "/images/unmoved.gif", "markUnmovedReport": "",
+        "markUnmovedText": "Mark unmoved", "markUnmovedTooltip": "Mark all pieces on this map as not moved",
+        "moveKey": "", "moveToFormat": "$pieceName$ moves $previousLocation$ -> $location$ *",
+        "moveWithinFormat": "$pieceName$ moves $previousLocation$ -> $location$ *", "showKey": "", "thickness": 3}
+    return _el(root, P + "module.Map", base | attrs)
+
+
+def _board_picker(m, name: str, image: str):
+    bp = _el(m, M + "BoardPicker", {
         "addColumnText": "Add column", "addRowText": "Add row", "boardPrompt": "Select board",
         "slotHeight": 125, "slotScale": "0.2", "slotWidth": 350, "title": "Choose Boards"})
-    b = _el(bp, BOARD, {"image": BOARD_IMAGE, "name": game.spec.title, "reversible": "false"})
+    return _el(bp, BOARD, {"image": image, "name": name, "reversible": "false"})
+
+
+def _map_components(m, width: int, height: int) -> None:
+    """The components VASSAL's editor puts in every new map, plus zoom, LOS thread and an overview window."""
+    _el(m, M + "StackMetrics", {"bottom": "40,0", "disabled": "false", "down": "37,0", "exSepX": 6, "exSepY": 18,
+                                "top": "38,0", "unexSepX": 2, "unexSepY": 4, "up": "39,0"})
+    for component in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
+                      "StackExpander", "PieceMover", "KeyBufferer"):
+        _el(m, M + component)
+    _el(m, M + "ImageSaver", {"buttonText": "", "hotkey": "", "icon": "/images/camera.gif",
+                              "tooltip": "Save map as PNG image"})
+    _el(m, M + "CounterDetailViewer", {
+        "borderWidth": 0, "centerAll": "false", "centerText": "false", "combineCounterSummary": "false",
+        "counterReportFormat": "", "delay": 700, "description": "", "display": "from top-most layer only",
+        "emptyHexReportForma": "$LocationName$", "enableHTML": "false", "extraTextPadding": 0, "fgColor": "0,0,0",
+        "fontSize": 11, "graphicsZoom": "1.0", "hotkey": "32,130", "layerList": "", "minDisplayPieces": 2,
+        "propertyFilter": "", "showDeck": "false", "showDeckDepth": 1, "showMoveSelectde": "false",
+        "showNoStack": "false", "showNonMovable": "false", "showOverlap": "false", "showgraph": "true",
+        "showgraphsingle": "false", "showtext": "true", "showtextsingle": "true", "stretchWidthSummary": "false",
+        "summaryReportFormat": "$LocationName$", "unrotatePieces": "false", "version": 3, "verticalOffset": 0,
+        "verticalTopText": 5, "zoomlevel": "1.0"})
+    levels = ",".join(str(z) for z in ZOOM_LEVELS)
+    _el(m, M + "Zoomer", {
+        "inButtonText": "", "inIconName": "/images/zoomIn.gif", "inTooltip": "Zoom in", "outButtonText": "",
+        "outIconName": "/images/zoomOut.gif", "outTooltip": "Zoom out", "pickButtonText": "",
+        "pickIconName": "/images/zoom.png", "pickTooltip": "Select Zoom", "zoomInKey": "61,130",
+        "zoomLevels": levels, "zoomOutKey": "45,130", "zoomPickKey": "",
+        "zoomStart": len(ZOOM_LEVELS) - ZOOM_LEVELS.index(1.0)})  # counted from the largest level: 1.0
+    _el(m, M + "LOS_Thread", {
+        "drawRange": "true", "global": "Always", "hideCounters": "false", "hideOpacity": 0, "hotkey": "",
+        "iconName": "/images/thread.gif", "label": "", "persistence": "Ctrl-Click & Drag", "rangeBg": "0,0,0",
+        "rangeFg": "255,255,255", "report": "$playerId$ checked LOS from $FromLocation$ to $AllLocationsChecked$",
+        "round": "Nearest whole number", "scale": 1, "snapEnd": "true", "snapStart": "true", "threadName": "LOS",
+        "tooltip": "Line of sight thread (the toolkit's `los` gives the rules' verdict)"})
+    _el(m, M + "GlobalMap", {"buttonText": "", "color": "255,0,0", "hotkey": "79,195",
+                             "scale": repr(round(min(0.25, 320 / max(width, height, 1)), 5)),
+                             "tooltip": "Show/Hide overview window"})
+    _el(m, M + "HighlightLastMoved", {"color": "255,0,0", "enabled": "true", "thickness": 2})
+    _el(m, M + "SelectionHighlighters")
+    _el(m, P + "module.properties.GlobalProperties")
+
+
+def _main_map(root, game: Game, board: BoardLayout) -> None:
+    m = _map_element(root, MAP_NAME, {})
+    b = _board_picker(m, game.spec.title, BOARD_IMAGE)
     if board.hexgrid is not None:
         g = board.hexgrid
         hg = _el(b, GRID + "HexGrid", {
@@ -182,6 +139,19 @@ def _map(root, game: Game, board: BoardLayout) -> None:
         rg = _el(b, GRID + "RegionGrid", {"fontsize": 9, "snapto": "true", "visible": "false"})
         for r in board.regions:
             _el(rg, GRID + "Region", {"name": r.name, "originx": int(r.x), "originy": int(r.y)})
+    _map_components(m, board.width, board.height)
+
+
+def _boxes_map(root, game: Game, boxes: BoxesLayout) -> None:
+    """The second map: turn track, off-map boxes and game markers, each a zone; opened from the toolbar."""
+    m = _map_element(root, BOXES_MAP, {"launch": "true", "hotkey": "66,130", "markMoved": "Never",
+                                       "icon": "/images/map.gif"})
+    b = _board_picker(m, BOXES_MAP, BOXES_IMAGE)
+    zg = _el(b, GRID + "ZonedGrid")
+    for z in boxes.zones:
+        _el(zg, GRID + "mapgrid.Zone", {"highlightProperty": "", "locationFormat": "$name$", "name": z.name,
+                                         "path": z.path, "useHighlight": "false", "useParentGrid": "false"})
+    _map_components(m, boxes.width, boxes.height)
 
 
 def _slot(parent, name: str, gpid: str, text: str) -> None:
@@ -194,14 +164,6 @@ def _list(parent, name: str):
                                                  "scale": "1.0", "width": 0})
 
 
-def group_of(c: Counter) -> str:
-    """Palette group of a counter: its formation, else its nationality and type."""
-    formation = c.values.get("formation")
-    if isinstance(formation, str) and formation:
-        return formation
-    return c.type.replace("_", " ").capitalize()
-
-
 def _pieces(root, game: Game, gpids: dict[str, str]) -> None:
     pw = _el(root, P + "module.PieceWindow", {
         "defaultWidth": 0, "hidden": "false", "hotkey": "", "icon": "", "name": "Counters",
@@ -212,24 +174,18 @@ def _pieces(root, game: Game, gpids: dict[str, str]) -> None:
         for gname, members in groups.items():
             gl = _list(side_list, gname)
             for c in members:
-                _slot(gl, c.name, gpids[c.id], counter_piece(game, c, gpids[c.id]))
+                _slot(gl, c.name, gpids[c.id], counter_def(game, c, gpids[c.id]).add_piece())
     if game.manifest.markers:
         ml = _list(tabs, "Markers")
         for mk in game.manifest.markers:
-            gpid = gpids[mk.id]
-            _slot(ml, mk.name, gpid, _slot_piece([prototype_trait("Marker"), marker_trait({"marker": mk.id})],
-                                                 marker_image_name(mk.id), mk.name, gpid))
+            _slot(ml, mk.name, gpids[mk.id], marker_def(mk, gpids[mk.id]).add_piece())
 
 
 def _prototypes(root, game: Game) -> None:
     pc = _el(root, P + "module.PrototypesContainer")
-    shared = [delete_trait(), clone_trait()]
-    for side in game.spec.sides:
-        _el(pc, P + "module.PrototypeDefinition",
-            {"description": f"Traits shared by the {side.name} counters", "name": side.name},
-            _slot_piece([marker_trait({"side_name": side.name}), *shared], "", ""))
-    _el(pc, P + "module.PrototypeDefinition", {"description": "Traits shared by the markers", "name": "Marker"},
-        _slot_piece(shared, "", ""))
+    for name, traits in prototypes(game).items():
+        _el(pc, P + "module.PrototypeDefinition", {"description": f"Traits shared by the {name} pieces", "name": name},
+            encode_add_piece(None, list(traits), basic_type("", ""), basic_state(None, 0, 0, "")))
 
 
 def _dice(root, game: Game) -> None:
@@ -245,8 +201,8 @@ def _dice(root, game: Game) -> None:
 def _turns(root, game: Game) -> None:
     tt = _el(root, P + "module.turn.TurnTracker", {
         "buttonText": "Turn", "buttonTooltip": "Turn track", "hotkey": "", "icon": "", "name": "Turn",
-        "nexthotkey": "", "prevhotkey": "", "reportFormat": "* <$PlayerId$> Turn updated from $oldTurn$ to $newTurn$",
-        "turnFormat": "$level1$ $level2$"})
+        "nexthotkey": "78,195", "prevhotkey": "80,195",
+        "reportFormat": "* <$PlayerId$> Turn updated from $oldTurn$ to $newTurn$", "turnFormat": "$level1$ $level2$"})
     turns = _el(tt, P + "module.turn.ListTurnLevel", {
         "configFirst": "false", "configList": "false", "list": encode(game.spec.turns, ","), "property": "Turn",
         "turnFormat": "$value$"})
@@ -255,24 +211,64 @@ def _turns(root, game: Game) -> None:
         "turnFormat": "$value$"})
 
 
+def _help(root, game: Game) -> None:
+    doc = _el(root, P + "module.Documentation")
+    _el(doc, P + "module.documentation.HelpFile", {"fileName": NOTES_FILE, "fileType": "archive",
+                                                   "title": f"{game.spec.title}: notes"})
+
+
+def _players(root, game: Game) -> None:
+    roster = _el(root, P + "module.PlayerRoster", {
+        "buttonKeyStroke": "", "buttonText": "Retire",
+        "buttonToolTip": "Switch sides, become an observer, or allow another player to take your side"})
+    for side in game.spec.sides:
+        _el(roster, "entry", text=side.name)
+
+
+def _charts(root, charts: list[str]) -> None:
+    """The Charts window: one tab per rule table (the HTML pages are in the archive)."""
+    if not charts:
+        return
+    cw = _el(root, P + "module.ChartWindow", {"hotkey": "", "name": "Charts", "text": "Charts",
+                                               "tooltip": "The game's tables"})
+    tabs = _el(cw, P + "widget.TabWidget", {"entryName": "Charts"})
+    for title in charts:
+        _el(tabs, P + "widget.HtmlChart", {"chartName": title, "fileName": chart_file(title)})
+
+
+def setup_title(stem: str) -> str:
+    """A scenario file's menu entry (``scenario-ii`` -> ``Scenario II``, ``scenario-1`` -> ``Scenario 1``)."""
+    words = stem.replace("_", "-").split("-")
+    return " ".join(w.upper() if set(w) <= set("ivxlc") else w.capitalize() for w in words)
+
+
 def _setups(root, files: list[str]) -> None:
     """A predefined setup (File > New Game) for each scenario save in the module."""
     for name in files:
-        _el(root, P + "module.PredefinedSetup", {
-            "description": f"Scenario {name.removesuffix('.vsav')}", "file": name, "isMenu": "false",
-            "name": f"Scenario: {name.removesuffix('.vsav')}", "useFile": "true"})
+        stem = name.removesuffix(".vsav")
+        _el(root, P + "module.PredefinedSetup", {"file": name, "isMenu": "false", "name": setup_title(stem),
+                                                 "useFile": "true"})
 
 
-def build_tree(game: Game, board: BoardLayout, version: str = "1.0", setups: list[str] = ()) -> etree._Element:
-    """The ``buildFile.xml`` tree of a game's module laid on ``board``, with ``setups`` (save files) to offer."""
+def build_tree(game: Game, board: BoardLayout, boxes: BoxesLayout, version: str = "1.0", setups: list[str] = (),
+               charts: list[str] = ()) -> etree._Element:
+    """The ``buildFile.xml`` tree of a game's module: the map on ``board``, ``boxes``, ``setups`` and ``charts``."""
     root = etree.Element(P + "GameModule")
     gpids = piece_gpids(game)
     _el(root, P + "module.BasicCommandEncoder")
-    _map(root, game, board)
+    _help(root, game)
+    _el(root, P + "module.GlobalOptions", {
+        "autoReport": "Always", "chatterHTMLSupport": "Never",
+        "hotKeysOnClosedWindows": "Never", "nonOwnerUnmaskable": "Never", "playerIdFormat": "$PlayerName$",
+        "promptString": "Opponents can unmask my pieces"})
+    _players(root, game)
+    _main_map(root, game, board)
+    _boxes_map(root, game, boxes)
     _pieces(root, game, gpids)
     _prototypes(root, game)
     _dice(root, game)
     _turns(root, game)
+    _charts(root, list(charts))
     _setups(root, list(setups))
     for k, v in (("ModuleOther1", ""), ("ModuleOther2", ""), ("VassalVersion", VASSAL_VERSION),
                  ("description", f"{game.spec.title} (generated by toolkit)"), ("name", game.spec.title),
@@ -281,10 +277,11 @@ def build_tree(game: Game, board: BoardLayout, version: str = "1.0", setups: lis
     return root
 
 
-def build_file_xml(game: Game, board: BoardLayout, version: str = "1.0", setups: list[str] = ()) -> bytes:
+def build_file_xml(game: Game, board: BoardLayout, boxes: BoxesLayout, version: str = "1.0", setups: list[str] = (),
+                   charts: list[str] = ()) -> bytes:
     """``buildFile.xml`` as UTF-8 bytes (deterministic)."""
-    return etree.tostring(build_tree(game, board, version, setups), xml_declaration=True, encoding="UTF-8",
-                          standalone=False, pretty_print=True)
+    return etree.tostring(build_tree(game, board, boxes, version, setups, charts), xml_declaration=True,
+                          encoding="UTF-8", standalone=False, pretty_print=True)
 
 
 def moduledata_xml(game: Game, version: str = "1.0") -> bytes:

@@ -16,9 +16,14 @@ from pathlib import Path
 from ..fileio import write_atomic
 from ..game import load_position
 from ..game.module import Game, load_game
+from PIL import Image, ImageDraw
+
 from .board import DEFAULT_PIXELS_PER_HEX, board_image, board_layout
-from .buildfile import BOARD_IMAGE, build_file_xml, moduledata_xml
-from .counters import counter_images
+from .boxes import boxes_image, boxes_layout
+from .buildfile import BOARD_IMAGE, BOXES_IMAGE, build_file_xml, moduledata_xml
+from .counters import COUNTER_SIZE, counter_images
+from .helpdocs import NOTES_FILE, chart_file, chart_pages, notes_html
+from .piecedefs import MOVED_IMAGE
 from .positions import position_save
 
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -30,18 +35,33 @@ def _png(img) -> bytes:
     return buf.getvalue()
 
 
+def moved_flag() -> Image.Image:
+    """The small flag drawn on a counter that moved this turn (Mark moved)."""
+    img = Image.new("RGBA", (12, 12), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rectangle([1, 1, 10, 10], fill=(230, 190, 30, 255), outline=(60, 40, 0, 255))
+    d.line([3, 6, 5, 9, 9, 2], fill=(60, 40, 0, 255), width=2)
+    return img
+
+
 def module_files(game: Game, pixels_per_hex: int = DEFAULT_PIXELS_PER_HEX) -> dict[str, bytes]:
     """Every file of the module, by path inside the zip."""
     cmap = game.map
     board = board_layout(cmap, pixels_per_hex)
+    boxes = boxes_layout(game, COUNTER_SIZE)
     setups = scenario_saves(game)
+    charts = chart_pages(game)
     files = {
-        "buildFile.xml": build_file_xml(game, board, setups=sorted(setups)),
+        "buildFile.xml": build_file_xml(game, board, boxes, setups=sorted(setups), charts=list(charts)),
         "moduledata": moduledata_xml(game),
         f"images/{BOARD_IMAGE}": _png(board_image(cmap, board)),
+        f"images/{BOXES_IMAGE}": _png(boxes_image(game, boxes)),
+        f"images/{MOVED_IMAGE}": _png(moved_flag()),
+        NOTES_FILE: notes_html(game),
     }
     for name, data in counter_images(game).items():
         files[f"images/{name}"] = data
+    files.update((chart_file(title), page) for title, page in charts.items())
     files.update(setups)
     return files
 

@@ -56,7 +56,11 @@ class Trait:
         return self.type.split(";", 1)[0]
 
     def marker_properties(self) -> dict[str, str]:
-        """The properties of a ``Marker`` trait (``mark;k1,k2`` / ``v1,v2``); empty for other traits."""
+        """The properties a trait holds: a ``Marker`` (``mark;k1,k2`` / ``v1,v2``) or a ``DynamicProperty``
+        (``PROP;name;...`` / value); empty for other traits."""
+        if self.kind == "PROP":
+            name = fast_decode(self.type, ";")
+            return {name[1]: self.state} if len(name) > 1 and name[1] else {}
         if self.kind != "mark":
             return {}
         keys = fast_decode(self.type[5:], ",") if len(self.type) > 5 else []
@@ -81,8 +85,24 @@ class SavePiece:
     y: int = 0
     gpid: str = ""
     persistent: dict[str, str] = field(default_factory=dict)  # BasicPiece persistent properties
-    properties: dict[str, str] = field(default_factory=dict)  # Marker-trait properties (outermost wins)
+    properties: dict[str, str] = field(default_factory=dict)  # Marker and DynamicProperty values (outermost wins)
     stack: str | None = None  # id of the stack holding it, if any
+
+    def trait_state(self, kind: str) -> str | None:
+        """The state of the outermost trait of a kind (``emb2``, ``obs``, ``label`` ...), or None."""
+        return next((t.state for t in self.traits if t.kind == kind), None)
+
+    @property
+    def shows_back(self) -> bool:
+        """Whether its flip layer (``emb2``) shows a level past the first: the counter's back face."""
+        return java_int(fast_decode(self.trait_state("emb2") or "1", ";")[0], 1) > 1
+
+    @property
+    def masked_by(self) -> str | None:
+        """The side (or player) that turned it face down (``obs`` state), or None."""
+        state = self.trait_state("obs")
+        token = fast_decode(state, ";")[0] if state else "null"
+        return None if token in ("", "null") else token
 
     @property
     def is_basic(self) -> bool:

@@ -10,24 +10,87 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..game import Game, GameDataError, Position, PositionFile, load_game, modules_dir
-from .board import board_layout
-from .buildfile import MAP_NAME, piece_gpids
-from .counters import counter_image_name
+from dataclasses import dataclass, field
+
 from ..fileio import write_atomic
-from .savefile import SaveContents, Unplaced, encode_position, read_save, save_to_position
+from ..game import Game, GameDataError, Position, PositionFile, load_game, modules_dir
+from ..game.position import MarkerAt, Unit
+from .board import BoardLayout, board_layout, hex_centre
+from .boxes import BoxesLayout, boxes_layout
+from .counters import COUNTER_SIZE
+from .piecedefs import BOXES_MAP, MAIN_MAP, marker_piece, piece_gpids, unit_piece
+from .savefile import SaveContents, Unplaced, encode_save, read_save, save_to_position
+from .seqenc import encode
+from .turns import read_turn, turn_command
+
+
+@dataclass
+class ModuleLayout:
+    """A position laid out in a toolkit module's save: hexes on the main map, boxes and tracks on the second."""
+
+    game: Game
+    board: BoardLayout
+    boxes: BoxesLayout
+    gpids: dict[str, str]
+    used: dict[str, dict[str, int]] = field(default_factory=dict)  # zone -> unit id (or marker #n) -> slot
+
+    @classmethod
+    def of(cls, game: Game) -> "ModuleLayout":
+        """The layout of a game's own module."""
+        return cls(game, board_layout(game.map), boxes_layout(game, COUNTER_SIZE), piece_gpids(game))
+
+    def _slot(self, kind: str, key: str, thing: Unit | MarkerAt) -> tuple[str, int, int]:
+        """The next free slot of a zone; a carried unit shares its carrier's."""
+        zone = self.boxes.zone(kind, key)
+        used = self.used.setdefault(zone.name, {})
+        carrier = thing.carried_by if isinstance(thing, Unit) else None
+        i = used[carrier] if carrier in used else len(set(used.values()))
+        used[thing.id if isinstance(thing, Unit) else f"#{len(used)}"] = i
+        return (BOXES_MAP, *zone.slot(i))
+
+    def place(self, thing: Unit | MarkerAt) -> tuple[str, int, int] | None:
+        """A hex centre on the main map; a slot of a box (carried units on their carrier), a turn or the markers."""
+        if thing.hex is not None:
+            return (MAIN_MAP, *hex_centre(self.board, self.game.map, thing.hex))
+        if thing.box is not None and thing.box in self.game.spec.boxes:
+            return self._slot("box", thing.box, thing)
+        if isinstance(thing, MarkerAt):
+            if thing.turn is not None and thing.turn in self.game.spec.turns:
+                return self._slot("turn", thing.turn, thing)
+            return self._slot("markers", "", thing)
+        return None
+
+    def unit_piece(self, unit: Unit, pid: str, map_name: str, x: int, y: int) -> str:
+        """The unit's full piece (:func:`piecedefs.unit_piece`)."""
+        return unit_piece(self.game, unit, self.gpids[unit.counter.id], pid, map_name, x, y)
+
+    def marker_piece(self, marker: MarkerAt, pid: str, map_name: str, x: int, y: int) -> str:
+        """The marker's full piece (:func:`piecedefs.marker_piece`)."""
+        return marker_piece(self.game, marker, self.gpids[marker.marker], pid, map_name, x, y)
+
+    def game_commands(self, position: Position) -> list[str]:
+        """Both maps' boards and the turn tracker at the position's turn and phase."""
+        spec = self.game.spec
+        return [encode([f"{MAIN_MAP}BoardPicker", spec.title, 0, 0], "\t"),
+                encode([f"{BOXES_MAP}BoardPicker", BOXES_MAP, 0, 0], "\t"),
+                turn_command(spec.turns, spec.phases, position.turn, position.phase)]
+
+    def zone_of(self, map_name: str, x: int, y: int) -> tuple[str, str] | None:
+        """The zone of a point of the boxes map, as ``(kind, key)``; None elsewhere."""
+        if map_name != BOXES_MAP:
+            return None
+        z = self.boxes.zone_at(x, y)
+        return (z.kind, z.key) if z is not None else None
 
 
 def position_save(position: Position) -> tuple[bytes, list[str]]:
-    """A position as ``.vsav`` bytes for the game's module, and the ids of units left out (off the map)."""
+    """A position as ``.vsav`` bytes for the game's module, and the ids of what it leaves out (none, normally)."""
     game = position.game
-    images = {c.id: counter_image_name(c.id) for c in game.manifest.counters}
-    return encode_position(position, board_layout(game.map), MAP_NAME, piece_gpids(game),
-                           board_name=game.spec.title, images=images, module_name=game.spec.title)
+    return encode_save(position, ModuleLayout.of(game), module_name=game.spec.title)
 
 
 def write_position_save(position: Position, out_path: str | os.PathLike[str]) -> list[str]:
-    """Write a position as a ``.vsav`` for the game's module; returns the ids of units left out (off the map)."""
+    """Write a position as a ``.vsav`` for the game's module; returns the ids of what it leaves out."""
     data, omitted = position_save(position)
     write_atomic(out_path, data)
     return omitted
@@ -52,10 +115,16 @@ def game_of_save(save: SaveContents, path: str, game_id: str | None = None) -> G
 
 
 def contents_to_position(save: SaveContents, game: Game) -> tuple[PositionFile, list[Unplaced]]:
-    """The position a decoded save (or a replayed log's current state) shows, for the game's own module."""
-    by_gpid = {gpid: pid for pid, gpid in piece_gpids(game).items() if pid in game.counters}
-    return save_to_position(save, game, by_gpid, boards={game.spec.title: board_layout(game.map)},
-                            map_name=MAP_NAME)
+    """The position a decoded save (or a replayed log's current state) shows, for the game's own module.
+
+    Turn and phase come from the turn tracker when the save has its command.
+    """
+    layout = ModuleLayout.of(game)
+    by_gpid = {gpid: pid for pid, gpid in layout.gpids.items() if pid in game.counters}
+    tracked = read_turn(save.other, game.spec.turns, game.spec.phases)
+    turn, phase = tracked if tracked else (None, None)
+    return save_to_position(save, game, by_gpid, boards={game.spec.title: layout.board}, map_name=MAIN_MAP,
+                            turn=turn, phase=phase, zones=layout.zone_of)
 
 
 def read_position_save(path: str | os.PathLike[str], game_id: str | None = None) -> tuple[PositionFile, list[Unplaced]]:

@@ -28,10 +28,11 @@ import os
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Mapping, Protocol
 
 from ..fileio import write_atomic
 from ..game import Game, Position, PositionFile, position_from_file
+from ..game.position import MarkerAt, Unit
 from ..game.schema import MarkerPlacement, UnitPlacement
 from ..hexgrid import HexNameError
 from .board import BoardLayout, vassal_location
@@ -41,8 +42,8 @@ from .safezip import ArchiveError, open_archive, xml_fields
 from .seqenc import encode
 
 __all__ = ["ESC", "BoardPlacement", "SaveContents", "SaveError", "Unplaced", "deobfuscate", "obfuscate",
-           "parse_saved_game", "read_save", "save_to_position", "encode_position", "position_to_save",
-           "write_save", "POSITION_TAG", "ArchiveError"]
+           "parse_saved_game", "read_save", "save_to_position", "SaveLayout", "SimpleLayout", "encode_save",
+           "encode_position", "position_to_save", "write_save", "POSITION_TAG", "ArchiveError"]
 
 ESC = "\x1b"
 HEADER = b"!VCSK"
@@ -278,7 +279,9 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
                      boards: Mapping[str, BoardLayout | tuple[int, int]] | None = None,
                      edge: tuple[int, int] | Mapping[str, tuple[int, int]] = (0, 0),
                      map_name: str | None = None, turn: str | None = None, phase: str | None = None,
-                     phasing_side: str | None = None) -> tuple[PositionFile, list[Unplaced]]:
+                     phasing_side: str | None = None,
+                     zones: Callable[[str, int, int], tuple[str, str] | None] | None = None
+                     ) -> tuple[PositionFile, list[Unplaced]]:
     """The position a save shows, and the pieces it could not place.
 
     * ``module_pieces``: the module's PieceSlot ``gpid`` -> counter id.  Without
@@ -292,11 +295,17 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
     * ``edge``: the map's edge buffer ``(edgeWidth, edgeHeight)``, or per map name.
     * ``map_name``: the map whose pieces count when the save places no board
       (then the game's board is assumed in slot 0,0).
+    * ``zones``: ``zones(map, x, y)`` names the zone of a point on a map of
+      boxes and tracks, as ``("box", box)``, ``("turn", turn)`` or
+      ``("markers", "")``; None for points of other maps.
+
+    A counter's back face (its flip layer past the first level) gives the
+    game's ``back_flag``, a face-down piece (masked) its ``hidden_flag``.
 
     Turn, phase and phasing side come from the arguments, else from the save's
     ``savedata`` (written by :func:`position_to_save`), else the game's first.
-    Units in hexes only; pieces on unknown maps or boards, off the map's hexes,
-    or of unknown counters are returned in the list.
+    Pieces on unknown maps or boards, off the map's hexes, or of unknown
+    counters are returned in the list.
     """
     from .board import board_layout
 
@@ -346,6 +355,9 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
     def locate(p: SavePiece) -> tuple[str | None, str]:
         if p.map is None:
             return None, "not on a map"
+        zone = zones(p.map, p.x, p.y) if zones is not None else None
+        if zone is not None:
+            return None, f"in the {zone[0]} zone {zone[1]!r}"
         placements = placed_boards.get(p.map)
         if not placements:
             return None, f"map {p.map!r} has no board the save places (unknown map)"
@@ -373,6 +385,7 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
     for p in save.pieces:
         props = p.properties
         hexname, why = locate(p)
+        zone = zones(p.map, p.x, p.y) if zones is not None and p.map is not None else None
         marker = props.get("marker") or (marker_by_name.get(p.name) if "counter" not in props else None)
         cid = None
         if module_pieces and p.gpid in module_pieces:
@@ -380,11 +393,16 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
         elif props.get("counter") in counters:
             cid = props["counter"]
         elif marker and marker in game.markers:
-            if hexname is None:
+            val = p.trait_state("label") or props.get("value") or None
+            toward = props.get("toward") or None
+            if zone is not None:
+                kind, key = zone
+                markers.append(MarkerPlacement(marker=marker, box=key if kind == "box" else None,
+                                               turn=key if kind == "turn" else None, value=val, toward=toward))
+            elif hexname is None:
                 lost(p, f"marker {marker!r}: {why}")
             else:
-                val = props.get("value") or None
-                markers.append(MarkerPlacement(marker=marker, hex=hexname, value=val))
+                markers.append(MarkerPlacement(marker=marker, hex=hexname, value=val, toward=toward))
             continue
         else:
             cands = by_name.get(p.name, [])
@@ -400,7 +418,8 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
             lost(p, f"unknown counter (gpid {p.gpid!r}, name {p.name!r}"
                     + (f", counter property {props['counter']!r}" if "counter" in props else "") + ")")
             continue
-        if hexname is None:
+        box = zone[1] if zone is not None and zone[0] == "box" else None
+        if hexname is None and box is None:
             lost(p, why)
             continue
         uid = props.get("unit") or ""
@@ -413,16 +432,20 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
                     break
             seq[cid] = n
         used_ids.add(uid)
-        flags = sorted({f for f in props.get("flags", "").split("|") if f in game.spec.flags})
+        flags = {f for f in props.get("flags", "").split("|") if f in game.spec.flags}
+        if p.shows_back and game.spec.back_flag and counters[cid].back is not None:
+            flags.add(game.spec.back_flag)
+        if p.masked_by and game.spec.hidden_flag:
+            flags.add(game.spec.hidden_flag)
         try:
             spent = max(0.0, float(props.get("spent") or 0))
         except ValueError:
             spent = 0.0
-        units.append(dict(id=uid, counter=cid, hex=hexname, flags=flags, carried_by=props.get("carried_by") or None,
-                          spent=spent))
-    hex_of = {u["id"]: u["hex"] for u in units}
+        units.append(dict(id=uid, counter=cid, hex=hexname, box=box, flags=sorted(flags),
+                          carried_by=props.get("carried_by") or None, spent=spent))
+    place_of = {u["id"]: (u["hex"], u["box"]) for u in units}
     for u in units:
-        if u["carried_by"] is not None and hex_of.get(u["carried_by"]) != u["hex"]:
+        if u["carried_by"] is not None and place_of.get(u["carried_by"]) != (u["hex"], u["box"]):
             u["carried_by"] = None
     spec = game.spec
 
@@ -461,45 +484,79 @@ def _moduledata(name: str, version: str, vassal_version: str) -> str:
             f"  <dateSaved>0</dateSaved>\n  <description/>\n  <name>{_xml_escape(name)}</name>\n</data>\n")
 
 
-def encode_position(position: Position | PositionFile, board: BoardLayout, map_name: str,
-                    gpids: Mapping[str, str], *, board_name: str | None = None,
-                    edge: tuple[int, int] = (0, 0), images: Mapping[str, str] | None = None,
-                    module_name: str | None = None, module_version: str = "1.0",
-                    vassal_version: str = "3.6.0", moduledata: bytes | str | None = None,
-                    first_id: int = 1000) -> tuple[bytes, list[str]]:
-    """The ``.vsav`` bytes of a position and the ids of the units (and markers) it leaves out.
+class SaveLayout(Protocol):
+    """How a position is laid out in a module's save: where each unit and marker goes and what piece it is."""
 
-    Every unit in a hex is a piece at the hex centre pixel (plus ``edge``),
-    a BasicPiece named after its counter (image ``images[counter]``, default
-    ``<counter>.png``; gpid ``gpids[counter]``) inside a Marker trait with the
-    properties ``counter``, ``unit``, ``side``, ``type``, ``flags`` (``|``-joined),
-    ``carried_by``, ``spent``.  The units of a hex form one Stack (carriers
-    followed by what they carry).  Units in boxes and markers without a hex are
-    left out and listed.  The same input always gives the same bytes.
+    def place(self, thing: Unit | MarkerAt) -> tuple[str, int, int] | None:
+        """The map and map coordinates of a unit or marker, or None to leave it out."""
+
+    def unit_piece(self, unit: Unit, pid: str, map_name: str, x: int, y: int) -> str:
+        """The AddPiece command of a unit."""
+
+    def marker_piece(self, marker: MarkerAt, pid: str, map_name: str, x: int, y: int) -> str:
+        """The AddPiece command of a marker."""
+
+    def game_commands(self, position: Position) -> list[str]:
+        """The commands after the pieces: board placements, the turn tracker's state ..."""
+
+
+@dataclass(frozen=True)
+class SimpleLayout:
+    """A save for any module with one hex board: units in hexes as Marker-trait pieces, boxes left out.
+
+    Each unit is a BasicPiece named after its counter (image ``images[counter]``,
+    default ``<counter>.png``; gpid ``gpids[counter]``) inside a Marker trait with
+    the properties ``counter``, ``unit``, ``side``, ``type``, ``flags``
+    (``|``-joined), ``carried_by`` and ``spent``, at the hex centre pixel plus ``edge``.
     """
-    pos = position if isinstance(position, Position) else position_from_file(position)
-    game, cmap = pos.game, pos.game.map
-    lay = cmap.grid.layout
-    board_name = board_name or map_name
-    omitted: list[str] = []
-    cmds: list[str] = ["begin_save", ""]
-    stacks: dict[str, list[str]] = {}
-    centre_of: dict[str, tuple[int, int]] = {}
-    next_id = first_id
 
-    def centre(h) -> tuple[int, int]:
-        px, py = board.pixel(*lay.centre(h))
-        return int(round(px)) + edge[0], int(round(py)) + edge[1]
+    position: Position
+    board: BoardLayout
+    map_name: str
+    gpids: Mapping[str, str]
+    board_name: str
+    edge: tuple[int, int] = (0, 0)
+    images: Mapping[str, str] | None = None
 
-    # carriers first, then the units they carry, keeping the position's order otherwise
-    order: list = []
+    def place(self, thing: Unit | MarkerAt) -> tuple[str, int, int] | None:
+        """The hex centre pixel of a unit or marker in a hex; None for boxes."""
+        if thing.hex is None:
+            return None
+        px, py = self.board.pixel(*self.position.game.map.grid.layout.centre(thing.hex))
+        return self.map_name, int(round(px)) + self.edge[0], int(round(py)) + self.edge[1]
+
+    def _piece(self, key: str, name: str, props: dict[str, str], pid: str, map_name: str, x: int, y: int) -> str:
+        image = (self.images or {}).get(key, f"{key}.png")
+        return encode_add_piece(pid, [marker_trait(props)], basic_type(image, name),
+                                basic_state(map_name, x, y, str(self.gpids.get(key, ""))))
+
+    def unit_piece(self, unit: Unit, pid: str, map_name: str, x: int, y: int) -> str:
+        """A Marker-trait piece with the unit's properties."""
+        c = unit.counter
+        props = {"counter": c.id, "unit": unit.id, "side": c.side, "type": c.type,
+                 "flags": "|".join(sorted(unit.flags)), "carried_by": unit.carried_by or "", "spent": f"{unit.spent:g}"}
+        return self._piece(c.id, c.name, props, pid, map_name, x, y)
+
+    def marker_piece(self, marker: MarkerAt, pid: str, map_name: str, x: int, y: int) -> str:
+        """A Marker-trait piece with the marker's id and value."""
+        props = {"marker": marker.marker, "value": "" if marker.value is None else str(marker.value)}
+        return self._piece(marker.marker, self.position.game.markers[marker.marker].name, props, pid, map_name, x, y)
+
+    def game_commands(self, position: Position) -> list[str]:
+        """The board placement."""
+        return [encode([f"{self.map_name}BoardPicker", self.board_name, 0, 0], "\t")]
+
+
+def _stacking_order(pos: Position) -> list[Unit]:
+    """The units, each carrier followed by what it carries, the position's order otherwise (no unit dropped)."""
+    order: list[Unit] = []
     placed: set[str] = set()
-    carried: dict[str, list] = {}
+    carried: dict[str, list[Unit]] = {}
     for u in pos.units:
         if u.carried_by is not None and u.carried_by in pos.by_id:
             carried.setdefault(u.carried_by, []).append(u)
 
-    def visit(u) -> None:
+    def visit(u: Unit) -> None:
         if u.id in placed:
             return
         placed.add(u.id)
@@ -512,48 +569,43 @@ def encode_position(position: Position | PositionFile, board: BoardLayout, map_n
             visit(u)
     for u in pos.units:  # carrying cycles cannot load, but never drop a unit
         visit(u)
+    return order
 
-    for u in order:
-        if u.hex is None:
-            omitted.append(u.id)
+
+def encode_save(position: Position, layout: SaveLayout, *, module_name: str | None = None,
+                module_version: str = "1.0", vassal_version: str = "3.6.0", moduledata: bytes | str | None = None,
+                first_id: int = 1000) -> tuple[bytes, list[str]]:
+    """The ``.vsav`` bytes of a position laid out by ``layout``, and the ids of what it leaves out.
+
+    Pieces at the same point form one stack (carriers followed by what they
+    carry, then markers).  Turn, phase, side, scenario and parameters also go
+    in ``savedata``.  The same input always gives the same bytes.
+    """
+    game = position.game
+    omitted: list[str] = []
+    cmds: list[str] = ["begin_save", ""]
+    stacks: dict[tuple[str, int, int], list[str]] = {}
+    next_id = first_id
+    things: list[Unit | MarkerAt] = [*_stacking_order(position), *position.markers]
+    for thing in things:
+        where = layout.place(thing)
+        if where is None:
+            omitted.append(thing.id if isinstance(thing, Unit) else f"marker:{thing.marker}")
             continue
-        c = u.counter
-        x, y = centre(u.hex)
-        props = {"counter": c.id, "unit": u.id, "side": c.side, "type": c.type, "flags": "|".join(sorted(u.flags)),
-                 "carried_by": u.carried_by or "", "spent": f"{u.spent:g}"}
         pid = str(next_id)
         next_id += 1
-        image = (images or {}).get(c.id, f"{c.id}.png")
-        cmds.append(encode_add_piece(pid, [marker_trait(props)], basic_type(image, c.name),
-                                     basic_state(map_name, x, y, str(gpids.get(c.id, "")))))
-        key = cmap.name(u.hex)
-        stacks.setdefault(key, []).append(pid)
-        centre_of[key] = (x, y)
-    for i, m in enumerate(pos.markers):
-        if m.hex is None:
-            omitted.append(f"marker:{m.marker}")
-            continue
-        x, y = centre(m.hex)
-        mk = game.markers[m.marker]
-        props = {"marker": m.marker, "value": "" if m.value is None else str(m.value)}
-        pid = str(next_id)
-        next_id += 1
-        image = (images or {}).get(m.marker, f"{m.marker}.png")
-        cmds.append(encode_add_piece(pid, [marker_trait(props)], basic_type(image, mk.name),
-                                     basic_state(map_name, x, y, str(gpids.get(m.marker, "")))))
-        key = cmap.name(m.hex)
-        stacks.setdefault(key, []).append(pid)
-        centre_of[key] = (x, y)
-    for key, ids in stacks.items():
-        x, y = centre_of[key]
+        piece = layout.unit_piece if isinstance(thing, Unit) else layout.marker_piece
+        cmds.append(piece(thing, pid, *where))
+        stacks.setdefault(where, []).append(pid)
+    for (map_name, x, y), ids in stacks.items():
         cmds.append(encode_stack(str(next_id), map_name, x, y, ids))
         next_id += 1
-    cmds.append(encode([f"{map_name}BoardPicker", board_name, 0, 0], "\t"))
+    cmds += layout.game_commands(position)
     cmds.append("end_save")
     text = encode(cmds, ESC)
     key = hashlib.sha256(text.encode("utf-8")).digest()[0]
-    meta = {"turn": pos.turn, "phase": pos.phase, "phasing_side": pos.phasing_side, "scenario": pos.scenario,
-            "params": pos.params}
+    meta = {"turn": position.turn, "phase": position.phase, "phasing_side": position.phasing_side,
+            "scenario": position.scenario, "params": position.params}
     savedata = _savedata(module_version, vassal_version, POSITION_TAG + json.dumps(meta, sort_keys=True))
     if moduledata is None:
         moduledata = _moduledata(module_name or game.spec.title, module_version, vassal_version)
@@ -565,6 +617,17 @@ def encode_position(position: Position | PositionFile, board: BoardLayout, map_n
             info.external_attr = 0o644 << 16
             z.writestr(info, data)
     return buf.getvalue(), omitted
+
+
+def encode_position(position: Position | PositionFile, board: BoardLayout, map_name: str,
+                    gpids: Mapping[str, str], *, board_name: str | None = None,
+                    edge: tuple[int, int] = (0, 0), images: Mapping[str, str] | None = None,
+                    **options) -> tuple[bytes, list[str]]:
+    """The ``.vsav`` bytes of a position for a module with one hex board (:class:`SimpleLayout`), and what
+    it leaves out (units in boxes, markers without a hex); ``options`` as for :func:`encode_save`."""
+    pos = position if isinstance(position, Position) else position_from_file(position)
+    layout = SimpleLayout(pos, board, map_name, gpids, board_name or map_name, edge, images)
+    return encode_save(pos, layout, **options)
 
 
 def position_to_save(position: Position | PositionFile, board_layout: BoardLayout, map_name: str,
@@ -579,4 +642,3 @@ def write_save(path: str | os.PathLike[str], position: Position | PositionFile, 
     data, omitted = encode_position(position, board_layout, map_name, gpids, **options)
     write_atomic(Path(path), data)
     return omitted
-

@@ -15,7 +15,11 @@ the module is fine.  Checked, for the elements the toolkit writes:
   whose type and state have the same number of trait levels, ending in a
   ``piece;`` BasicPiece, with each trait's type and state well formed;
 * gpids are unique whole numbers below ``nextPieceSlotId``;
-* every ``prototype;NAME`` trait names an existing PrototypeDefinition.
+* every ``prototype;NAME`` trait names an existing PrototypeDefinition;
+* the module is playable: ``GlobalOptions`` is there (without it the main map
+  is never docked nor shown) and every ``Map`` has the components that let a
+  player drag, select and right-click pieces (:data:`PLAY_COMPONENTS`);
+* files named by help pages, charts and zones exist; zone paths are polygons.
 """
 from __future__ import annotations
 
@@ -48,7 +52,7 @@ PARENTS: dict[str, set[str]] = {
     G + "RegionGrid": {B + "Board"},
     G + "Region": {G + "RegionGrid"},
     M + "PieceWindow": {GAME},
-    W + "TabWidget": {M + "PieceWindow", W + "TabWidget", W + "ListWidget"},
+    W + "TabWidget": {M + "PieceWindow", M + "ChartWindow", W + "TabWidget", W + "ListWidget"},
     W + "ListWidget": {M + "PieceWindow", W + "TabWidget", W + "ListWidget"},
     W + "PieceSlot": {M + "PieceWindow", W + "TabWidget", W + "ListWidget"},
     M + "PrototypesContainer": {GAME},
@@ -57,7 +61,23 @@ PARENTS: dict[str, set[str]] = {
     T + "TurnTracker": {GAME},
     T + "ListTurnLevel": {T + "TurnTracker", T + "ListTurnLevel"},
     M + "PredefinedSetup": {GAME, M + "PredefinedSetup"},
+    M + "GlobalOptions": {GAME},
+    M + "PlayerRoster": {GAME},
+    "entry": {M + "PlayerRoster"},
+    M + "Documentation": {GAME},
+    M + "documentation.HelpFile": {M + "Documentation"},
+    M + "ChartWindow": {GAME},
+    W + "HtmlChart": {M + "ChartWindow", W + "TabWidget", W + "ListWidget"},
+    G + "ZonedGrid": {B + "Board"},
+    G + "mapgrid.Zone": {G + "ZonedGrid"},
+    M + "properties.GlobalProperties": {M + "Map", GAME},
+    **{M + "map." + c: {M + "Map"} for c in (
+        "StackMetrics", "ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
+        "StackExpander", "PieceMover", "KeyBufferer", "ImageSaver", "CounterDetailViewer", "Zoomer", "LOS_Thread",
+        "GlobalMap", "HighlightLastMoved", "SelectionHighlighters", "Flare")},
 }
+# Without these a map shows its pieces but a player can neither drag, select nor right-click them.
+PLAY_COMPONENTS = ("ForwardToKeyBuffer", "MenuDisplayer", "StackExpander", "PieceMover", "KeyBufferer")
 
 INT, FLOAT, BOOL = "an integer", "a number", "true or false"
 TYPED: dict[str, dict[str, str]] = {
@@ -79,6 +99,10 @@ TYPED: dict[str, dict[str, str]] = {
                        "reportTotal": BOOL},
     T + "ListTurnLevel": {"configFirst": BOOL, "configList": BOOL},
     M + "PredefinedSetup": {"useFile": BOOL, "isMenu": BOOL},
+    M + "map.Zoomer": {"zoomStart": INT},
+    M + "map.GlobalMap": {"scale": FLOAT},
+    M + "map.StackMetrics": {"exSepX": INT, "exSepY": INT, "unexSepX": INT, "unexSepY": INT, "disabled": BOOL},
+    G + "mapgrid.Zone": {"useParentGrid": BOOL, "useHighlight": BOOL},
 }
 REQUIRED: dict[str, tuple[str, ...]] = {
     GAME: ("name", "VassalVersion", "nextPieceSlotId"),
@@ -88,6 +112,9 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     G + "Region": ("name", "originx", "originy"),
     W + "PieceSlot": ("gpid",),
     M + "PrototypeDefinition": ("name",),
+    G + "mapgrid.Zone": ("name", "path"),
+    W + "HtmlChart": ("chartName", "fileName"),
+    M + "documentation.HelpFile": ("fileName",),
 }
 CHOICES: dict[tuple[str, str], set[str]] = {
     (G + "mapgrid.HexGridNumbering", "hType"): {"N", "A"},
@@ -221,6 +248,14 @@ class _Piece:
             self.images += [i for i in images if i]
             if not _INT_RE.fullmatch(s or "") or not (1 <= abs(int(s)) <= len(images)):
                 self.bad(f"Layer state {s!r} must be a level between 1 and {len(images)} (negative = inactive)")
+        elif t.startswith("obs;"):
+            f = decode(t[len("obs;"):], ";")
+            if len(f) > 1 and f[1]:
+                self.images.append(f[1])
+        elif t.startswith("markmoved;"):
+            f = decode(t[len("markmoved;"):], ";")
+            if f and f[0] and not f[0].endswith(".gif"):  # VASSAL's own moved.gif ships with the engine
+                self.images.append(f[0])
         elif t.startswith(("delete;", "clone;")):
             f = decode(t.split(";", 1)[1], ";")
             if len(f) >= 2 and f[1] and "," in f[1] and not all(_INT_RE.fullmatch(v) for v in f[1].split(",")[:2]):
@@ -270,6 +305,10 @@ def validate_module(path: str | os.PathLike[str]) -> list[str]:
         for setup in root.iter(M + "PredefinedSetup"):
             if setup.get("useFile") == "true" and setup.get("file") not in names:
                 problems.append(f"{_where(setup)}: predefined setup file {setup.get('file')!r} is not in the module")
+        for e in [*root.iter(W + "HtmlChart"), *root.iter(M + "documentation.HelpFile")]:
+            if e.tag == W + "HtmlChart" or e.get("fileType", "archive") == "archive":
+                if e.get("fileName") and e.get("fileName") not in names:
+                    problems.append(f"{_where(e)}: file {e.get('fileName')!r} is not in the module")
         _check_pieces(root, problems, need_image)
     return problems
 
@@ -281,9 +320,20 @@ def _check_tree(root, problems: list[str]) -> None:
     kids = [c for c in root if isinstance(c.tag, str)]
     if not kids or kids[0].tag != M + "BasicCommandEncoder":
         problems.append("BasicCommandEncoder must be the first child of GameModule (it decodes the pieces)")
+    if not any(k.tag == M + "GlobalOptions" for k in kids):
+        problems.append("GlobalOptions is missing: VASSAL then never docks the main map, which shows in no window")
+    for m in root.iter(M + "Map"):
+        have = {_short(k.tag) for k in m}
+        missing = [c for c in PLAY_COMPONENTS if c not in have]
+        if missing:
+            problems.append(f"{_where(m)}: lacks {missing}: players could not drag, select or right-click pieces")
     for e in root.iter():
         if not isinstance(e.tag, str):
             continue
+        if e.tag == G + "mapgrid.Zone" and e.get("path") is not None:
+            pts = e.get("path").split(";")
+            if len(pts) < 3 or not all(re.fullmatch(r"-?\d+,-?\d+", p) for p in pts):
+                problems.append(f"{_where(e)}: path {e.get('path')!r} is not a polygon 'x,y;x,y;x,y...'")
         if e is not root:
             allowed = PARENTS.get(e.tag)
             if allowed is None:

@@ -1,0 +1,132 @@
+"""The "Boxes and tracks" map of a module: the turn record track, every off-map box, and a place for game markers.
+
+One board, drawn here, with a ``ZonedGrid``: a zone per turn of the turn
+track (``Turn May IV``), per off-map box of ``game.yaml`` ``boxes``
+(``Reinforcements``, ``Eliminated`` ...) and one for markers that have no
+place on a track (``Game markers``: the phase marker, victory points).  Each
+zone holds a grid of slots one counter apart, where saves lay the pieces;
+a player may drop a piece anywhere in a zone.  :func:`zone_at` maps a point
+back to its zone, so a save read back puts each piece in its box or turn.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from ..game.module import Game
+from ..render.png import text_font
+from .piecedefs import box_title
+
+MARKERS_ZONE = "Game markers"
+TITLE_H = 22
+PAD = 6
+COLUMNS = 8
+TURNS_PER_ROW = 8
+MARGIN = 12
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A zone of the board: its name, what it holds (``turn``, ``box`` or ``markers``) and which, its rectangle."""
+
+    name: str
+    kind: str
+    key: str
+    x: int
+    y: int
+    w: int
+    h: int
+    pitch: int
+
+    def contains(self, px: float, py: float) -> bool:
+        """Whether a board point lies in the zone."""
+        return self.x <= px < self.x + self.w and self.y <= py < self.y + self.h
+
+    @property
+    def path(self) -> str:
+        """The zone's outline as VASSAL's ``Zone`` ``path`` attribute (``x,y;x,y;...``)."""
+        x2, y2 = self.x + self.w, self.y + self.h
+        return f"{self.x},{self.y};{x2},{self.y};{x2},{y2};{self.x},{y2}"
+
+    def slots(self) -> list[tuple[int, int]]:
+        """Slot centres, row by row, one counter apart."""
+        cols = max(1, (self.w - 2 * PAD) // self.pitch)
+        rows = max(1, (self.h - TITLE_H - PAD) // self.pitch)
+        x0 = self.x + PAD + self.pitch // 2
+        y0 = self.y + TITLE_H + self.pitch // 2
+        return [(x0 + c * self.pitch, y0 + r * self.pitch) for r in range(rows) for c in range(cols)]
+
+    def slot(self, i: int) -> tuple[int, int]:
+        """The ``i``-th slot (wrapping round, so an overfull zone stacks pieces)."""
+        s = self.slots()
+        return s[i % len(s)]
+
+
+@dataclass(frozen=True)
+class BoxesLayout:
+    """The board's size and zones."""
+
+    width: int
+    height: int
+    zones: tuple[Zone, ...]
+
+    def zone(self, kind: str, key: str) -> Zone:
+        """The zone of a turn (``kind='turn'``), a box (``'box'``) or the markers zone (``'markers'``)."""
+        for z in self.zones:
+            if z.kind == kind and z.key == key:
+                return z
+        raise KeyError(f"no {kind} zone {key!r}")
+
+    def zone_at(self, px: float, py: float) -> Zone | None:
+        """The zone holding a board point, if any."""
+        return next((z for z in self.zones if z.contains(px, py)), None)
+
+
+def _capacity(game: Game, box: str) -> int:
+    """Slots a box needs: the most units and markers any scenario puts there, at least two rows."""
+    import yaml
+
+    most = 0
+    for path in sorted((game.folder / "scenarios").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        n = sum(1 for u in data.get("units", []) if isinstance(u, dict) and u.get("box") == box)
+        n += sum(1 for m in data.get("markers", []) if isinstance(m, dict) and m.get("box") == box)
+        most = max(most, n)
+    return max(2 * COLUMNS, most)
+
+
+def boxes_layout(game: Game, counter_px: int) -> BoxesLayout:
+    """The zones of a game's boxes-and-tracks board for counters of ``counter_px``."""
+    pitch = counter_px + 6
+    zones: list[Zone] = []
+    cell_w = max(pitch + 2 * PAD, 96)
+    cell_h = TITLE_H + pitch + PAD
+    y = MARGIN + TITLE_H
+    for i, turn in enumerate(game.spec.turns):
+        r, c = divmod(i, TURNS_PER_ROW)
+        zones.append(Zone(f"Turn {turn}", "turn", turn, MARGIN + c * cell_w, y + r * cell_h, cell_w, cell_h, pitch))
+    y += math.ceil(len(game.spec.turns) / TURNS_PER_ROW) * cell_h + MARGIN
+    box_w = max(COLUMNS * pitch + 2 * PAD, min(len(game.spec.turns), TURNS_PER_ROW) * cell_w)
+    for box in [*game.spec.boxes, None]:
+        rows = math.ceil((_capacity(game, box) if box else len(game.manifest.markers) or 1) / COLUMNS)
+        h = TITLE_H + rows * pitch + PAD
+        zones.append(Zone(box_title(box), "box", box, MARGIN, y, box_w, h, pitch) if box
+                     else Zone(MARKERS_ZONE, "markers", "", MARGIN, y, box_w, h, pitch))
+        y += h + MARGIN
+    return BoxesLayout(box_w + 2 * MARGIN, y, tuple(zones))
+
+
+def boxes_image(game: Game, layout: BoxesLayout) -> Image.Image:
+    """The board image: a titled outline per zone, the turn track's title above its cells."""
+    img = Image.new("RGB", (layout.width, layout.height), (236, 230, 214))
+    d = ImageDraw.Draw(img)
+    title_font, font = text_font(15, bold=True), text_font(12, bold=True)
+    d.text((MARGIN, MARGIN // 2 + 2), f"{game.spec.title}: turn record track", fill=(40, 40, 40), font=title_font)
+    for z in layout.zones:
+        fill = (250, 247, 238) if z.kind == "turn" else (245, 240, 226)
+        d.rectangle([z.x, z.y, z.x + z.w - 1, z.y + z.h - 1], fill=fill, outline=(90, 80, 60), width=2)
+        label = z.key if z.kind == "turn" else z.name
+        d.text((z.x + PAD, z.y + 4), label, fill=(40, 40, 40), font=font)
+    return img
