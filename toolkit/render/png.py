@@ -74,16 +74,22 @@ def rasterise(scene: Scene, transform: tuple[float, float, float]) -> Image.Imag
     return canvas.image.resize(size, Image.Resampling.LANCZOS).convert("RGB")
 
 
-@lru_cache(maxsize=64)
-def text_font(size: int, bold: bool) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """DejaVu Sans at ``size`` px, else Pillow's default font (scalable in Pillow >= 10.1)."""
-    try:
-        return ImageFont.truetype("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf", size)
-    except OSError:
+@lru_cache(maxsize=128)
+def text_font(size: int, bold: bool, condensed: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """DejaVu Sans (``condensed``: DejaVu Sans Condensed, else plain DejaVu Sans) at ``size`` px,
+    else Pillow's default font (scalable in Pillow >= 10.1)."""
+    names = ["DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"]
+    if condensed:
+        names.insert(0, "DejaVuSansCondensed-Bold.ttf" if bold else "DejaVuSansCondensed.ttf")
+    for name in names:
         try:
-            return ImageFont.load_default(size=size)
-        except TypeError:  # Pillow < 10.1: one small bitmap font
-            return ImageFont.load_default()
+            return ImageFont.truetype(name, size)
+        except OSError:
+            continue
+    try:
+        return ImageFont.load_default(size=size)
+    except TypeError:  # Pillow < 10.1: one small bitmap font
+        return ImageFont.load_default()
 
 
 def _dashes(points: Sequence[Point], pattern: Sequence[float]) -> list[list[Point]]:

@@ -16,9 +16,10 @@ How the map is drawn, bottom to top:
   the exact shared edge, then path features (kind ``"path"``: roads,
   railways, streams) as lines between the two hex centres, so a chain of
   hexsides reads as one road;
-* the hex name under the top of each hex, the elevation (when not 0) as a
-  small brown number at the left of the hex, the place name in bold with a
-  white halo just below the centre;
+* the elevation (when not 0) as a small brown number at the left of the
+  hex, the place name in bold with a white halo just below the centre;
+* the hex name under the top of each hex, last of the map so no line crosses
+  it, with a halo of its hex's colour lightened;
 * the overlays' shapes in the order given, then their labels (so a route
   arrow never hides an MP cost), and the title above the map.
 
@@ -220,7 +221,9 @@ def build_scene(cmap: CompiledMap, overlays: Sequence[Overlay] = (), *, show_nam
     items += _terrain(cmap, s)
     items += _features(cmap, s, "hexside")
     items += _features(cmap, s, "path")
-    items += _labels(cmap, s, show_names)
+    items += _labels(cmap, s)
+    if show_names:
+        items += _hex_names(cmap, s)
     drawn = [item for overlay in overlays for item in _overlay(cmap, overlay, s)]
     items += [i for i in drawn if not isinstance(i, Text)] + [i for i in drawn if isinstance(i, Text)]
     if show_title and cmap.title:
@@ -282,24 +285,39 @@ def _printed_name(cmap: CompiledMap, h: Hex) -> str | None:
         return None
 
 
-def _labels(cmap: CompiledMap, s: float, show_names: bool) -> list[Item]:
-    """Hex names, elevation numbers and place names, with the offsets suited to the orientation."""
+def _labels(cmap: CompiledMap, s: float) -> list[Item]:
+    """Elevation numbers and place names, with the offsets suited to the orientation."""
     layout = cmap.grid.layout
-    name_dy = -0.68 if layout.orientation == "flat" else -0.6
     items: list[Item] = []
     for h in cmap.grid.hexes():
         x, y = layout.centre(h)
         info = cmap.hexes.get(h)
-        name = _printed_name(cmap, h) if show_names else None
-        if name:
-            items.append(Text((x, y + name_dy * layout.size), name, style.NAME_SIZE * s,
-                              fill=style.NAME_COLOR, tag="hexname"))
         if info and info.elevation:
             items.append(Text((x - 0.62 * layout.size, y), str(info.elevation), style.ELEVATION_SIZE * s,
                               fill=style.ELEVATION_COLOR, bold=True, tag="elevation"))
         if info and info.place:
             items.append(Text((x, y + 0.5 * layout.size), info.place, style.PLACE_SIZE * s, bold=True,
                               halo=style.HALO, halo_width=style.PLACE_HALO * s, tag="place"))
+    return items
+
+
+def _hex_names(cmap: CompiledMap, s: float) -> list[Item]:
+    """Hex names under the top of each hex, drawn after every line and label of the map so that roads,
+    railways and walls never cross them: each has a halo of its hex's colour, lightened."""
+    layout = cmap.grid.layout
+    name_dy = -0.68 if layout.orientation == "flat" else -0.6
+    items: list[Item] = []
+    for h in cmap.grid.hexes():
+        name = _printed_name(cmap, h)
+        if not name:
+            continue
+        x, y = layout.centre(h)
+        info = cmap.hexes.get(h)
+        base, _ = _terrain_split(cmap, info.terrain if info else ())
+        fill = style.elevation_color(base.color if base else style.DEFAULT_TERRAIN, info.elevation if info else 0)
+        items.append(Text((x, y + name_dy * layout.size), name, style.NAME_SIZE * s, fill=style.NAME_COLOR,
+                          halo=style.shade(fill, style.NAME_HALO_LIGHTEN), halo_width=style.NAME_HALO * s,
+                          tag="hexname"))
     return items
 
 

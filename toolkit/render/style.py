@@ -27,7 +27,9 @@ INSET_OUTLINE_WIDTH = 0.8
 ELEVATION_SHADE = 0.1  # darkening per level above 0 (lightening per level below)
 
 NAME_SIZE = 6.5
-NAME_COLOR = "#555555"
+NAME_COLOR = "#3d3d3d"
+NAME_HALO = 2.0  # halo width of hex names: they are drawn over roads and railways
+NAME_HALO_LIGHTEN = 1.6  # the halo is the hex's colour lightened by this factor (see shade)
 ELEVATION_SIZE = 6.5
 ELEVATION_COLOR = "#6b4a1f"
 PLACE_SIZE = 8.5
