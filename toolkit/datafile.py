@@ -73,7 +73,7 @@ def from_yaml_error(err: yaml.YAMLError, file: str, error: type[DataFileError] =
 def parse_yaml(raw: bytes, file: str, error: type[DataFileError] = DataFileError) -> dict[str, Any]:
     """A YAML document that must be a mapping at the top level."""
     try:
-        data = yaml.safe_load(raw)
+        data = yaml.load(raw, Loader=SAFE_LOADER)
     except yaml.YAMLError as err:
         raise from_yaml_error(err, file, error) from None
     if not isinstance(data, dict):
@@ -82,6 +82,7 @@ def parse_yaml(raw: bytes, file: str, error: type[DataFileError] = DataFileError
 
 
 M = TypeVar("M", bound=BaseModel)
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's safe loader when PyYAML has it: 10x faster
 
 
 def load_yaml_model(path: str | Path, model: type[M], doc: str, error: type[DataFileError] = DataFileError) -> M:

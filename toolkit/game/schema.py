@@ -62,6 +62,7 @@ class GameSpec(_Model):
     back_flag: Optional[str] = None        # the unit flag a counter carries while it shows its back face
     hidden_flag: Optional[str] = None      # the unit flag of a piece placed face down (masked from the opponent)
     hideable: dict[str, list[str]] = {}    # side id -> unit types whose counters may be placed face down
+    player_turns: list[str] = []           # side ids in player-turn order, when every player turn has the phases
 
     @model_validator(mode="after")
     def _vassal_keys_named(self) -> "GameSpec":
@@ -76,6 +77,9 @@ class GameSpec(_Model):
             unknown = [t for t in types if t not in self.unit_types]
             if unknown:
                 raise ValueError(f"hideable[{side}] names unit types {unknown} that are not among `unit_types`")
+        unknown = [sd for sd in self.player_turns if sd not in sides]
+        if unknown:
+            raise ValueError(f"player_turns names sides {unknown} that are not among `sides` {sorted(sides)}")
         if self.hideable and self.hidden_flag is None:
             raise ValueError("hideable needs hidden_flag: the flag a face-down unit carries")
         return self

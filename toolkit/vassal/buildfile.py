@@ -34,6 +34,7 @@ from .helpdocs import NOTES_FILE, chart_file
 from .pieces import basic_state, basic_type, encode_add_piece
 from .piecedefs import (BOXES_MAP, MAIN_MAP, counter_def, marker_def, palette, piece_gpids, prototypes)
 from .seqenc import encode
+from .turns import tracker_levels
 
 VASSAL_VERSION = "3.6.0"
 MAP_NAME = MAIN_MAP
@@ -199,16 +200,17 @@ def _dice(root, game: Game) -> None:
 
 
 def _turns(root, game: Game) -> None:
-    tt = _el(root, P + "module.turn.TurnTracker", {
+    """The turn tracker: turns, player turns where the game has them, phases, each level nested in the one above."""
+    levels = tracker_levels(game.spec)
+    parent = _el(root, P + "module.turn.TurnTracker", {
         "buttonText": "Turn", "buttonTooltip": "Turn track", "hotkey": "", "icon": "", "name": "Turn",
         "nexthotkey": "78,195", "prevhotkey": "80,195",
-        "reportFormat": "* <$PlayerId$> Turn updated from $oldTurn$ to $newTurn$", "turnFormat": "$level1$ $level2$"})
-    turns = _el(tt, P + "module.turn.ListTurnLevel", {
-        "configFirst": "false", "configList": "false", "list": encode(game.spec.turns, ","), "property": "Turn",
-        "turnFormat": "$value$"})
-    _el(turns, P + "module.turn.ListTurnLevel", {
-        "configFirst": "false", "configList": "false", "list": encode(game.spec.phases, ","), "property": "Phase",
-        "turnFormat": "$value$"})
+        "reportFormat": "* <$PlayerId$> Turn updated from $oldTurn$ to $newTurn$",
+        "turnFormat": " ".join(f"$level{i + 1}$" for i in range(len(levels)))})
+    for prop, values in levels:
+        parent = _el(parent, P + "module.turn.ListTurnLevel", {
+            "configFirst": "false", "configList": "false", "list": encode(values, ","), "property": prop,
+            "turnFormat": "$value$"})
 
 
 def _help(root, game: Game) -> None:

@@ -21,7 +21,7 @@ from .counters import COUNTER_SIZE
 from .piecedefs import BOXES_MAP, MAIN_MAP, marker_piece, piece_gpids, unit_piece
 from .savefile import SaveContents, Unplaced, encode_save, read_save, save_to_position
 from .seqenc import encode
-from .turns import read_turn, turn_command
+from .turns import position_turn_command, read_position_turn
 
 
 @dataclass
@@ -73,7 +73,7 @@ class ModuleLayout:
         spec = self.game.spec
         return [encode([f"{MAIN_MAP}BoardPicker", spec.title, 0, 0], "\t"),
                 encode([f"{BOXES_MAP}BoardPicker", BOXES_MAP, 0, 0], "\t"),
-                turn_command(spec.turns, spec.phases, position.turn, position.phase)]
+                position_turn_command(spec, position.turn, position.phasing_side, position.phase)]
 
     def zone_of(self, map_name: str, x: int, y: int) -> tuple[str, str] | None:
         """The zone of a point of the boxes map, as ``(kind, key)``; None elsewhere."""
@@ -117,14 +117,12 @@ def game_of_save(save: SaveContents, path: str, game_id: str | None = None) -> G
 def contents_to_position(save: SaveContents, game: Game) -> tuple[PositionFile, list[Unplaced]]:
     """The position a decoded save (or a replayed log's current state) shows, for the game's own module.
 
-    Turn and phase come from the turn tracker when the save has its command.
+    Turn, phase and phasing side come from the turn tracker when the save has its command.
     """
     layout = ModuleLayout.of(game)
     by_gpid = {gpid: pid for pid, gpid in layout.gpids.items() if pid in game.counters}
-    tracked = read_turn(save.other, game.spec.turns, game.spec.phases)
-    turn, phase = tracked if tracked else (None, None)
     return save_to_position(save, game, by_gpid, boards={game.spec.title: layout.board}, map_name=MAIN_MAP,
-                            turn=turn, phase=phase, zones=layout.zone_of)
+                            zones=layout.zone_of, **read_position_turn(game.spec, save.other))
 
 
 def read_position_save(path: str | os.PathLike[str], game_id: str | None = None) -> tuple[PositionFile, list[Unplaced]]:

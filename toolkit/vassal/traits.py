@@ -9,9 +9,9 @@ trait's state at rest.  Keystrokes are ``keyCode,modifiers`` as
 >>> delete_trait().type
 'delete;Delete;68,130;'
 >>> mask_trait("hidden.png", "Arab").type
-'obs;77,130;hidden.png;Face down / up;G;Face down;side:;Peek;Face down (12.1);false'
+'obs;77,130;hidden.png;Face down / up;I;Face down;side:;Peek;Face down (12.1);false'
 >>> report_trait([KEY_FLIP]).type
-'report;70,130;* $location$: $menuCommand$ ($oldPieceName$) *;;;Report;false'
+'report;70\\\\,130;* $location$: $menuCommand$ ($oldPieceName$) *;;;Report;false'
 """
 from __future__ import annotations
 
@@ -71,10 +71,10 @@ def flip_trait(front: str, back: str, back_name: str, back_showing: bool = False
 def mask_trait(hidden_image: str, hidden_by: str | None = None, rule: str = "12.1") -> Trait:
     """Obscurable ``obs;``: Ctrl+M turns the piece face down for its side (``side:`` access).
 
-    The opponent sees ``hidden_image``; the owner sees the piece as a ghost
-    image.  State: the side that hid it (``hidden_by``), or ``null`` face up.
+    The opponent sees ``hidden_image``; the owner sees the piece with that
+    image inset in a corner.  State: the side that hid it (``hidden_by``), or ``null`` face up.
     """
-    fields = [KEY_MASK, hidden_image, "Face down / up", "G", "Face down", "side:", "Peek",
+    fields = [KEY_MASK, hidden_image, "Face down / up", "I", "Face down", "side:", "Peek",
               f"Face down ({rule})", "false"]
     return Trait("obs;" + encode(fields, ";"), encode([hidden_by or "null", ""], ";"))
 

@@ -1,18 +1,21 @@
-"""The turn tracker's state in saves: ``TURN<id>\\t<state>`` for a tracker of turns with phases nested.
+"""The turn tracker's state in saves: ``TURN<id>\\t<state>`` for a tracker of nested list levels.
 
 VASSAL's ``TurnTracker`` state is ``currentLevel|<level state>`` (``|``); a
 ``ListTurnLevel``'s state is ``current;currentSubLevel;first;active...;<sub-level
 states>`` (``;``, the active flags comma-joined).  The toolkit's modules have
-one tracker, ``TurnTracker0``: turns, with the phases as its one sub-level.
+one tracker, ``TurnTracker0``: the game's turns, then (for games whose phases
+repeat in each player turn, ``game.yaml`` ``player_turns``) the player turns,
+then the phases, each level the one child of the level above.
 
->>> cmd = turn_command(["T1", "T2"], ["move", "fight"], "T2", "fight")
+>>> cmd = turn_command([["T1", "T2"], ["move", "fight"]], ["T2", "fight"])
 >>> cmd
 'TURNTurnTracker0\\t0|1;0;0;true,true;1\\\\;0\\\\;0\\\\;true,true'
->>> read_turn([cmd], ["T1", "T2"], ["move", "fight"])
-('T2', 'fight')
+>>> read_turn([cmd], [["T1", "T2"], ["move", "fight"]])
+['T2', 'fight']
 """
 from __future__ import annotations
 
+from ..game.schema import GameSpec
 from .pieces import fast_decode, java_int
 from .seqenc import encode
 
@@ -20,28 +23,68 @@ TRACKER_ID = "TurnTracker0"
 PREFIX = "TURN" + TRACKER_ID
 
 
-def _level(values: list[str], current: int, sub: list[str]) -> str:
-    return encode([current, 0, 0, encode(["true"] * len(values), ","), *sub], ";")
+def _level_state(levels: list[list[str]], values: list[str]) -> str:
+    sub = [_level_state(levels[1:], values[1:])] if len(levels) > 1 else []
+    return encode([levels[0].index(values[0]), 0, 0, encode(["true"] * len(levels[0]), ","), *sub], ";")
 
 
-def turn_command(turns: list[str], phases: list[str], turn: str, phase: str) -> str:
-    """The command that sets the tracker to ``turn`` and ``phase``."""
-    state = encode([0, _level(turns, turns.index(turn), [_level(phases, phases.index(phase), [])])], "|")
-    return encode([PREFIX, state], "\t")
+def turn_command(levels: list[list[str]], values: list[str]) -> str:
+    """The command that sets the tracker's nested ``levels`` to ``values`` (one value per level)."""
+    return encode([PREFIX, encode([0, _level_state(levels, values)], "|")], "\t")
 
 
-def read_turn(commands: list[str], turns: list[str], phases: list[str]) -> tuple[str, str] | None:
-    """The turn and phase the last tracker command of ``commands`` sets, or None (no command, or out of range)."""
+def read_turn(commands: list[str], levels: list[list[str]]) -> list[str] | None:
+    """The value of each level that the last tracker command of ``commands`` sets, or None (no command, or a
+    state that does not fit the levels)."""
     for cmd in reversed(commands):
         if not cmd.startswith(PREFIX + "\t"):
             continue
         parts = fast_decode(cmd, "\t")
-        levels = fast_decode(parts[1], "|") if len(parts) > 1 else []
-        top = fast_decode(levels[1], ";") if len(levels) > 1 else []
-        sub = fast_decode(top[4], ";") if len(top) > 4 else []
-        t = java_int(top[0], -1) if top else -1
-        p = java_int(sub[0], -1) if sub else -1
-        if 0 <= t < len(turns) and 0 <= p < len(phases):
-            return turns[t], phases[p]
-        return None
+        top = fast_decode(parts[1], "|") if len(parts) > 1 else []
+        state = top[1] if len(top) > 1 else ""
+        out = []
+        for values in levels:
+            fields = fast_decode(state, ";")
+            i = java_int(fields[0], -1)
+            if not 0 <= i < len(values):
+                return None
+            out.append(values[i])
+            state = fields[4] if len(fields) > 4 else ""
+        return out
     return None
+
+
+def tracker_levels(spec: GameSpec) -> list[tuple[str, list[str]]]:
+    """The tracker's levels for a game, outermost first, as (property name, values): turns, player turns
+    (side names, in ``player_turns`` order) when the game has them, phases."""
+    names = {s.id: s.name for s in spec.sides}
+    levels = [("Turn", list(spec.turns))]
+    if spec.player_turns:
+        levels.append(("Player", [names[s] for s in spec.player_turns]))
+    return levels + [("Phase", list(spec.phases))]
+
+
+def position_turn_command(spec: GameSpec, turn: str, phasing_side: str, phase: str) -> str:
+    """The tracker command for a position's turn, phasing side (if tracked) and phase."""
+    names = {s.id: s.name for s in spec.sides}
+    values = [turn, *([names[phasing_side]] if spec.player_turns else []), phase]
+    return turn_command([v for _, v in tracker_levels(spec)], values)
+
+
+def read_position_turn(spec: GameSpec, commands: list[str]) -> dict[str, str]:
+    """``turn``, ``phase`` and the phasing side from the last tracker command, or {}.
+
+    The phasing side is the player-turn level's where the game has one, else
+    the side whose id is a word of the phase's id (No Prisoners' ``west_cp_movement``).
+    """
+    values = read_turn(commands, [v for _, v in tracker_levels(spec)])
+    if values is None:
+        return {}
+    out = {"turn": values[0], "phase": values[-1]}
+    if spec.player_turns:
+        out["phasing_side"] = next(s.id for s in spec.sides if s.name == values[1])
+    else:  # a phase named with a side's id (``west_cp_movement``) is that side's
+        named = [s.id for s in spec.sides if s.id in values[-1].split("_")]
+        if len(named) == 1:
+            out["phasing_side"] = named[0]
+    return out
