@@ -267,8 +267,8 @@ def test_a_railway_does_not_cross_out_a_hex_name():
     cmap = railway_through_names()
     image = render_png(cmap, pixels_per_hex=160, show_title=False)
     k, ox, oy = png_transform(cmap, pixels_per_hex=160, show_title=False)
-    x, y = cmap.grid.layout.centre(cmap.grid.parse("0102"))
-    px, py = k * x + ox, k * (y - 0.68 * cmap.grid.layout.size) + oy
+    x, y = next(i.pos for i in build_scene(cmap).items if i.tag == "hexname" and i.text == "0102")
+    px, py = k * x + ox, k * y + oy
     w, h = text_font(round(style.NAME_SIZE * k), False).getlength("0102"), style.NAME_SIZE * k
     box = [(i, j) for i in range(math.floor(px - w / 2), math.ceil(px + w / 2))
            for j in range(math.floor(py - h / 2), math.ceil(py + h / 2))]

@@ -201,3 +201,25 @@ def test_images_are_deterministic_and_sized():
     a, b = counter_images(g), counter_images(g)
     assert a == b
     assert all(Image.open(io.BytesIO(v)).size == (COUNTER_SIZE, COUNTER_SIZE) for v in a.values())
+
+
+@pytest.mark.parametrize("map_id", ["example", "siege-of-jerusalem"])
+def test_counters_on_every_hex_leave_every_hex_name_visible(map_id):
+    """The name of a hex (with its halo) is clear of a counter on it and of counters on its neighbours."""
+    from toolkit.render.png import text_font
+    from toolkit.render.scene import build_scene
+    cmap = open_map(map_id)
+    board = board_layout(cmap)
+    lay, s = cmap.grid.layout, COUNTER_SIZE
+    centres = {h: tuple(round(v) for v in board.pixel(*lay.centre(h))) for h in cmap.grid.hex_list}
+    names = [i for i in build_scene(cmap, show_title=False).items if i.tag == "hexname"]
+    assert len(names) == len(cmap.grid.hex_list)
+    for item in names[:: max(1, len(names) // 300)]:
+        px, py = board.pixel(*item.pos)
+        halo = item.halo_width * board.scale / 2
+        x0, y0, x1, y1 = text_font(round(item.size * board.scale), item.bold).getbbox(item.text, anchor="mm")
+        ink = box(px + x0 - halo, py + y0 - halo, px + x1 + halo, py + y1 + halo)
+        h = lay.hex_at(*item.pos)
+        for n in [h, *h.neighbors()]:
+            if n in centres:
+                assert not ink.intersects(square(s, *centres[n]).buffer(-0.01)), (item.text, cmap.name(n))

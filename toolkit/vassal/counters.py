@@ -47,6 +47,7 @@ import itertools
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Mapping, Sequence
 
 from PIL import Image, ImageDraw
@@ -295,10 +296,9 @@ def _text_block(tiers: Sequence[Sequence[str]], width: float, max_size: int, max
             if prefer_size:  # the largest font on any number of lines, rather than the fewest lines
                 tries = sorted(tries, key=lambda t: (-t[1], len(t[0])))
             for lines, size in tries:
-                font = text_font(size, bold, condensed)
                 if max_height is not None and _block_height(size, len(lines), bold, condensed) > max_height:
                     continue
-                if all(font.getlength(line) <= width for line in lines):
+                if all(_width(line, size, bold, condensed) <= width for line in lines):
                     return list(lines), size
     # nothing fits: cut the last candidate letter by letter (never expected with the bundled games)
     font = text_font(MIN_FONT_PX, bold, condensed)
@@ -308,21 +308,30 @@ def _text_block(tiers: Sequence[Sequence[str]], width: float, max_size: int, max
     return [t + "." if t != candidates[-1] else t], MIN_FONT_PX
 
 
+@lru_cache(maxsize=4096)
+def _width(text: str, size: int, bold: bool, condensed: bool) -> float:
+    return text_font(size, bold, condensed).getlength(text)
+
+
+@lru_cache(maxsize=None)
 def _line_step(size: int) -> int:
     """Baseline to baseline: the font's ascent plus descent, so descenders never touch the next line."""
     return sum(text_font(size, True, True).getmetrics())
 
 
+@lru_cache(maxsize=None)
 def _block_height(size: int, lines: int, bold: bool, condensed: bool) -> int:
     """Ink height of ``lines`` lines: top of the capitals of the first to the descenders of the last."""
     return _cap_height(size, bold, condensed) + (lines - 1) * _line_step(size) + _descent(size, bold, condensed)
 
 
+@lru_cache(maxsize=None)
 def _cap_height(size: int, bold: bool, condensed: bool) -> int:
     """Pixels from the baseline to the top of capitals and digits."""
     return -text_font(size, bold, condensed).getbbox("H0", anchor="ls")[1]
 
 
+@lru_cache(maxsize=None)
 def _descent(size: int, bold: bool, condensed: bool) -> int:
     return text_font(size, bold, condensed).getbbox("gy()", anchor="ls")[3]
 
