@@ -325,10 +325,45 @@ public final class Harness {
       VASSAL.build.GameModule.init(
         new VASSAL.build.GameModule(new VASSAL.tools.DataArchive(f.getPath())));
       module = VASSAL.build.GameModule.getGameModule();
+      // The real Wizard library shows the game set-up wizard (a modal dialog) whenever a
+      // game starts with an unfinished GameSetupStep; answer it with its defaults instead.
+      final java.lang.reflect.Field ws = VASSAL.build.GameModule.class.getDeclaredField("wizardSupport");
+      ws.setAccessible(true);
+      ws.set(module, new HeadlessWizard());
       VASSAL.i18n.Localization.getInstance().translate();
       result.put("module", module.getGameName());
       result.put("version", module.getGameVersion());
       result.put("engine", VASSAL.Info.getVersion());
+    }
+
+    /**
+     * The set-up wizard without its dialog: every unfinished step is finished as if the
+     * player pressed Finish on its default controls (a PlayerRoster joins as observer);
+     * a BoardPicker with no default takes its first board.  Each answer is a note.
+     */
+    static final class HeadlessWizard extends VASSAL.build.module.WizardSupport {
+      @Override
+      public void showGameSetupWizard() {
+        final Iterator<VASSAL.build.module.GameSetupStep> it =
+          VASSAL.build.GameModule.getGameModule().getGameState().getUnfinishedSetupSteps();
+        while (it.hasNext()) {
+          final VASSAL.build.module.GameSetupStep step = it.next();
+          String answer = "its default";
+          if (step instanceof VASSAL.build.module.map.BoardPicker) {
+            final VASSAL.build.module.map.BoardPicker picker = (VASSAL.build.module.map.BoardPicker) step;
+            final String[] names = picker.getAllowableBoardNames();
+            if (names.length > 0) {
+              new VASSAL.build.module.map.BoardPicker.SetBoards(picker, List.of(picker.getBoard(names[0]))).execute();
+              answer = "board " + names[0];
+            }
+          }
+          else {
+            step.getControls();
+            step.finish();
+          }
+          Play.notes.add("set-up wizard step '" + step.getStepTitle() + "' answered with " + answer);
+        }
+      }
     }
 
     static void load() {
@@ -925,16 +960,7 @@ public final class Harness {
           if (gs.isGameStarted()) gs.setModified(false);
           module.setGameFileMode(VASSAL.build.GameModule.GameFileMode.NEW_GAME);
           gs.setup(false);
-          // boards a picker cannot choose by itself would open the wizard: take its first board
-          for (final VASSAL.build.module.Map m : VASSAL.build.module.Map.getMapList()) {
-            final VASSAL.build.module.map.BoardPicker picker = m.getBoardPicker();
-            if (picker == null || picker.isFinished()) continue;
-            final String[] names = picker.getAllowableBoardNames();
-            if (names.length == 0) continue;
-            final VASSAL.build.module.map.boardPicker.Board b = picker.getBoard(names[0]);
-            new VASSAL.build.module.map.BoardPicker.SetBoards(picker, List.of(b)).execute();
-            notes.add("new: map " + m.getMapName() + " had no default board set-up; took " + names[0]);
-          }
+          // a picker without a default board: the harness's HeadlessWizard takes its first board
           gs.setup(true); // what File > New Game does
           return null;
         });
