@@ -212,11 +212,28 @@ def no_prisoners_rows(repeat: int) -> list[dict]:
     return rows
 
 
+def bench_log(position, n: int) -> bytes:
+    """A log of ``n`` moves, one a step: the phasing side's units in turn, each to its legal destinations."""
+    from toolkit.games.jerusalem import moves
+    from toolkit.vassal.replay import log_of_moves
+
+    name = position.game.map.name
+    plans = []
+    for u in position.units:
+        if u.side == position.phasing_side and u.hex is not None and u.carried_by is None:
+            dest = moves(position, [u.id]).destinations
+            if dest:
+                plans.append([(u.id, name(h)) for h in sorted(dest, key=name)])
+    steps = [[plans[i % len(plans)][(i // len(plans)) % len(plans[i % len(plans)])]] for i in range(n)]
+    return log_of_moves(position, steps)
+
+
 def vassal_rows() -> list[dict]:
     """Issue 6 targets: module build time and reading a 300-piece save."""
     from toolkit.game import load_position
     from toolkit.vassal.module import build_module
     from toolkit.vassal.positions import position_save
+    from toolkit.vassal.replay import check_log_file
     from toolkit.vassal.savefile import read_save
 
     rows = []
@@ -234,6 +251,11 @@ def vassal_rows() -> list[dict]:
         ms = median_ms(lambda: read_save(save), 20)
         rows.append({"benchmark": "VASSAL save with 300 pieces: read", "median_ms": round(ms, 3), "runs": 20,
                      "target_ms": 200, "ok": ms <= 200})
+        log = Path(tmp) / "200.vlog"
+        log.write_bytes(bench_log(position, 200))
+        ms = median_ms(lambda: check_log_file(log), 5)
+        rows.append({"benchmark": "VASSAL log of 200 moves: toolkit check (Jerusalem! II)", "median_ms": round(ms, 1),
+                     "runs": 5, "target_ms": 5_000, "ok": ms <= 5_000})
     return rows
 
 

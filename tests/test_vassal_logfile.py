@@ -16,7 +16,8 @@ from toolkit.vassal.logfile import (ESC, LOG, LogError, LogLimits, change_piece_
                                     decode_command, encode_log, log_bytes, move_piece_command, parse_log_text,
                                     read_log, remove_piece_command, split_commands, turn_command)
 from toolkit.vassal.positions import position_save
-from toolkit.vassal.replay import check_log, check_log_file, turn_of_state
+from toolkit.vassal.replay import check_log, check_log_file
+from toolkit.vassal.turns import position_turn_command
 from toolkit.vassal.safezip import ArchiveError, open_archive
 from toolkit.vassal.savefile import SaveError, deobfuscate, obfuscate, parse_saved_game
 from toolkit.vassal.seqenc import encode
@@ -138,14 +139,6 @@ def test_nested_sub_commands_and_escapes_flatten_in_order():
     assert log.steps[0].commands[2].data["text"] == " a/b\\c"
 
 
-def test_turn_tracker_state_gives_turn_and_phase(jerusalem):
-    game = jerusalem.game
-    # TurnTracker.getState: currentLevel | turns level (current;sub;first;active;phases level)
-    state = encode(["0", encode(["7", "0", "0", "", encode(["1", "0", "0", ""], ";")], ";")], "|")
-    assert turn_of_state(state, game) == ("May IV", "road")
-    assert turn_of_state("junk", game) == (None, None)
-
-
 # ---------------------------------------------------------------- checking moves
 
 
@@ -239,8 +232,8 @@ def test_real_engine_shaped_step_change_move_merge(jerusalem, tmp_path):
 def test_turn_command_changes_phase_and_resets_phase_start(jerusalem, tmp_path):
     pos = jerusalem.position
     b = Board(pos)
-    road = encode(["0", encode(["7", "0", "0", "", encode(["1", "0", "0", ""], ";")], ";")], "|")
-    data = b.log([[b.move("j-plm-1", "2716")], [chat_command("* turn"), turn_command("TurnTracker0", road)],
+    road = position_turn_command(pos.game.spec, pos.turn, pos.phasing_side, "road")
+    data = b.log([[b.move("j-plm-1", "2716")], [chat_command("* turn"), road],
                   [b.move("j-plm-1", "2817")]])
     report = check_log_file(_write(tmp_path, data))
     assert [p["phase"] for p in report.phases] == ["overland", "road"]

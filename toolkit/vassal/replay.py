@@ -14,10 +14,9 @@ current while the log's commands are applied as VASSAL 3.6 executes them:
   piece is re-decoded with :func:`~toolkit.vassal.pieces.parse_add_piece`; a
   piece in a stack keeps the stack's position unless its map changes
   (``BasicPiece.setState``/``getPosition``);
-* the turn tracker's ``TURN`` command replaces the tracker's command in the
-  save's other commands and sets the turn and phase (the tracker's levels are
-  the game's turns and phases, ``buildfile._turns``); the phasing side follows
-  a phase whose name holds exactly one side id (``west_allied_movement``).
+* the turn tracker's ``TURN<id>`` command replaces that tracker's command
+  among the save's other commands, where ``contents_to_position`` reads the
+  turn, phase and phasing side.
 
 Each state is turned into a position by
 :func:`toolkit.vassal.positions.contents_to_position`, with each piece keeping
@@ -39,50 +38,29 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections import Counter as Multiset
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable
 
 from ..game import Game, GameDataError, Position, PositionFile, position_from_file
 from .logfile import LogContents, LoggedCommand, LogLimits, read_log
 from .pieces import SavePiece, SaveStack, fast_decode, java_int, parse_add_piece, parse_stack, split_chain
+from . import positions as _positions
 from .positions import contents_to_position, game_of_save
 from .savefile import Unplaced
 from .seqenc import encode
 
-__all__ = ["LogReplay", "LogReport", "MoveCheck", "NotChecked", "check_log", "check_log_file", "turn_of_state",
+__all__ = ["LogReplay", "LogReport", "MoveCheck", "NotChecked", "check_log", "check_log_file", "log_of_moves",
            "MOVE_VARIANTS"]
 
 TAB = "\t"
+CHECK_GROUP = 16   # steps between two runs of the game's check (see check_log)
 
 #: Other kinds of move a game's ``moves`` takes, tried before a move is called illegal.
 MOVE_VARIANTS: dict[str, list[dict[str, Any]]] = {
     "no-prisoners": [{"kind": "strategic"}, {"kind": "rail"}, {"kind": "amphibious"}],
     "jerusalem-1948": [{"terrorist": True}],
 }
-
-
-def turn_of_state(state: str, game: Game) -> tuple[str | None, str | None]:
-    """The turn and phase a TurnTracker state shows for the game's module (turns list, phases nested)."""
-    levels = fast_decode(state, "|")
-    if len(levels) < 2:
-        return None, None
-    turns = fast_decode(levels[1], ";")
-    spec = game.spec
-    turn = phase = None
-    t = java_int(turns[0], -1) if turns else -1
-    if 0 <= t < len(spec.turns):
-        turn = spec.turns[t]
-    if len(turns) > 4:
-        p = java_int(fast_decode(turns[4], ";")[0], -1)
-        if 0 <= p < len(spec.phases):
-            phase = spec.phases[p]
-    return turn, phase
-
-
-def _side_of_phase(phase: str, game: Game) -> str | None:
-    words = set(phase.split("_"))
-    found = [s.id for s in game.spec.sides if s.id in words]
-    return found[0] if len(found) == 1 else None
 
 
 # ---------------------------------------------------------------- replaying the commands
@@ -103,8 +81,6 @@ class LogReplay:
         for st in self.save.stacks:
             if st.id:
                 self.stacks[st.id] = st
-        self.turn: str | None = None
-        self.phase: str | None = None
         self.dirty = True
         self._unit_of: dict[int, str] = {}   # id(SavePiece) -> unit id, kept across re-decoding
         self._used: set[str] = set()
@@ -255,10 +231,6 @@ class LogReplay:
         if kind == "turn":
             prefix = "TURN" + d["tracker"]
             self.save.other = [c for c in self.save.other if c.split(TAB, 1)[0] != prefix] + [cmd.text]
-            turn, phase = turn_of_state(d["state"], self.game)
-            if turn is None and phase is None:
-                return "turn tracker state not understood for this game's turns and phases"
-            self.turn, self.phase = turn or self.turn, phase or self.phase
             self.dirty = True
             return None
         if kind == "boards":
@@ -364,17 +336,8 @@ class LogReplay:
 
     # -- the position
     def position_file(self) -> tuple[PositionFile, list[Unplaced]]:
-        """The position the current state shows (turn and phase from the log's turn tracker, if it set them)."""
-        pf, unplaced = self._convert()
-        update: dict[str, Any] = {}
-        if self.turn and self.turn != pf.turn:
-            update["turn"] = self.turn
-        if self.phase and self.phase != pf.phase:
-            update["phase"] = self.phase
-            side = _side_of_phase(self.phase, self.game)
-            if side:
-                update["phasing_side"] = side
-        return (pf.model_copy(update=update) if update else pf), unplaced
+        """The position the current state shows (turn, phase and side from the turn tracker's latest command)."""
+        return self._convert()
 
 
 def _state_levels(state: str, n: int) -> list[str]:
@@ -519,12 +482,65 @@ def _rule(game_id: str, name: str) -> tuple[Callable | None, str | None]:
         return None, str(err)
 
 
+@contextmanager
+def _layouts_once():
+    """The module's layouts computed once per game while a log is replayed.
+
+    ``contents_to_position`` builds the module layout (``positions.ModuleLayout.of``: board, boxes,
+    gpids) and ``save_to_position`` the board layout (``board.board_layout``) on every call, which
+    costs several times the conversion itself; neither changes during a replay, and reading a save
+    uses only their read-only parts (a fresh ``used`` table is given each time).
+    """
+    from . import board as _board
+
+    patches = []
+    cls = getattr(_positions, "ModuleLayout", None)
+    orig_of = cls.__dict__.get("of") if cls is not None else None
+    if isinstance(orig_of, classmethod):
+        layouts: dict[int, Any] = {}
+
+        def of(klass, game):
+            if id(game) not in layouts:
+                layouts[id(game)] = (game, orig_of.__func__(klass, game))
+            layout = layouts[id(game)][1]
+            return dataclasses.replace(layout, used={}) if dataclasses.is_dataclass(layout) else layout
+
+        patches.append((cls, "of", orig_of, classmethod(of)))
+    orig_bl = getattr(_board, "board_layout", None)
+    if callable(orig_bl):
+        boards: dict[int, Any] = {}
+
+        def board_layout(cmap, *args, **kwargs):
+            if args or kwargs:
+                return orig_bl(cmap, *args, **kwargs)
+            if id(cmap) not in boards:
+                boards[id(cmap)] = (cmap, orig_bl(cmap))
+            return boards[id(cmap)][1]
+
+        patches.append((_board, "board_layout", orig_bl, board_layout))
+    for owner, attr, _, new in patches:
+        setattr(owner, attr, new)
+    try:
+        yield
+    finally:
+        for owner, attr, old, _ in reversed(patches):
+            setattr(owner, attr, old)
+
+
 def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> LogReport:
     """Replay a log and check every move and every position (see the module doc).
 
-    ``check_after``: ``"step"`` runs the game's ``check`` after every step that changed
-    the position; ``"end"`` only on the last position (faster, for long logs).
+    ``check_after``: ``"step"`` (default) reports each new violation at the step that made it.  The
+    game's ``check`` runs on the position after every ``CHECK_GROUP`` steps that changed it, at a
+    change of phase and at the end; when a group ends with violations its start did not have, the
+    group's positions are bisected to the first step whose position has each one.  A violation made
+    and undone within a group is not reported.  ``"end"`` checks only the last position.
     """
+    with _layouts_once():
+        return _check_log(log, game, check_after)
+
+
+def _check_log(log: LogContents, game: Game, check_after: str) -> LogReport:
     gid = game.spec.id
     report = LogReport(log.source, gid, steps=len(log.steps), commands=log.command_count, check_after=check_after)
     moves_fn, no_moves = _rule(gid, "moves")
@@ -560,6 +576,38 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
     report.phases.append({"step": 0, "turn": pos.turn, "phase": pos.phase, "phasing_side": pos.phasing_side})
     phase_start: dict[str, Any] = {}
     replay.dirty = False
+    group: list[tuple[int, Position]] = []   # (step, position) since the last check
+
+    def settle() -> list[dict]:
+        """Check the group's last position; bisect for the step that made each new violation."""
+        if check_fn is None:
+            group.clear()
+            return prev_v
+        done: dict[int, list[dict]] = {}
+
+        def at(i: int) -> list[dict]:
+            if i not in done:
+                done[i] = run_check(group[i][1])
+            return done[i]
+
+        now = at(len(group) - 1)
+        found: dict[int, list[dict]] = {}
+        for v in now:
+            if v in prev_v:
+                continue
+            lo, hi = 0, len(group) - 1        # present at hi; find the first index holding it
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if v in at(mid):
+                    hi = mid
+                else:
+                    lo = mid + 1
+            found.setdefault(group[lo][0], []).append(v)
+        for st, vs in sorted(found.items()):
+            report.violations.append({"step": st, "violations": vs})
+        group.clear()
+        return now
+
     variants = [{}] + MOVE_VARIANTS.get(gid, [])
 
     for step in log.steps:
@@ -579,18 +627,17 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
             phase_key, phase_start = key, {}
             report.phases.append({"step": step.number, "turn": pos.turn, "phase": pos.phase,
                                   "phasing_side": pos.phasing_side})
+            if check_after == "step" and group:
+                prev_v = settle()
         _check_moves(step.number, before, pos, moves_fn, no_moves, variants, phase_start, report, name)
-        if check_after == "step" and check_fn is not None:
-            now = run_check(pos)
-            new = [v for v in now if v not in prev_v]
-            if new:
-                report.violations.append({"step": step.number, "violations": new})
-            prev_v = now
-    if check_after != "step" and check_fn is not None and log.steps:
-        now = run_check(pos)
-        new = [v for v in now if v not in prev_v]
-        if new:
-            report.violations.append({"step": len(log.steps), "violations": new})
+        group.append((step.number, pos))
+        if check_after == "step" and len(group) >= CHECK_GROUP:
+            prev_v = settle()
+    if check_fn is not None and group:
+        if check_after != "step":
+            group[:] = group[-1:]
+        prev_v = settle()
+    report.violations.sort(key=lambda v: v["step"])
     return report
 
 
@@ -670,3 +717,38 @@ def check_log_file(path: str | os.PathLike[str] | IO[bytes], game_id: str | None
     log = read_log(path, limits)
     game = game_of_save(log.initial, log.source, game_id)
     return check_log(log, game, check_after=check_after)
+
+
+def log_of_moves(position: Position, steps: list[list[tuple[str, str]]]) -> bytes:
+    """A ``.vlog`` for the game's module: the position's save, then each step's ``(unit, hex)`` moves.
+
+    Each move is the MovePiece a drag of the unit's piece to the hex centre logs (for tests, benchmarks and
+    tools that turn a sequence of positions into a log to check).
+    """
+    import io as _io
+
+    from .board import board_layout, hex_centre
+    from .logfile import log_bytes, move_piece_command
+    from .piecedefs import MAIN_MAP
+    from .safezip import open_archive
+    from .savefile import deobfuscate, parse_saved_game
+    from .positions import position_save
+
+    vsav, _ = position_save(position)
+    with open_archive(_io.BytesIO(vsav)) as arc:
+        save = parse_saved_game(deobfuscate(arc.read("savedGame")))
+    piece = {p.properties.get("unit"): p for p in save.pieces}
+    cmap = position.game.map
+    board = board_layout(cmap)
+    out = []
+    for step in steps:
+        cmds = []
+        for uid, hexname in step:
+            if uid not in piece:
+                raise ValueError(f"no unit {uid!r} on the map of the position")
+            p = piece[uid]
+            x, y = hex_centre(board, cmap, cmap.resolve(hexname))
+            cmds.append(move_piece_command(p.id, MAIN_MAP, x, y, None, p.map, p.x, p.y, None, "toolkit"))
+            p.map, p.x, p.y = MAIN_MAP, x, y
+        out.append(cmds)
+    return log_bytes(vsav, out)
