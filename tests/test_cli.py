@@ -127,12 +127,12 @@ def test_vmod_and_vsav_round_trip(capsys, tmp_path):
     code, out, _ = run(capsys, "vmod", "jerusalem-1948", "-o", str(vmod))
     assert code == 0 and vmod.stat().st_size > 100_000
     code, out, _ = run(capsys, "vsav", "write", SCENARIO, "-o", str(vsav))
-    assert code == 0 and "off the map, not in the save: j-ht-2" in out
+    assert code == 0 and "not in the save" not in out  # boxes included
     code, out, _ = run(capsys, "vsav", "read", str(vsav), "-o", str(back))
-    assert code == 0 and "106 units" in out
+    assert code == 0 and "117 units" in out
     import yaml
-    units = {u["id"]: u.get("hex") for u in yaml.safe_load(back.read_text())["units"]}
-    original = {u["id"]: u.get("hex") for u in yaml.safe_load(open(SCENARIO).read())["units"] if u.get("hex")}
+    units = {u["id"]: (u.get("hex"), u.get("box")) for u in yaml.safe_load(back.read_text())["units"]}
+    original = {u["id"]: (u.get("hex"), u.get("box")) for u in yaml.safe_load(open(SCENARIO).read())["units"]}
     assert units == original
     code, out, _ = run(capsys, "check", str(vsav))
     assert code == 0 and "legal" in out

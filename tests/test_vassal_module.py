@@ -16,7 +16,9 @@ from lxml import etree
 from toolkit.game import load_position
 from toolkit.game.module import load_game, modules_dir
 from toolkit.vassal.board import board_layout
+from toolkit.vassal.boxes import MARKERS_ZONE
 from toolkit.vassal.buildfile import MAP_NAME
+from toolkit.vassal.piecedefs import BOXES_MAP, box_title, piece_gpids
 from toolkit.vassal.module import build_module
 from toolkit.vassal.positions import write_position_save
 from toolkit.vassal.seqenc import decode, encode
@@ -78,9 +80,11 @@ def test_module_builds_and_validates(built):
         assert (f"images/c_{c.id}_back.png" in names) == (c.back is not None)
     dice = root.find("VASSAL.build.module.DiceButton")
     assert (dice.get("nDice"), dice.get("nSides")) == ("1", "6")
-    turns = root.find("VASSAL.build.module.turn.TurnTracker/VASSAL.build.module.turn.ListTurnLevel")
-    assert decode(turns.get("list"), ",") == game.spec.turns
-    assert decode(turns[0].get("list"), ",") == game.spec.phases
+    level = root.find("VASSAL.build.module.turn.TurnTracker")
+    lists = []
+    while (level := level.find("VASSAL.build.module.turn.ListTurnLevel")) is not None:
+        lists.append(decode(level.get("list"), ","))
+    assert lists == [game.spec.turns, ["Jewish", "Arab"], game.spec.phases]  # 3.1: two player turns a turn
     setup = root.find("VASSAL.build.module.PredefinedSetup")
     assert setup.get("file") == "scenario-ii.vsav" and "scenario-ii.vsav" in names
 
@@ -200,8 +204,9 @@ def test_engine_loads_module(built):
     assert r["ok"], _show(r)
     assert r["errors"] == []
     assert r["module"] == "Jerusalem!"
-    (m,) = r["maps"]
-    assert m["name"] == MAP_NAME
+    m, boxes = r["maps"]
+    assert (m["name"], boxes["name"]) == (MAP_NAME, BOXES_MAP)
+    assert boxes["boards"][0]["grid"] == "ZonedGrid"
     (board,) = m["boards"]
     assert board["grid"] == "HexGrid" and board["hex"]["numbering"] == "HexGridNumbering"
     # the engine re-encodes each slot's piece: it must give back exactly what we wrote
@@ -247,5 +252,7 @@ def test_engine_places_every_piece_of_a_toolkit_save(built, tmp_path):
     r = vengine.run_engine(["save", built["path"], save])
     assert r["ok"], _show(r)
     name = position.game.map.name
-    want = Counter((u.counter.name, name(u.hex)) for u in position.units if u.hex is not None)
-    assert Counter((p["name"], p["location"]) for p in r["pieces"]) == want
+    gpids = piece_gpids(position.game)
+    want = Counter((gpids[u.counter.id], name(u.hex) if u.hex else box_title(u.box)) for u in position.units)
+    want += Counter((gpids[m.marker], f"Turn {m.turn}" if m.turn else MARKERS_ZONE) for m in position.markers)
+    assert Counter((p["gpid"], p["location"]) for p in r["pieces"]) == want

@@ -84,8 +84,18 @@ def _origin_hex(cmap: CompiledMap) -> tuple[Hex, int, int]:
     return naming.from_offset(col, w0), col, w0
 
 
+_LAYOUTS: dict[tuple[str, str, int], BoardLayout] = {}
+
+
 def board_layout(cmap: CompiledMap, pixels_per_hex: int = DEFAULT_PIXELS_PER_HEX) -> BoardLayout:
-    """The board image geometry and VASSAL grid of a map (flat-top grids)."""
+    """The board image geometry and VASSAL grid of a map (flat-top grids); cached per map source."""
+    key = (cmap.id, cmap.source_hash, pixels_per_hex)
+    if key not in _LAYOUTS:
+        _LAYOUTS[key] = _board_layout(cmap, pixels_per_hex)
+    return _LAYOUTS[key]
+
+
+def _board_layout(cmap: CompiledMap, pixels_per_hex: int) -> BoardLayout:
     lay = cmap.grid.layout
     if lay.orientation != "flat":
         raise ValueError(f"map {cmap.id!r}: VASSAL export supports flat-top grids only")

@@ -11,10 +11,13 @@ back to its zone, so a save read back puts each piece in its box or turn.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 
+import yaml
 from PIL import Image, ImageDraw
 
+from ..datafile import SAFE_LOADER
 from ..game.module import Game
 from ..render.png import text_font
 from .piecedefs import box_title
@@ -84,17 +87,16 @@ class BoxesLayout:
         return next((z for z in self.zones if z.contains(px, py)), None)
 
 
-def _capacity(game: Game, box: str) -> int:
-    """Slots a box needs: the most units and markers any scenario puts there, at least two rows."""
-    import yaml
-
-    most = 0
+def _capacities(game: Game) -> dict[str, int]:
+    """Slots each box needs: the most units and markers any scenario puts there, at least two rows."""
+    most = {box: 2 * COLUMNS for box in game.spec.boxes}
     for path in sorted((game.folder / "scenarios").glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        n = sum(1 for u in data.get("units", []) if isinstance(u, dict) and u.get("box") == box)
-        n += sum(1 for m in data.get("markers", []) if isinstance(m, dict) and m.get("box") == box)
-        most = max(most, n)
-    return max(2 * COLUMNS, most)
+        data = yaml.load(path.read_bytes(), Loader=SAFE_LOADER) or {}
+        placed = Counter(p.get("box") for key in ("units", "markers") for p in data.get(key) or []
+                         if isinstance(p, dict))
+        for box in most:
+            most[box] = max(most[box], placed[box])
+    return most
 
 
 def boxes_layout(game: Game, counter_px: int) -> BoxesLayout:
@@ -109,8 +111,9 @@ def boxes_layout(game: Game, counter_px: int) -> BoxesLayout:
         zones.append(Zone(f"Turn {turn}", "turn", turn, MARGIN + c * cell_w, y + r * cell_h, cell_w, cell_h, pitch))
     y += math.ceil(len(game.spec.turns) / TURNS_PER_ROW) * cell_h + MARGIN
     box_w = max(COLUMNS * pitch + 2 * PAD, min(len(game.spec.turns), TURNS_PER_ROW) * cell_w)
+    capacity = _capacities(game)
     for box in [*game.spec.boxes, None]:
-        rows = math.ceil((_capacity(game, box) if box else len(game.manifest.markers) or 1) / COLUMNS)
+        rows = math.ceil((capacity[box] if box else len(game.manifest.markers) or 1) / COLUMNS)
         h = TITLE_H + rows * pitch + PAD
         zones.append(Zone(box_title(box), "box", box, MARGIN, y, box_w, h, pitch) if box
                      else Zone(MARKERS_ZONE, "markers", "", MARGIN, y, box_w, h, pitch))
@@ -123,7 +126,7 @@ def boxes_image(game: Game, layout: BoxesLayout) -> Image.Image:
     img = Image.new("RGB", (layout.width, layout.height), (236, 230, 214))
     d = ImageDraw.Draw(img)
     title_font, font = text_font(15, bold=True), text_font(12, bold=True)
-    d.text((MARGIN, MARGIN // 2 + 2), f"{game.spec.title}: turn record track", fill=(40, 40, 40), font=title_font)
+    d.text((MARGIN, MARGIN // 2 + 2), "Turn record track", fill=(40, 40, 40), font=title_font)
     for z in layout.zones:
         fill = (250, 247, 238) if z.kind == "turn" else (245, 240, 226)
         d.rectangle([z.x, z.y, z.x + z.w - 1, z.y + z.h - 1], fill=fill, outline=(90, 80, 60), width=2)

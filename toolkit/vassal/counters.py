@@ -103,8 +103,8 @@ def hidden_image_name(side_id: str) -> str:
 
 
 def hidden_sides(game: Game) -> list[Side]:
-    """The sides that get a hidden face: every side (cheap, and a module may mask any piece)."""
-    return list(game.spec.sides)
+    """The sides that get a hidden face: those whose counters the game lets be placed face down (``hideable``)."""
+    return [s for s in game.spec.sides if s.id in game.spec.hideable]
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:

@@ -41,7 +41,7 @@ import zipfile
 from dataclasses import dataclass, field
 from typing import IO, Any, Iterable, Sequence
 
-from .pieces import fast_decode, java_int
+from .pieces import fast_decode
 from .safezip import open_archive, xml_fields
 from .savefile import ESC, MAX_SAVED_GAME_BYTES, SaveContents, SaveError, deobfuscate, obfuscate, parse_saved_game
 from .seqenc import encode

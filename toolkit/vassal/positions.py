@@ -24,6 +24,9 @@ from .seqenc import encode
 from .turns import position_turn_command, read_position_turn
 
 
+_PARTS: dict[int, tuple] = {}  # id(game) -> (game, board, boxes, gpids); the game is kept so its id stays its own
+
+
 @dataclass
 class ModuleLayout:
     """A position laid out in a toolkit module's save: hexes on the main map, boxes and tracks on the second."""
@@ -36,8 +39,10 @@ class ModuleLayout:
 
     @classmethod
     def of(cls, game: Game) -> "ModuleLayout":
-        """The layout of a game's own module."""
-        return cls(game, board_layout(game.map), boxes_layout(game, COUNTER_SIZE), piece_gpids(game))
+        """The layout of a game's own module (its parts computed once per game)."""
+        if id(game) not in _PARTS:
+            _PARTS[id(game)] = (game, board_layout(game.map), boxes_layout(game, COUNTER_SIZE), piece_gpids(game))
+        return cls(*_PARTS[id(game)])
 
     def _slot(self, kind: str, key: str, thing: Unit | MarkerAt) -> tuple[str, int, int]:
         """The next free slot of a zone; a carried unit shares its carrier's."""

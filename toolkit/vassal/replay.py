@@ -38,14 +38,12 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections import Counter as Multiset
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable
 
 from ..game import Game, GameDataError, Position, PositionFile, position_from_file
 from .logfile import LogContents, LoggedCommand, LogLimits, read_log
-from .pieces import SavePiece, SaveStack, fast_decode, java_int, parse_add_piece, parse_stack, split_chain
-from . import positions as _positions
+from .pieces import SavePiece, SaveStack, fast_decode, parse_add_piece, parse_stack
 from .positions import contents_to_position, game_of_save
 from .savefile import Unplaced
 from .seqenc import encode
@@ -482,51 +480,6 @@ def _rule(game_id: str, name: str) -> tuple[Callable | None, str | None]:
         return None, str(err)
 
 
-@contextmanager
-def _layouts_once():
-    """The module's layouts computed once per game while a log is replayed.
-
-    ``contents_to_position`` builds the module layout (``positions.ModuleLayout.of``: board, boxes,
-    gpids) and ``save_to_position`` the board layout (``board.board_layout``) on every call, which
-    costs several times the conversion itself; neither changes during a replay, and reading a save
-    uses only their read-only parts (a fresh ``used`` table is given each time).
-    """
-    from . import board as _board
-
-    patches = []
-    cls = getattr(_positions, "ModuleLayout", None)
-    orig_of = cls.__dict__.get("of") if cls is not None else None
-    if isinstance(orig_of, classmethod):
-        layouts: dict[int, Any] = {}
-
-        def of(klass, game):
-            if id(game) not in layouts:
-                layouts[id(game)] = (game, orig_of.__func__(klass, game))
-            layout = layouts[id(game)][1]
-            return dataclasses.replace(layout, used={}) if dataclasses.is_dataclass(layout) else layout
-
-        patches.append((cls, "of", orig_of, classmethod(of)))
-    orig_bl = getattr(_board, "board_layout", None)
-    if callable(orig_bl):
-        boards: dict[int, Any] = {}
-
-        def board_layout(cmap, *args, **kwargs):
-            if args or kwargs:
-                return orig_bl(cmap, *args, **kwargs)
-            if id(cmap) not in boards:
-                boards[id(cmap)] = (cmap, orig_bl(cmap))
-            return boards[id(cmap)][1]
-
-        patches.append((_board, "board_layout", orig_bl, board_layout))
-    for owner, attr, _, new in patches:
-        setattr(owner, attr, new)
-    try:
-        yield
-    finally:
-        for owner, attr, old, _ in reversed(patches):
-            setattr(owner, attr, old)
-
-
 def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> LogReport:
     """Replay a log and check every move and every position (see the module doc).
 
@@ -536,11 +489,6 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
     group's positions are bisected to the first step whose position has each one.  A violation made
     and undone within a group is not reported.  ``"end"`` checks only the last position.
     """
-    with _layouts_once():
-        return _check_log(log, game, check_after)
-
-
-def _check_log(log: LogContents, game: Game, check_after: str) -> LogReport:
     gid = game.spec.id
     report = LogReport(log.source, gid, steps=len(log.steps), commands=log.command_count, check_after=check_after)
     moves_fn, no_moves = _rule(gid, "moves")

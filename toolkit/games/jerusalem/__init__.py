@@ -6,10 +6,9 @@ from typing import Sequence
 from ...game import Position
 from ...game.moves import MoveResult, legal_moves
 from ...game.violations import check_json
-from ...mapdata import CompiledMap
 from .combat import combat, combat_json
 from .legality import check
-from .movement import JerusalemMove, MapFacts
+from .movement import JerusalemMove, map_facts
 from .spotting import can_see, fire, fire_json
 from .tables import load_tables
 from .units import check_counter
@@ -22,17 +21,6 @@ __all__ = ["GAME_ID", "can_see", "check", "check_counter", "check_json", "combat
 SPOTTING_RULE = "10.7.1"
 
 GAME_ID = "jerusalem-1948"
-
-
-_FACTS: dict[tuple[str, str], MapFacts] = {}
-
-
-def map_facts(cmap: CompiledMap) -> MapFacts:
-    """Movement facts of a map (cached per map source)."""
-    key = (cmap.id, cmap.source_hash)
-    if key not in _FACTS:
-        _FACTS[key] = MapFacts(cmap)
-    return _FACTS[key]
 
 
 def moves(position: Position, unit_ids: Sequence[str], pickup: Sequence[str] = (),

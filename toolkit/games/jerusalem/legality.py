@@ -41,7 +41,7 @@ from ...game import Position, Unit
 from ...game.violations import Violation, violation
 from ...hexgrid import Hex
 from .units import is_city_bound_commander
-from .movement import (BRITISH_LEAVE, INFANTRY, LEADERS, PASS_THROUGH_ONLY, TRANSPORTS, MapFacts,
+from .movement import (BRITISH_LEAVE, INFANTRY, LEADERS, PASS_THROUGH_ONLY, TRANSPORTS, MapFacts, map_facts,
                        stacking_violation)
 
 ARAB = "arab"
@@ -83,7 +83,7 @@ def check(position: Position, turn_end: bool | None = None) -> list[Violation]:
     """
     if turn_end is None:
         turn_end = bool(position.params.get("turn_end", False))
-    facts = MapFacts(position.game.map)
+    facts = map_facts(position.game.map)
     out: list[Violation] = []
     for h in sorted(position.occupied(), key=position.game.map.name):
         units = position.at(h)

@@ -95,6 +95,17 @@ class MapFacts:
         return min(h.distance(c) for c in self.city)
 
 
+_FACTS: dict[tuple[str, str], MapFacts] = {}
+
+
+def map_facts(cmap: CompiledMap) -> MapFacts:
+    """Movement facts of a map (cached per map source)."""
+    key = (cmap.id, cmap.source_hash)
+    if key not in _FACTS:
+        _FACTS[key] = MapFacts(cmap)
+    return _FACTS[key]
+
+
 def built_roads(position: Position) -> set[frozenset[Hex]]:
     """Hexsides joined by bulldozer-built secondary roads usable this turn (15.3, 15.4)."""
     now = position.game.turn_index(position.turn)
