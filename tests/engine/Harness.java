@@ -338,7 +338,8 @@ public final class Harness {
 
     /**
      * The set-up wizard without its dialog: every unfinished step is finished as if the
-     * player pressed Finish on its default controls (a PlayerRoster joins as observer);
+     * player pressed Finish on its default controls (a PlayerRoster joins as observer, or
+     * as the side a "side" step named);
      * a BoardPicker with no default takes its first board.  Each answer is a note.
      */
     static final class HeadlessWizard extends VASSAL.build.module.WizardSupport {
@@ -359,6 +360,18 @@ public final class Harness {
           }
           else {
             step.getControls();
+            if (step instanceof VASSAL.build.module.PlayerRoster && Play.side != null) {
+              try {
+                final java.lang.reflect.Field f =
+                  VASSAL.build.module.PlayerRoster.class.getDeclaredField("sideConfig");
+                f.setAccessible(true);
+                ((VASSAL.configure.Configurer) f.get(step)).setValue(Play.side);
+                answer = "side " + Play.side;
+              }
+              catch (ReflectiveOperationException e) {
+                answer = "its default (cannot choose side " + Play.side + ": " + e + ")";
+              }
+            }
             step.finish();
           }
           Play.notes.add("set-up wizard step '" + step.getStepTitle() + "' answered with " + answer);
@@ -550,6 +563,8 @@ public final class Harness {
    */
   static final class Play {
     static final List<String> notes = new ArrayList<>();
+    /** The side the set-up wizard joins (a "side" step sets it); null joins as observer. */
+    static String side;
     static final List<Object> steps = java.util.Collections.synchronizedList(new ArrayList<>());
     static java.awt.Robot robot;
     static ScriptedChooser chooser;
@@ -698,6 +713,7 @@ public final class Harness {
     static void doStep(String op, Map<String, Object> st, Map<String, Object> out,
                        List<Object> script, int index) throws Exception {
       switch (op) {
+      case "side": Play.side = (String) st.get("name"); out.put("side", Play.side); break;
       case "new": opNew(st, out); break;
       case "load": opLoad(st, out); break;
       case "windows": out.put("windows", onEdt(Play::windows)); break;
@@ -994,7 +1010,7 @@ public final class Harness {
       return onEdt(() -> {
         final javax.swing.JComponent v = m.getView();
         if (!v.isShowing()) throw new IllegalStateException("map " + m.getMapName() + " is not showing");
-        if (!allVisible(m, pts)) {
+        if (!allVisible(m, 100, pts)) {
           int sx = 0;
           int sy = 0;
           for (final Point p : pts) {
@@ -1004,7 +1020,7 @@ public final class Harness {
           m.centerAt(new Point(sx / pts.length, sy / pts.length));
           final javax.swing.JScrollPane sp = scrollOf(m);
           if (sp != null) sp.validate();
-          if (!allVisible(m, pts)) throw new IllegalArgumentException("points do not fit in one view of the map");
+          if (!allVisible(m, 4, pts)) throw new IllegalArgumentException("points do not fit in one view of the map");
         }
         final Point on = v.getLocationOnScreen();
         final Point[] out = new Point[pts.length];
@@ -1016,9 +1032,13 @@ public final class Harness {
       });
     }
 
-    static boolean allVisible(VASSAL.build.module.Map m, Point... pts) {
+    /**
+     * Whether every point is in the map's view, ``margin`` pixels clear of its edges (a drag that nears
+     * an edge makes VASSAL scroll the map under the mouse, so drags first centre what they can).
+     */
+    static boolean allVisible(VASSAL.build.module.Map m, int margin, Point... pts) {
       final Rectangle vis = m.getView().getVisibleRect();
-      vis.grow(-4, -4);
+      vis.grow(-Math.min(margin, vis.width / 4), -Math.min(margin, vis.height / 4));
       for (final Point p : pts) {
         if (!vis.contains(m.mapToComponent(p))) return false;
       }

@@ -63,6 +63,7 @@ class GameSpec(_Model):
     hidden_flag: Optional[str] = None      # the unit flag of a piece placed face down (masked from the opponent)
     hideable: dict[str, list[str]] = {}    # side id -> unit types whose counters may be placed face down
     player_turns: list[str] = []           # side ids in player-turn order, when every player turn has the phases
+    eliminated_box: str = "eliminated"     # the box eliminated units go to (VASSAL's Eliminate action)
 
     @model_validator(mode="after")
     def _vassal_keys_named(self) -> "GameSpec":
@@ -77,6 +78,8 @@ class GameSpec(_Model):
             unknown = [t for t in types if t not in self.unit_types]
             if unknown:
                 raise ValueError(f"hideable[{side}] names unit types {unknown} that are not among `unit_types`")
+        if self.boxes and self.eliminated_box not in self.boxes:
+            raise ValueError(f"eliminated_box {self.eliminated_box!r} is not among `boxes` {self.boxes}")
         unknown = [sd for sd in self.player_turns if sd not in sides]
         if unknown:
             raise ValueError(f"player_turns names sides {unknown} that are not among `sides` {sorted(sides)}")

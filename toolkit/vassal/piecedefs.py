@@ -30,7 +30,6 @@ from .traits import (KEY_DELETE, KEY_ELIMINATE, KEY_FLIP, KEY_MASK, clone_trait,
 
 MAIN_MAP = "Main Map"
 BOXES_MAP = "Boxes and tracks"
-ELIMINATED_BOX = "eliminated"
 MOVED_IMAGE = "moved.png"
 MARKER_PROTOTYPE = "Marker"
 UNIT_PROPERTIES = ("unit", "flags", "carried_by", "spent")  # per-piece values (DynamicProperty)
@@ -106,7 +105,8 @@ def prototypes(game: Game) -> dict[str, tuple[Trait, ...]]:
     out = {}
     for side in game.spec.sides:
         out[side.name] = (report_trait([KEY_FLIP, KEY_MASK, KEY_ELIMINATE, KEY_DELETE]), delete_trait(), clone_trait(),
-                          send_to_zone_trait("Eliminate", KEY_ELIMINATE, BOXES_MAP, box_title(ELIMINATED_BOX)),
+                          send_to_zone_trait("Eliminate", KEY_ELIMINATE, BOXES_MAP,
+                                             box_title(game.spec.eliminated_box)),
                           moved, marker_trait({"side_name": side.name}))
     out[MARKER_PROTOTYPE] = (report_trait([KEY_DELETE]), delete_trait(), clone_trait())
     return out
