@@ -116,6 +116,8 @@ def jerusalem(tmp_path_factory):
         _step("flip", "key", map=MAIN_MAP, at=_at(game, name(legal)), key="ctrl F", props=["counter", "unit"]),
         _step("zoom", "zoom", map=MAIN_MAP, dir="out"),
         _step("save", "save", file=str(d / "engine.vsav")),
+        _step("refresh", "refresh"),
+        _step("refreshed", "pieces", map=MAIN_MAP, props=["counter", "unit", "flags"]),
         _step("log2", "log_start"),
         _step("illegal", "drag", map=MAIN_MAP, **{"from": _at(game, name(legal)), "to": _at(game, name(illegal))}),
         _step("log2_end", "log_end", file=str(d / "illegal.vlog")),
@@ -157,6 +159,17 @@ def test_jerusalem_flip_and_zoom(jerusalem):
     r = jerusalem["result"]
     assert r["flip"]["changed"] and r["flip"]["after"]["name"] == "Haganah 4-6 (demobilized)"
     assert r["zoom"]["after"] < r["zoom"]["before"]
+
+
+def test_refresh_counters_keeps_unit_ids_flips_and_masks(jerusalem):
+    """Refresh Counters rebuilds every piece from its palette slot; the per-piece values must survive."""
+    r = jerusalem["result"]
+    before = sorted(p["properties"]["unit"] for p in r["pieces"]["pieces"])
+    after = {p["properties"]["unit"]: p for p in r["refreshed"]["pieces"]}  # new piece ids, same units
+    assert sorted(after) == before
+    assert after[jerusalem["mover"]]["name"] == "Haganah 4-6 (demobilized)"
+    assert after[jerusalem["mover"]]["locationName"] == jerusalem["legal"]
+    assert after["a-kaukji-1"]["name"].endswith("(Face down)")
 
 
 def test_the_engines_own_save_reads_back_as_the_game_played(jerusalem):

@@ -101,7 +101,7 @@ def counter_properties(c: Counter) -> dict[str, str]:
 def prototypes(game: Game) -> dict[str, tuple[Trait, ...]]:
     """Every PrototypeDefinition of the module: one per side, one for markers (name -> traits)."""
     half = COUNTER_SIZE // 2
-    moved = mark_moved_trait(MOVED_IMAGE, half - 12, -half)
+    moved = mark_moved_trait(MOVED_IMAGE, half - 6, -half - 6)  # on the corner, clear of the name
     out = {}
     for side in game.spec.sides:
         out[side.name] = (report_trait([KEY_FLIP, KEY_MASK, KEY_ELIMINATE, KEY_DELETE]), delete_trait(), clone_trait(),

@@ -11,7 +11,7 @@ trait's state at rest.  Keystrokes are ``keyCode,modifiers`` as
 >>> mask_trait("hidden.png", "Arab").type
 'obs;77,130;hidden.png;Face down / up;I;Face down;side:;Peek;Face down (12.1);false'
 >>> report_trait([KEY_FLIP]).type
-'report;70\\\\,130;* $location$: $menuCommand$ ($oldPieceName$) *;;;Report;false'
+'report;70\\\\,130;$location$: $menuCommand$ ($oldPieceName$);;;Report;false'
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ KEY_ELIMINATE = f"{ord('E')},{CTRL}"
 KEY_MARK_MOVED = f"{ord('M')},{CTRL_SHIFT}"
 KEY_LABEL = f"{ord('L')},{CTRL}"
 
-REPORT_FORMAT = "* $location$: $menuCommand$ ($oldPieceName$) *"
+REPORT_FORMAT = "$location$: $menuCommand$ ($oldPieceName$)"  # VASSAL adds the "* " itself
 
 
 def delete_trait() -> Trait:
