@@ -42,8 +42,9 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Iterable, Sequence
 
 from .pieces import fast_decode
-from .safezip import open_archive, xml_fields
-from .savefile import ESC, MAX_SAVED_GAME_BYTES, SaveContents, SaveError, deobfuscate, obfuscate, parse_saved_game
+from .safezip import open_archive
+from .savefile import (ESC, MAX_SAVED_GAME_BYTES, SaveContents, SaveError, deobfuscate, obfuscate, parse_saved_game,
+                       read_saved_game_entries)
 from .seqenc import encode
 
 __all__ = ["LOG", "LogError", "LoggedCommand", "LogStep", "LogContents", "LogLimits", "read_log", "parse_log_text",
@@ -272,23 +273,10 @@ def read_log(path: str | os.PathLike[str] | IO[bytes], limits: LogLimits = LogLi
         else os.fspath(path)
     # the hex of the obfuscated entry is twice the text
     entry_limit = 2 * limits.max_bytes + 16
-    with open_archive(path, max_entries=1000, max_total_bytes=entry_limit + (8 << 20),
-                      max_entry_bytes=entry_limit) as arc:
-        if "savedGame" not in arc:
-            raise LogError(f"{label}: no 'savedGame' entry -- not a VASSAL log or save "
-                           f"(entries: {', '.join(arc.names()[:10]) or 'none'})")
-        raw = arc.read("savedGame")
-        extra = {}
-        for name in ("savedata", "moduledata"):
-            if name in arc:
-                extra[name] = xml_fields(arc.read(name, 1 << 20), f"{label}: entry {name!r}")
-    try:
-        text = deobfuscate(raw)
-    except SaveError as err:
-        raise LogError(f"{label}: {err}") from None
+    text, savedata, moduledata = read_saved_game_entries(path, label, entry_limit, entry_limit + (8 << 20),
+                                                         LogError, "a VASSAL log or save")
     log = parse_log_text(text, label, limits)
-    log.initial.savedata = extra.get("savedata", {})
-    log.initial.moduledata = extra.get("moduledata", {})
+    log.initial.savedata, log.initial.moduledata = savedata, moduledata
     return log
 
 

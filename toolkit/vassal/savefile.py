@@ -200,24 +200,30 @@ def read_save(path: str | os.PathLike[str], max_entry_bytes: int = MAX_SAVED_GAM
     Raises :class:`~toolkit.vassal.safezip.ArchiveError` (bad archive or XML)
     or :class:`SaveError` (no ``savedGame``, bad obfuscation), naming the file.
     """
-    with open_archive(path, max_entries=1000, max_total_bytes=4 * max_entry_bytes,
+    text, savedata, moduledata = read_saved_game_entries(path, str(path), max_entry_bytes, 4 * max_entry_bytes,
+                                                         SaveError, "a VASSAL saved game")
+    save = parse_saved_game(text, str(path))
+    save.savedata, save.moduledata = savedata, moduledata
+    return save
+
+
+def read_saved_game_entries(path, label: str, max_entry_bytes: int, max_total_bytes: int,
+                            error: type[Exception], what: str) -> tuple[str, dict[str, str], dict[str, str]]:
+    """The de-obfuscated ``savedGame`` text and the ``savedata``/``moduledata`` fields of a save or log archive
+    (untrusted: read through :mod:`.safezip`); problems raise ``error`` naming ``label``."""
+    with open_archive(path, max_entries=1000, max_total_bytes=max_total_bytes,
                       max_entry_bytes=max_entry_bytes) as arc:
         if "savedGame" not in arc:
-            raise SaveError(f"{path}: no 'savedGame' entry -- not a VASSAL saved game "
-                            f"(entries: {', '.join(arc.names()[:10]) or 'none'})")
+            raise error(f"{label}: no 'savedGame' entry -- not {what} "
+                        f"(entries: {', '.join(arc.names()[:10]) or 'none'})")
         raw = arc.read("savedGame")
-        extra = {}
-        for name in ("savedata", "moduledata"):
-            if name in arc:
-                extra[name] = xml_fields(arc.read(name, 1 << 20), f"{path}: entry {name!r}")
+        extra = {name: xml_fields(arc.read(name, 1 << 20), f"{label}: entry {name!r}")
+                 for name in ("savedata", "moduledata") if name in arc}
     try:
         text = deobfuscate(raw)
     except SaveError as err:
-        raise SaveError(f"{path}: {err}") from None
-    save = parse_saved_game(text, str(path))
-    save.savedata = extra.get("savedata", {})
-    save.moduledata = extra.get("moduledata", {})
-    return save
+        raise error(f"{label}: {err}") from None
+    return text, extra.get("savedata", {}), extra.get("moduledata", {})
 
 
 # ---------------------------------------------------------------- save -> position
