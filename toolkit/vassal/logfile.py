@@ -45,7 +45,7 @@ from .pieces import fast_decode
 from .safezip import open_archive
 from .savefile import (ESC, MAX_SAVED_GAME_BYTES, SaveContents, SaveError, deobfuscate, obfuscate, parse_saved_game,
                        read_saved_game_entries)
-from .seqenc import encode
+from .seqenc import decode, encode
 
 __all__ = ["LOG", "LogError", "LoggedCommand", "LogStep", "LogContents", "LogLimits", "read_log", "parse_log_text",
            "decode_command", "split_commands", "encode_log", "log_bytes", "move_piece_command",
@@ -122,17 +122,9 @@ class LogContents:
 
 # ---------------------------------------------------------------- splitting
 
-_UNESCAPED_ESC = re.compile(r"(?<!\\)\x1b")
-
-
-def _unquote(token: str) -> str:
-    return token[1:-1] if len(token) > 1 and token[0] == "'" and token[-1] == "'" else token
-
-
 def split_commands(text: str) -> list[str]:
     """One level of ``GameModule``'s ESC sequence: ``SequenceEncoder.Decoder(text, ESC)`` in linear time."""
-    parts = _UNESCAPED_ESC.split(text)
-    return [_unquote(p.replace("\\\x1b", ESC) if "\\\x1b" in p else p) for p in parts]
+    return decode(text, ESC)
 
 
 def _leaves(text: str, out: list[str], limits: LogLimits, where: str, depth: int = 0) -> None:

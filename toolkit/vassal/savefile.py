@@ -63,7 +63,12 @@ def obfuscate(text: str, key: int) -> bytes:
     if not 0 <= key <= 255:
         raise ValueError(f"key must be 0..255, got {key}")
     data = text.encode("utf-8")
-    return HEADER + f"{key:02x}".encode() + bytes(b ^ key for b in data).hex().encode()
+    return HEADER + f"{key:02x}".encode() + data.translate(_xor_table(key)).hex().encode()
+
+
+def _xor_table(key: int) -> bytes:
+    """A ``bytes.translate`` table that XORs every byte with ``key``."""
+    return bytes(b ^ key for b in range(256))
 
 
 def deobfuscate(raw: bytes) -> str:
@@ -80,7 +85,7 @@ def deobfuscate(raw: bytes) -> str:
     except (ValueError, UnicodeDecodeError) as err:
         raise SaveError(f"savedGame: bad obfuscated data ({err})") from None
     if key:
-        data = bytes(b ^ key for b in data)
+        data = data.translate(_xor_table(key))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:

@@ -12,6 +12,8 @@ must escape its own delimiter.  These functions do exactly what
 """
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Iterable
 
 
@@ -31,38 +33,25 @@ def encode(tokens: Iterable[object], delim: str) -> str:
     return delim.join(_escape("" if t is None else str(t), delim) for t in tokens)
 
 
-def _unquote(token: str) -> str:
+def unquote(token: str) -> str:
+    """The token without one pair of enclosing single quotes (the encoder's quoting)."""
     return token[1:-1] if len(token) > 1 and token[0] == "'" and token[-1] == "'" else token
 
 
+@lru_cache(maxsize=None)
+def splitter(delim: str) -> re.Pattern[str]:
+    """The pattern that splits at unescaped ``delim`` (one not right after a backslash)."""
+    return re.compile(f"(?<!\\\\){re.escape(delim)}")
+
+
 def decode(text: str | None, delim: str) -> list[str]:
-    """Split a sequence as VASSAL's ``SequenceEncoder.Decoder`` does (escaped delimiters kept)."""
+    """Split a sequence as VASSAL's ``SequenceEncoder.Decoder`` does (escaped delimiters kept).
+
+    A delimiter right after a backslash is part of its token and that one
+    backslash is dropped; then one pair of enclosing quotes is stripped.
+    Linear in the text (one regular-expression split).
+    """
     if text is None:
         return []
-    tokens, start, stop = [], 0, len(text)
-    while True:
-        if start == stop:
-            tokens.append("")
-            return tokens
-        buf, tok, i, last = "", None, start, True
-        while i < stop:
-            if text[i] == delim:
-                if i > 0 and text[i - 1] == "\\":
-                    buf += text[start:i - 1]
-                    start = i
-                else:
-                    if buf:
-                        buf += text[start:i]
-                    else:
-                        tok = text[start:i]
-                    start, last = i + 1, False
-                    break
-            i += 1
-        if last:
-            if buf:
-                buf += text[start:stop]
-            else:
-                tok = text[start:]
-        tokens.append(_unquote(tok if tok is not None else buf))
-        if last:
-            return tokens
+    escaped = "\\" + delim
+    return [unquote(t.replace(escaped, delim) if escaped in t else t) for t in splitter(delim).split(text)]
