@@ -265,7 +265,7 @@ def rasters(data_dir: Path) -> tuple[Raster, Raster]:
     mask_path, elev_path = data_dir / "landmask.npz", data_dir / "elevation.npz"
     try:
         mask, elev = land_mask(*CROP), coarsen(elevation(*CROP), ELEVATION_BLOCK)
-    except SystemExit:
+    except (SystemExit, ModuleNotFoundError):   # no build packages (mpl_toolkits itself may be absent)
         return Raster.load(mask_path), Raster.load(elev_path)
     mask.save(mask_path, GSHHG_NOTICE)
     elev.save(elev_path, GLOBE_NOTICE)
