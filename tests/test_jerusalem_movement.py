@@ -53,6 +53,7 @@ overrides:
     "0124": {terrain: [clear, jerusalem_city]}
     "0122": {terrain: [clear, bevingrad]}
     "0715": {terrain: [clear, police_fort]}
+    "0703": {terrain: [clear, village]}              # a village El Kutub may bomb (13.1.2)
     "0301": {features: {map_edge_entry: North}}      # the column-3 road leaves the map here (14.6)
 """
 GAME = """
@@ -63,7 +64,7 @@ sides: [{{id: jewish, name: Jewish}}, {{id: arab, name: Arab}}]
 nationalities: [{{id: israeli, name: I, side: jewish}}, {{id: mufti, name: M, side: arab}},
                 {{id: arab_legion, name: L, side: arab}}]
 unit_types: [infantry, armored_car, truck, bus, garrison, leader, dummy_leader, convoy, halftrack, artillery]
-flags: [stopped, moved_overland, moved_road, demobilized, disrupted, transported, abandoned, new_recruit]
+flags: [stopped, moved_overland, moved_road, demobilized, disrupted, transported, abandoned, new_recruit, bombing]
 turns: ["May I", "May II", "May III", "May IV"]
 phases: [overland, road]
 """
@@ -88,6 +89,12 @@ counters:
      values: {strength: 4, mp: 0, mp_class: garrison, zoc: false}}
   - {id: legion, name: Arab Legion 12-8, side: arab, nationality: arab_legion, type: infantry,
      values: {strength: 12, mp: 8, mp_class: both, zoc: true}}
+  - {id: truck, name: Truck 1-24-3, side: jewish, nationality: israeli, type: truck,
+     values: {strength: 1, mp: 24, mp_class: road, zoc: false, transport: true, capacity: 3}}
+  - {id: kutub, name: El Kutub, side: arab, nationality: mufti, type: leader,
+     values: {mp: 12, mp_class: both, zoc: false, moves_through_enemy: true, bomber: true}}
+markers:
+  - {id: bomb, name: Bomb}
 """
 
 
@@ -167,11 +174,16 @@ def test_city_bevingrad_and_pass_through_only(game):
     m = lambda pos, n: pos.game.map.resolve(n)  # noqa: E731
     pos = position(game, ['{id: r, counter: runner, hex: "0120"}'])
     res = run(pos, "r")
-    # Every city hex links to every other at the city primary-road cost (1.3, 8.1), adjacent or not.
-    assert res.destinations[m(pos, "0124")].mp == 0.5
+    # The city roads join adjacent city hexes (1.3, 8.1 reading): 0120 and 0124 are not adjacent, so the runner
+    # walks four clear hexes (8 MP) round closed Bevingrad and enters the city hex off the road (2 MP).
+    walk = res.destinations[m(pos, "0124")]
+    assert walk.mp == 10 and names(pos, walk.path) == ["0120", "0221", "0222", "0223", "0224", "0124"]
     assert res.why_not(m(pos, "0122")).rule == "1.3"      # Bevingrad closed before May III
     late = position(game, ['{id: r, counter: runner, hex: "0120"}'], turn="May III")
-    assert run(late, "r").destinations[m(late, "0122")].mp == 0.5
+    # From May III: 2 MP to 0121, ½ into Bevingrad (1.3), 2 to 0123, 2 into the city hex off the road.
+    assert run(late, "r").destinations[m(late, "0122")].mp == 2.5
+    through = run(late, "r").destinations[m(late, "0124")]
+    assert through.mp == 6.5 and names(late, through.path) == ["0120", "0121", "0122", "0123", "0124"]
     fort = run(position(game, ['{id: r, counter: runner, hex: "0714"}']), "r")
     assert fort.why_not(m(pos, "0715")).rule == "1.3"     # may pass through but not stop
 
@@ -223,11 +235,14 @@ def test_flags_that_forbid_moving(game):
 
 def test_convoy_moves_on_roads_without_limit_and_keeps_its_escorts(game):
     m = lambda pos, n: pos.game.map.resolve(n)  # noqa: E731
-    pos = position(game, ['{id: c, counter: jc, hex: "0301"}', '{id: h, counter: hgh, hex: "0301"}'], phase="road")
+    pos = position(game, ['{id: c, counter: jc, hex: "0301"}', '{id: h, counter: hgh, hex: "0301", carried_by: c}'],
+                   phase="road")
     res = run(pos, "c")
     assert res.budget is None and m(pos, "0322") in res.destinations      # unlimited MP, along the road (6.1)
     assert res.why_not(m(pos, "0201")).rule == "8.1"
-    assert run(pos, "h").refused.rule == "6.3.3"                           # escorts stay with the convoy
+    assert run(pos, "h").moving == ("h", "c")                              # naming the escort moves the convoy
+    escort = position(game, ['{id: c, counter: jc, hex: "0301"}', '{id: h, counter: hgh, hex: "0301"}'])
+    assert run(escort, "h").refused.rule == "6.3.3"                        # not overland either: it stays
     assert run(position(game, ['{id: c, counter: jc, hex: "0301"}'], phase="road"), "c").refused is None
     overland = position(game, ['{id: c, counter: jc, hex: "0301"}'])
     assert run(overland, "c").refused.rule == "6.1"
@@ -270,17 +285,21 @@ def test_mufti_needs_a_leader(game):
     assert run(with_legion, "u").refused is None
 
 
-def paths_are_legal(pos, res, ids):
-    """Every returned path is legal step by step, stops only at its end, and costs what it says."""
-    rules = JerusalemMove(pos, [pos.by_id[i] for i in ids], load_tables(), jerusalem.map_facts(pos.game.map))
+def paths_are_legal(pos, res, ids, **kw):
+    """Every returned path is legal step by step, stops only at its end, ends where a move may end, and costs
+    what it says."""
+    rules = JerusalemMove(pos, [pos.by_id[i] for i in ids], load_tables(), jerusalem.map_facts(pos.game.map), **kw)
     for d in res.destinations.values():
         total = 0
         for i, (a, b) in enumerate(zip(d.path, d.path[1:])):
-            steps = {s.to: s for s in rules.steps(a, total) if isinstance(s, Step)}
-            assert b in steps, (d.hex, a, b)
-            assert steps[b].stop is None or i == len(d.path) - 2
-            total += steps[b].cost
-        assert total == d.cost <= res.budget
+            last = i == len(d.path) - 2
+            steps = [s for s in rules.steps(a, total) if isinstance(s, Step) and s.to == b
+                     and (s.stop is None or last) and (s.no_end is None or not last)]
+            assert steps, (d.hex, a, b)
+            assert (steps[0].stop is not None) == (d.stop is not None) or not last
+            total += steps[0].cost
+        assert res.budget is None or total == d.cost <= res.budget
+        assert total == d.cost
 
 
 def test_paths_are_legal_and_more_mp_never_shrinks(game):
@@ -379,3 +398,92 @@ def test_leaving_and_returning_by_a_road_14_6(game):
     off = position(game, ['{id: r, counter: runner, box: off_map}'], markers="params: {left_by: 'r:0301'}\n")
     assert run(off, "r", enter="0101").refused.rule == "14.6"         # only back by the same road
     assert run(off, "r", enter="0301").destinations[m(off, "0301")].mp == 0.5
+
+
+# -- issue 10 -------------------------------------------------------------------------------------------------
+CONVOY_STACK = ['{id: c, counter: jc, hex: "0301"}', '{id: h3, counter: hgh, hex: "0301", carried_by: c}',
+                '{id: t, counter: truck, hex: "0301"}', '{id: h1, counter: hgh, hex: "0301", carried_by: t}',
+                '{id: h2, counter: hgh, hex: "0301", carried_by: t}', '{id: a, counter: car, hex: "0301"}',
+                '{id: g, counter: garrison, hex: "0301"}']
+ROAD_0301_0322 = [f"03{r:02d}" for r in range(1, 23)]
+
+
+def test_6_3_3_6_3_5_the_convoy_moves_with_its_whole_stack(game):
+    m = lambda pos, n: pos.game.map.resolve(n)  # noqa: E731
+    pos = position(game, CONVOY_STACK, phase="road")
+    res = run(pos, "c")
+    assert res.refused is None and res.budget is None                       # 6.1: unlimited
+    assert sorted(res.moving) == ["a", "c", "h1", "h2", "h3", "t"]         # not the garrison (6.3.3 note)
+    end = res.destinations[m(pos, "0322")]
+    assert names(pos, end.path) == ROAD_0301_0322 and end.mp == 12          # 2½ + 3 + 6½ along the road
+    paths_are_legal(pos, res, ["c"])
+    # Naming a unit the convoy carries moves the same stack; a unit on the convoy's truck may not go alone.
+    assert sorted(run(pos, "h3").moving) == sorted(res.moving)
+    assert run(pos, "h1").refused.rule == "6.3.3" and run(pos, "a").refused.rule == "6.3.3"
+    # 6.3.5: the six moving units may join four more, not five (ten in all, 6.3.1).
+    four = [f'{{id: x{i}, counter: car, hex: "0322"}}' for i in range(4)]
+    assert m(pos, "0322") in run(position(game, CONVOY_STACK + four, phase="road"), "c").destinations
+    five = position(game, CONVOY_STACK + four + ['{id: x4, counter: car, hex: "0322"}'], phase="road")
+    assert run(five, "c").why_not(m(five, "0322")).rule == "6.3.1"
+    # An escort that cannot move in the road phase on its own (8.6) holds the convoy back until picked up.
+    walker = position(game, CONVOY_STACK + ['{id: h4, counter: hgh, hex: "0301"}'], phase="road")
+    why = run(walker, "c").refused
+    assert why.rule == "6.3.3" and "h4" in why.message and "(8.6)" in why.message
+    picked = run(walker, "c", pickup=["h4"])
+    assert picked.refused is None and "h4" in picked.moving and m(walker, "0322") in picked.destinations
+
+
+def test_8_7_4_a_carried_unit_moves_with_its_transport(game):
+    units = ['{id: b, counter: bus, hex: "0301"}', '{id: h, counter: hgh, hex: "0301", carried_by: b}']
+    pos = position(game, units, phase="road")
+    res = run(pos, "h")
+    assert res.budget == 24 and sorted(res.moving) == ["b", "h"]            # the bus's 12 MP, not unlimited
+    assert res.destinations == run(pos, "b").destinations
+    overland = position(game, units)                                         # no carrying overland: h walks
+    assert run(overland, "h").budget == 12 and run(overland, "h").moving == ("h",)
+
+
+def test_13_1_3_el_kutub_ends_on_the_hex_he_bombs(game):
+    m = lambda pos, n: pos.game.map.resolve(n)  # noqa: E731
+    units = ['{id: k, counter: kutub, hex: "0701"}', '{id: h, counter: hgh, hex: "0703"}',
+             '{id: o, counter: hgh, hex: "0705"}']
+    pos = position(game, units, side="arab")
+    res = run(pos, "k")
+    bomb = res.destinations[m(pos, "0703")]                                  # a Jewish-held village (13.1.2)
+    assert names(pos, bomb.path) == ["0701", "0702", "0703"] and bomb.mp == 4 and bomb.stop.rule == "13.1.3"
+    assert res.why_not(m(pos, "0705")).rule == "12.5"                       # clear: pass through only
+    beyond = res.destinations[m(pos, "0704")]
+    assert beyond.mp == 6 and beyond.stop is None                            # he may still pass through (12.5)
+    paths_are_legal(pos, res, ["k"])
+    # Once per game per hex, one hex per turn (13.1.2): a Bomb marker there, or one placed this turn.
+    for marker in ('{marker: bomb, hex: "0703", turn: "May I"}', '{marker: bomb, hex: "0120", turn: "May I"}'):
+        done = position(game, units, side="arab", markers=f"markers:\n  - {marker}\n")
+        assert run(done, "k").why_not(m(done, "0703")).rule == "13.1.2"
+    older = position(game, units, side="arab", markers='markers:\n  - {marker: bomb, hex: "0120", turn: "May I"}\n',
+                     turn="May II")
+    assert run(older, "k").destinations[m(older, "0703")].stop.rule == "13.1.3"
+    # Not with other Arab units (13.1.1): a Mufti unit with him may not enter the Jewish hex at all.
+    mufti = position(game, units + ['{id: u, counter: mufti, hex: "0701"}'], side="arab")
+    assert run(mufti, "k", "u").why_not(m(mufti, "0703")).rule == "4.2"
+
+
+def test_8_7_2_picking_up_a_unit_elsewhere_is_refused(game):
+    pos = position(game, ['{id: b, counter: bus, hex: "0301"}', '{id: h, counter: hgh, hex: "0305"}'], phase="road")
+    why = run(pos, "b", pickup=["h"]).refused
+    assert why.rule == "8.7.2" and "h is in 0305" in why.message
+
+
+def test_14_1_enter_for_a_unit_on_the_map_is_an_error(game):
+    from toolkit.cli import main
+
+    pos = position(game, ['{id: r, counter: runner, hex: "0305"}'])
+    with pytest.raises(ValueError, match=r"r is on the map at 0305.*\(14\.1\)"):
+        run(pos, "r", enter="0301")
+    assert main(["moves", str(game / "pos.yaml"), "r", "--enter", "0301"]) == 2
+
+
+def test_5_1_an_overstacked_entry_is_refused(game):
+    pos = position(game, [f'{{id: r{i}, counter: hgh, box: reinforcements}}' for i in range(4)])
+    res = run(pos, "r0", "r1", "r2", "r3", enter="0301")
+    assert res.refused.rule == "5.1" and "(14.5)" in res.refused.message and not res.destinations
+    assert run(pos, "r0", "r1", "r2", enter="0301").refused is None

@@ -66,7 +66,9 @@ class MoveRules(Protocol):
 
         Rules for a stack entering the map also define ``entries()``: the steps onto it;
         rules for a game where units may leave the map define ``exits(hex)``: the
-        names of the off-map exits from a hex.
+        names of the off-map exits from a hex; rules whose moving stack is more than
+        the units asked for (units bound to move with them) may give ``moving_units``,
+        the ids of every unit that moves.
         """
 
 
@@ -105,6 +107,7 @@ class MoveResult:
     destinations: dict[Hex, Destination] = field(default_factory=dict)
     unreachable: dict[Hex, Reason] = field(default_factory=dict)
     exits: dict[str, Destination] = field(default_factory=dict)  # off-map exits by name: reached from this hex
+    moving: tuple[str, ...] = ()  # ids of every unit that moves, when the rules say (``MoveRules.moving_units``)
 
     def why_not(self, h: Hex) -> Reason | None:
         """The reason the stack cannot end its move in ``h`` (``None`` if it can)."""
@@ -121,7 +124,7 @@ def legal_moves(rules: MoveRules) -> MoveResult:
     A stack coming onto the map (reinforcements) has no start hex: its rules
     give ``entries()``, the first steps onto the map, and paths begin there.
     """
-    result = MoveResult(rules.start, rules.budget, rules.refusal())
+    result = MoveResult(rules.start, rules.budget, rules.refusal(), moving=tuple(getattr(rules, "moving_units", ())))
     if result.refused:
         return result
     budget = rules.budget

@@ -32,6 +32,11 @@ def moves(position: Position, unit_ids: Sequence[str], pickup: Sequence[str] = (
     ``enter`` is the map-edge hex (or place) where off-map units come on (14.1).
     """
     units = [position.by_id[u] for u in unit_ids]
+    on_map = [u for u in units if u.hex is not None]
+    if enter is not None and on_map:
+        u = on_map[0]
+        raise ValueError(f"--enter {enter}: {u.id} is on the map at {position.game.map.name(u.hex)}; only units off "
+                         "the map (boxes reinforcements, off_map) enter at a map-edge hex (14.1)")
     entry = None if enter is None else position.game.map.resolve(enter)
     rules = JerusalemMove(position, units, load_tables(), map_facts(position.game.map),
                           [position.by_id[u] for u in pickup], terrorist, entry)

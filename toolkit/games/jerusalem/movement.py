@@ -4,9 +4,22 @@ Readings the rulebook leaves open (documented in ``modules/jerusalem-1948/README
 
 * a stream hex costs the larger of its stream cost and its uphill/level cost
   when not entered along a road (1.3);
-* every Jerusalem city hex and Bevingrad is linked to every other by primary
-  road (1.3, 8.1), adjacent or not; entering along such a link costs the city
-  primary-road cost;
+* the unprinted city roads (1.3, 8.1) cross every hexside two city hexes (or
+  a city hex and Bevingrad) share: the city is one road network, a path through
+  it pays the city primary-road cost hex by hex and enemy-held city hexes block
+  it (4.2).  ``tables.yaml`` ``city_road_links: all_pairs`` restores the older
+  reading, a direct link between any two city hexes;
+* the units a rule binds to a moving unit move with it: the whole stack of the
+  Jerusalem Convoy when the convoy moves (6.3.3, 6.3.5; Jewish garrisons stay,
+  6.3.3 note) and, in the Road Movement Phase, the transport of a carried unit
+  with all it carries (8.7.4).  A bound unit that may not move refuses the
+  whole move;
+* El Kutub moving alone may end his move on a Jewish-held hex he may bomb
+  (13.1.2, 13.1.3): village, Latrun Police Fort, Bevingrad, Greek Monastery,
+  Notre Dame or a city hex (``special_hexes.bombable``), without a Bomb
+  marker, and only if no Bomb marker carries this turn (one bombing a turn);
+* Kaukji (counter value ``must_stack``) is never alone: moving without another
+  Arab unit he may end only where one is (12.6 note);
 * a unit that starts a phase in an enemy ZOC may leave it (4.4), but its first
   step may not be into another enemy-ZOC hex;
 * stacking limits apply to every hex entered, passing through included (5.3).
@@ -33,6 +46,8 @@ LEADERS = ("leader", "dummy_leader")
 NEED_CARRYING = (INFANTRY, "artillery", *LEADERS)  # 8.6 (jeep leaders excepted, 12.5 note)
 TERRORIST_STEP = 2  # 13.2 note: one MP a hex whatever the terrain (half MP units)
 ZOC_STOP = Reason("4.2", "entering an enemy ZOC ends the move")
+BOMB_STOP = Reason("13.1.3", "El Kutub ends his move on the hex he bombs; after the bombing he may move away "
+                             "with the MP he has left (13.1.5)")
 ENTRY_BOXES = ("reinforcements", "off_map")  # 14.1, 14.6
 ENTRY_SHIFT = 3  # 14.3: map-edge hexes either side of a blocked entrance
 
@@ -177,11 +192,13 @@ class JerusalemMove:
     def __post_init__(self):
         self.entering = all(u.hex is None and u.box in ENTRY_BOXES for u in self.units)
         self.start = self.entry if self.entering else self.units[0].hex
+        self.phase = self.position.phase
+        self.road_phase = self.phase == "road"
+        self.bound: dict[str, Reason] = self._bound_units()
+        self.units = self.units + [self.position.by_id[uid] for uid in self.bound]
         self.entries = self._entries if self.entering and self.entry is not None else None
         self.exits = self._exits
         self.side = self.units[0].side
-        self.phase = self.position.phase
-        self.road_phase = self.phase == "road"
         self.british_gone = (self.position.game.turn_index(self.position.turn)
                              >= self.position.game.turn_index(BRITISH_LEAVE))
         self.mechanized = any(u.counter.value("mechanized") for u in self.units)
@@ -189,6 +206,7 @@ class JerusalemMove:
         self.moving = self.units + self.pickup + [c for u in self.units for c in self.position.carried(u)
                                                   if c.id not in self.moving_ids]
         self.moving_ids |= {u.id for u in self.moving}
+        self.moving_units = tuple(u.id for u in self.moving)  # every unit that moves (MoveResult.moving)
         self.budget = self._budget()
         # Facts of the moving stack that every step consults, worked out once.
         movers = self._movers()
@@ -199,6 +217,11 @@ class JerusalemMove:
         self.city_tether = [(u, u.counter.value("max_city_distance")) for u in self.moving
                             if u.counter.value("max_city_distance") is not None]  # 12.9.4
         self.alone_violation = stacking_violation(self.moving)
+        self.bomber = movers[0] if (len(movers) == 1 and not self.pickup and movers[0].counter.value("bomber")
+                                    and len(self.moving) == 1) else None  # 13.1.1: alone, not carried
+        self.lonely = [u for u in self.moving if u.counter.value("must_stack")]  # 12.6 note
+        if self.lonely and any(u.type not in LEADERS for u in self.moving):
+            self.lonely = []
         self.costs = self.facts.cost_caches.setdefault(id(self.tables), {})  # the map and tables never change
 
     # -- whole-stack checks --------------------------------------------------------------------
@@ -211,6 +234,48 @@ class JerusalemMove:
     def roads(self) -> set[frozenset[Hex]]:
         """Bulldozer roads usable now."""
         return built_roads(self.position)
+
+    def _bound_units(self) -> dict[str, Reason]:
+        """Units that must move with the named ones, and the rule that binds each (6.3.3, 6.3.5, 8.7.4)."""
+        if self.entering or self.start is None:
+            return {}
+        named = {u.id for u in self.units}
+        picked = {u.id for u in self.pickup}
+        here = [u for u in self.position.at(self.start) if u.side == self.units[0].side]
+        bound: dict[str, Reason] = {}
+        if self.road_phase:  # 8.7.4: a carried unit moves only with its transport, and so does the rest of its load
+            for u in self.units:
+                carrier = self.position.by_id.get(u.carried_by) if u.carried_by else None
+                if carrier is not None and carrier.hex == self.start and carrier.id not in named:
+                    bound.setdefault(carrier.id, Reason("8.7.4", f"{u.id} is carried by {carrier.id} and moves "
+                                                                  "only with it"))
+                    for w in self.position.carried(carrier):
+                        if w.id not in named:
+                            bound.setdefault(w.id, Reason("8.7.4", f"{w.id} is carried by {carrier.id}"))
+        moving = named | set(bound)
+        if any(u.type == "convoy" and u.id in moving for u in here):  # 6.3.3, 6.3.5: the convoy's whole stack
+            for u in here:
+                if u.id not in moving and u.id not in picked and u.type != "garrison":  # garrisons: 6.3.3 note
+                    bound[u.id] = Reason("6.3.3", f"{u.id} is stacked with the Jerusalem Convoy and may not be "
+                                                  "left behind")
+        return bound
+
+    @cached_property
+    def bomb_targets(self) -> frozenset[Hex]:
+        """Jewish-held hexes El Kutub, moving alone, may end on to bomb (13.1.2, 13.1.3); a Bomb marker refuses."""
+        if self.bomber is None:
+            return frozenset()
+        entry = self.tables.special_hexes.get("bombable")
+        terrain = set(entry.terrain) if entry else set()
+        return frozenset(h for h in self.position.occupied()
+                         if terrain & set(self.facts.cmap.hexes[h].terrain)
+                         and any(u.side != self.side for u in self.position.at(h)))
+
+    @cached_property
+    def bombed(self) -> tuple[set[Hex], bool]:
+        """Hexes with a Bomb marker, and whether one was placed this turn (13.1.2: one hex a turn)."""
+        marks = [m for m in self.position.markers if m.marker == "bomb"]
+        return {m.hex for m in marks if m.hex is not None}, any(m.turn == self.position.turn for m in marks)
 
     def _movers(self) -> list[Unit]:
         """The units moving under their own power (not carried)."""
@@ -232,10 +297,15 @@ class JerusalemMove:
         return budget
 
     def refusal(self) -> Reason | None:
-        """Why this stack may not move in this phase at all (3.4, 6.x, 7.x, 8.x, 12.x, 13.2)."""
-        places = {(u.hex, u.box) for u in self.units + self.pickup}
+        """Why this stack may not move in this phase at all (3.4, 6.x, 7.x, 8.x, 12.x, 13.2, 14.5)."""
+        places = {(u.hex, u.box) for u in self.units}
         if len(places) > 1:
             return Reason("5.4", "units move together only from one map hex")
+        where = self._place(self.units[0])
+        for u in self.pickup:
+            if (u.hex, u.box) != (self.units[0].hex, self.units[0].box):
+                return Reason("8.7.2", f"{u.id} is in {self._place(u)}, not in the transport's hex {where}: a "
+                                       "transport picks up only units in its own hex")
         if self.entering:
             left_by = self._left_by()
             if left_by is not None and self.entry is not None and self.entry != left_by:
@@ -244,6 +314,10 @@ class JerusalemMove:
             if self.entry is None or not (self.entry in self.facts.edge or self.entry in self._entrances()):
                 return Reason("14.1", "units off the map enter at a map-edge hex or a listed entrance: give it "
                                       "(toolkit moves --enter HEX)")
+            if self.alone_violation is not None:  # 14.5: only within stacking limits
+                why = self.alone_violation
+                return Reason(why.rule, f"these units may not enter together: {why.message}; reinforcements "
+                                        "come onto the map only within stacking limits (14.5)")
         elif self.start is None:
             return Reason("5.4", "the units are not on the map")
         if any(u.side != self.side for u in self.units) or self.side != self.position.phasing_side:
@@ -253,16 +327,24 @@ class JerusalemMove:
             return why
         for u in self.units + self.pickup:
             why = self._unit_refusal(u)
+            if why and u.id in self.bound:
+                tie = self.bound[u.id]
+                return Reason(tie.rule, f"{tie.message} ({tie.rule}), but it may not move: {why.message} "
+                                        f"({why.rule}); pick it up (--pickup) or leave the stack as it is")
             if why:
                 return why
         return self._carrying_refusal()
+
+    def _place(self, u: Unit) -> str:
+        return self.facts.cmap.name(u.hex) if u.hex is not None else f"box {u.box}"
 
     def _convoy_refusal(self) -> Reason | None:
         """6.3.3, 6.3.5: units with the convoy stay with it; the convoy's stack picks nobody up on the way."""
         convoy = [u for u in self.position.at(self.start) if u.type == "convoy" and u.side == self.side]
         if convoy and not self.is_convoy:
             return Reason("6.3.3", "units stacked with the Jerusalem Convoy move only with it until it reaches "
-                                   "Jerusalem or is destroyed")
+                                   f"Jerusalem or is destroyed: move the convoy ({convoy[0].id}) and its whole "
+                                   "stack moves")
         if self.is_convoy and self.pickup and any(u.spent for u in self._movers()):
             return Reason("6.3.5", "the convoy's transports may not pick up units along the route")
         return None
@@ -377,14 +459,33 @@ class JerusalemMove:
 
     def steps(self, at: Hex, cost_so_far: int, mode=None) -> Iterable[Step | Blocked]:
         """Every step out of ``at`` and its cost, or why it is refused."""
-        if any(u.counter.value("city_only") for u in self._movers()):
-            targets = [c for c in self.facts.city if c != at]  # 12.9.3
+        f = self.facts
+        all_pairs = self.tables.movement.city_road_links == "all_pairs"
+        if any(u.counter.value("city_only") for u in self._movers()):  # 12.9.3: within the city
+            targets = [c for c in f.city if c != at] if all_pairs else [c for c in f.neighbors[at] if c in f.city]
         else:
-            targets = self.facts.neighbors[at]
-            if at in self.facts.city:
-                targets = targets + [c for c in self.facts.city if c != at and c not in targets]
+            targets = f.neighbors[at]
+            if all_pairs and at in f.city:
+                targets = targets + [c for c in f.city if c != at and c not in targets]
+        targets_bomb = self.bomb_targets
         for b in targets:
-            yield self._step(at, b)
+            step = self._step(at, b)
+            yield step
+            if b in targets_bomb and type(step) is Step and self._bomb_refusal(b) is None:
+                yield Step(b, step.cost, BOMB_STOP, None)  # 13.1.3: ends here to bomb; passing through stays legal
+
+    def _bomb_refusal(self, b: Hex) -> Reason | None:
+        """Why El Kutub may not end on this Jewish-held bombable hex to bomb it (13.1.2, 1.3)."""
+        hexes, this_turn = self.bombed
+        if b in hexes:
+            return Reason("13.1.2", "this hex has been bombed already (once per game); El Kutub may pass through "
+                                    "but not end here (12.5)")
+        if this_turn:
+            return Reason("13.1.2", "El Kutub has bombed a hex this turn already (one a turn); he may pass "
+                                    "through but not end here (12.5)")
+        if not self.british_gone and b in self.facts.pass_through_only:
+            return Reason("1.3", "units may pass through but not remain here before May III")
+        return None
 
     def _road(self, a: Hex, b: Hex) -> str | None:
         printed = self.facts.printed_road(a, b)
@@ -448,7 +549,17 @@ class JerusalemMove:
         there = self.position.at(b)
         enemies = [u for u in there if u.side != self.side] if there else ()
         if enemies and not self._terror_target(enemies):
+            if b in self.bomb_targets:
+                why = self._bomb_refusal(b)
+                if why is not None:
+                    return why
             return Reason("12.5", "may pass through but not end in a hex with enemy units")
+        if self.lonely and not any(u.side == self.side and u.type not in LEADERS and u.id not in self.moving_ids
+                                   for u in there):
+            return Reason("12.6", f"{self.lonely[0].id} must always be stacked with at least one Arab unit")
+        if self.bomber is not None and self.bomber.has("bombing") and any(
+                u.side == self.side and u.id != self.bomber.id for u in there):
+            return Reason("13.1.1", "El Kutub may not stack with Arab units in the turn he bombs")
         return None
 
     def _cost(self, a: Hex, b: Hex, road: str | None) -> int:

@@ -8,7 +8,7 @@ the file.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Optional
+from typing import Literal, Optional
 
 from pydantic import BaseModel, ConfigDict
 
@@ -52,6 +52,7 @@ class MovementCosts(_Model):
     bevingrad: int
     railroad_bridge_mechanized: int
     pickup: int
+    city_road_links: Literal["adjacent", "all_pairs"] = "adjacent"   # the reading of 1.3 / 8.1 (tables.yaml)
 
 
 class Modifier(_Model):
@@ -73,6 +74,14 @@ class StrengthModifier(_Model):
     note: str = ""
 
 
+class SpecialHexes(_Model):
+    """Map terrain or places that carry a rule (``special_hexes``)."""
+
+    terrain: list[str] = []
+    places: list[str] = []
+    rule: str = ""
+
+
 class Limits(_Model):
     """Numbers the rules state outright."""
 
@@ -89,6 +98,7 @@ class Tables(_Model):
     game: str
     movement: MovementCosts
     limits: Limits
+    special_hexes: dict[str, SpecialHexes] = {}
     strength_modifiers: list[StrengthModifier] = []
     combat_modifiers: list[Modifier] = []
     odds_columns: list[str] = []
