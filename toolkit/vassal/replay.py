@@ -28,8 +28,9 @@ hex is judged as one move) on the position just before the step, with the
 game's ``moves`` calculator, trying the game's other kinds of move (No
 Prisoners: strategic, rail, amphibious; *Jerusalem!*: terrorist) before
 calling it illegal with the normal move's reason and rule.  The game's
-``check`` runs after every step that changed the position; violations that
-were not there before are reported with the step.  Entries from and exits to
+``check`` runs every ``CHECK_GROUP`` changed steps, at each change of phase
+and at the end; a violation that was not there before is traced back to the
+step that made it (see :func:`check_log`).  Entries from and exits to
 off-map places, removed or added pieces, markers and games without a movement
 calculator are listed as not checked, with why.
 """
