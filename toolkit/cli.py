@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
+import signal
 import sys
 from typing import Any, Callable, Sequence
 
 import yaml
 
-from .fileio import write_atomic
+from .fileio import STDOUT, OutputError, check_input, check_output, write_atomic
 from .game import GameDataError, position_from_file
 from .games import load_game_position, rule
 from .hexgrid import HexNameError
@@ -23,6 +26,8 @@ from .vassal.module import build_module
 from .vassal.positions import read_position_save, same_file, write_position_save
 from .vassal.safezip import ArchiveError
 from .vassal.savefile import SaveError
+
+MAX_RENDER_WIDTH = 20_000  # pixels of a PNG (render --width)
 
 
 def _print_json(data: Any) -> None:
@@ -105,13 +110,17 @@ def cmd_los(args: argparse.Namespace) -> None:
 
 def cmd_render(args: argparse.Namespace) -> None:
     """Draw a map as SVG or PNG, optionally highlighting hexes."""
+    if args.width is not None and not 16 <= args.width <= MAX_RENDER_WIDTH:
+        raise ValueError(f"--width {args.width}: give 16 to {MAX_RENDER_WIDTH} pixels")
     cmap = open_map(args.map)
     marks = {}
     for item in args.highlight:
         where, _, label = item.partition("=")
         marks[cmap.resolve(where)] = label or None
     overlays = [Highlight(marks)] if marks else []
-    print(write_image(args.output, cmap, overlays, width_px=args.width))
+    verb = _verb(args.output)
+    written = write_image(args.output, cmap, overlays, width_px=args.width)
+    print(f"{verb} {written}" if verb == "replaced" else written, file=_status_stream(args.output))
 
 
 def _require_units(position, path: str, ids: list[str]) -> None:
@@ -300,9 +309,48 @@ def cmd_place(args: argparse.Namespace) -> None:
             print(f"  not {h}: {why['reason']} ({why['rule']})")
 
 
-def cmd_vmod(args: argparse.Namespace) -> None:
-    """Build a game's VASSAL module."""
-    print(f"wrote {build_module(args.game, args.output)}")
+def _verb(output) -> str:
+    """``replaced`` when an output file exists already (it is overwritten, as ``make`` users expect), else ``wrote``."""
+    return "replaced" if output not in (None, STDOUT) and os.path.isfile(output) else "wrote"
+
+
+def _status_stream(output):
+    """Where a command's status line goes: stderr when its output is standard output."""
+    return sys.stderr if output == STDOUT else sys.stdout
+
+
+def cmd_vmod(args: argparse.Namespace) -> int:
+    """Build a game's VASSAL module, or (``vmod check FILE.vmod``) check a module as VASSAL would read it."""
+    if args.game == "check":
+        return cmd_vmod_check(args)
+    if args.file is not None:
+        raise ValueError(f"unexpected argument {args.file!r}: build with 'toolkit vmod GAME -o FILE.vmod', "
+                         "check with 'toolkit vmod check FILE.vmod'")
+    if args.output is None:
+        raise ValueError("give the module to write with -o FILE.vmod (or check one: toolkit vmod check FILE.vmod)")
+    verb = _verb(args.output)
+    print(f"{verb} {build_module(args.game, args.output)}", file=_status_stream(args.output))
+    return 0
+
+
+def cmd_vmod_check(args: argparse.Namespace) -> int:
+    """Check a ``.vmod`` (untrusted: read through the safe-zip guards); exit status 1 when it has problems."""
+    from .vassal.validate import check_module
+
+    if args.file is None:
+        raise ValueError("give the module to check: toolkit vmod check FILE.vmod")
+    if args.output is not None:
+        raise ValueError("vmod check writes nothing; drop -o")
+    problems = check_module(args.file)
+    if args.json:
+        _print_json({"module": args.file, "ok": not problems, "problems": problems})
+    elif problems:
+        print(f"{args.file}: {len(problems)} problem(s)")
+        for problem in problems:
+            print(f"  {_clean(problem)}")
+    else:
+        print(f"{args.file}: ok")
+    return 1 if problems else 0
 
 
 def cmd_vsav_read(args: argparse.Namespace) -> int:
@@ -311,10 +359,12 @@ def cmd_vsav_read(args: argparse.Namespace) -> int:
         raise ValueError(f"{args.output}: refusing to write over the input save; choose another -o")
     pf, unplaced = read_position_save(args.save, args.game)
     text = yaml.safe_dump(pf.model_dump(exclude_defaults=True), sort_keys=False, allow_unicode=True)
+    verb = _verb(args.output)
     write_atomic(args.output, text)
-    print(f"wrote {args.output}: {len(pf.units)} units")
+    out = _status_stream(args.output)
+    print(f"{verb} {args.output}: {len(pf.units)} units", file=out)
     for u in unplaced:
-        print(f"  not placed: {u}")
+        print(f"  not placed: {u}", file=out)
     return 0
 
 
@@ -323,8 +373,10 @@ def cmd_vsav_write(args: argparse.Namespace) -> None:
     if same_file(args.position, args.output):
         raise ValueError(f"{args.output}: refusing to write over the input position; choose another -o")
     position = load_game_position(args.position)
+    verb = _verb(args.output)
     omitted = write_position_save(position, args.output)
-    print(f"wrote {args.output}" + (f"; off the map, not in the save: {', '.join(omitted)}" if omitted else ""))
+    print(f"{verb} {args.output}" + (f"; off the map, not in the save: {', '.join(omitted)}" if omitted else ""),
+          file=_status_stream(args.output))
 
 
 def cmd_check_log(args: argparse.Namespace) -> int:
@@ -382,6 +434,14 @@ def cmd_fire(args: argparse.Namespace) -> None:
 
 def cmd_odds(args: argparse.Namespace) -> None:
     """Combat odds, die modifiers and the chance to kill."""
+    for opt, ids in (("--attack", args.attack), ("--defend", args.defend), ("--protected", args.protected),
+                     ("--fired", args.fired), ("--attacked", args.attacked)):
+        dup = sorted({u for u in ids if ids.count(u) > 1})
+        if dup:
+            raise ValueError(f"{opt} names {', '.join(map(repr, dup))} more than once; give each unit once")
+    both = sorted(set(args.attack) & set(args.defend))
+    if both:
+        raise ValueError(f"{', '.join(map(repr, both))} both attack and defend")
     position, rules = _game_command(args)
     _require_units(position, args.position, [*args.attack, *args.defend, *args.protected, *args.fired,
                                              *args.attacked])
@@ -511,9 +571,12 @@ def build_parser() -> argparse.ArgumentParser:
     _rules_parser(sub, "command", "HQ command radii and the units in command (No Prisoners 7.x)", cmd_command,
                   svg="draw every HQ's command radius")
 
-    s = sub.add_parser("vmod", help="build a game's VASSAL module")
-    s.add_argument("game", help="bundled game id (e.g. jerusalem-1948)")
-    s.add_argument("-o", "--output", required=True, help="FILE.vmod")
+    s = sub.add_parser("vmod", help="build a game's VASSAL module, or check one (vmod check FILE.vmod)",
+                       usage="toolkit vmod GAME -o FILE.vmod | toolkit vmod check FILE.vmod [--json]")
+    s.add_argument("game", help="bundled game id (e.g. jerusalem-1948), or 'check'")
+    s.add_argument("file", nargs="?", help="with 'check': the module to check")
+    s.add_argument("-o", "--output", help="FILE.vmod to build ('-' for standard output)")
+    s.add_argument("--json", action="store_true", help="with 'check': the problems as JSON")
     s.set_defaults(func=cmd_vmod)
 
     s = sub.add_parser("vsav", help="VASSAL saved games: read into / write from a position")
@@ -534,15 +597,77 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+INPUTS = ("position", "save", "map", "file")   # argument names that may be input files
+OUTPUTS = ("output", "svg")                     # argument names that are output files
+MAX_ERROR_LINES, MAX_ERROR_CHARS = 20, 500
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")
+
+
+def _clean(text: str, limit: int = MAX_ERROR_CHARS) -> str:
+    """A line as it may be echoed: control characters (ESC ...) escaped, shortened."""
+    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text.replace("\t", "\\t").replace("\r", "\\r"))
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _error_text(err: BaseException) -> str:
+    lines = str(err).split("\n")
+    out = [_clean(line) for line in lines[:MAX_ERROR_LINES]]
+    if len(lines) > MAX_ERROR_LINES:
+        out.append(f"… and {len(lines) - MAX_ERROR_LINES} more")
+    return "\n".join(out)
+
+
+def check_paths(args: argparse.Namespace) -> None:
+    """Refuse, before any work: an input that is not a regular file (a FIFO blocks, a device never ends), an
+    output that is not a writable regular-file path (:func:`toolkit.fileio.check_output`), and any output that
+    names an input (every output option, ``-o`` and ``--svg`` alike)."""
+    inputs = [getattr(args, k) for k in INPUTS if isinstance(getattr(args, k, None), str)]
+    inputs += [h for h in getattr(args, "hexes", None) or [] if os.path.sep in h or h.endswith((".yaml", ".yml"))]
+    for path in inputs:
+        if os.path.exists(path):
+            check_input(path)
+    for key in OUTPUTS:
+        out = getattr(args, key, None)
+        if out is None or out == STDOUT:
+            continue
+        check_output(out)
+        for path in inputs:
+            if os.path.exists(path) and same_file(path, out):
+                raise OutputError(f"{out}: refusing to write over the input {path!r} (--{key}); choose another name")
+
+
+def _terminate(signum, frame) -> None:
+    """SIGTERM: unwind like Ctrl-C, so temporary files are removed."""
+    raise SystemExit(128 + signum)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    """Run the command line; returns the exit status (2 for a refused input, output or argument; 130 on Ctrl-C)."""
     try:
+        old_term = signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:  # not the main thread
+        old_term = None
+    try:
+        args = build_parser().parse_args(argv)
+        check_paths(args)
         status = args.func(args)
-    except (MapError, GameDataError, HexNameError, ArchiveError, SaveError, ValueError, KeyError) as err:
-        print(f"toolkit: error: {err}", file=sys.stderr)
+    except KeyboardInterrupt:
+        return 130
+    except (MapError, GameDataError, HexNameError, ArchiveError, SaveError, OutputError, ValueError,
+            KeyError) as err:
+        print(f"toolkit: error: {_error_text(err)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
         return 0
+    except OSError as err:  # an output (or input) the file system refuses: one line, no traceback
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"toolkit: error: {_clean(where + (err.strerror or str(err)))}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("toolkit: error: the input is nested too deeply", file=sys.stderr)
+        return 2
+    finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
     return status or 0

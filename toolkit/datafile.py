@@ -1,7 +1,13 @@
 """Errors in files a user hands the toolkit: they name the file, the key path, the bad value and the fix.
 
 Also :func:`load_yaml_model`, the one way the toolkit reads a YAML data file
-into a pydantic model.
+into a pydantic model, and :func:`parse_yaml`, the one YAML parser for data
+files (positions, game files, maps).  Both treat the file as untrusted: a
+file is at most :data:`MAX_YAML_BYTES`, regular (never a FIFO or a device),
+nested at most :data:`MAX_YAML_DEPTH` deep, and aliases may add at most
+:data:`MAX_ALIAS_NODES` nodes to what the document itself holds (a "billion
+laughs" alias bomb is refused before anything walks it); values quoted in
+errors are shortened (:func:`brief`).
 
 >>> str(DataFileError("maps/x/map.yaml", "areas[3].terrain", "unknown terrain 'hils'; expected one of: clear, hill"))
 "maps/x/map.yaml: areas[3].terrain: unknown terrain 'hils'; expected one of: clear, hill"
@@ -10,11 +16,29 @@ into a pydantic model.
 """
 from __future__ import annotations
 
+import os
+import reprlib
+import stat
 from pathlib import Path
 from typing import Any, Iterable, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
+
+
+MAX_YAML_BYTES = 16 << 20     # a data file
+MAX_YAML_DEPTH = 64           # nesting of mappings and lists
+MAX_ALIAS_NODES = 100_000     # nodes aliases may add beyond the document's own
+
+_BRIEF = reprlib.Repr()
+_BRIEF.maxlevel, _BRIEF.maxstring, _BRIEF.maxother = 3, 80, 80
+_BRIEF.maxlist = _BRIEF.maxtuple = _BRIEF.maxdict = _BRIEF.maxset = 6
+
+
+def brief(value: Any) -> str:
+    """``repr(value)`` shortened for an error message (strings, lists and nesting cut; never the whole input)."""
+    text = _BRIEF.repr(value)
+    return text if len(text) <= 200 else text[:200] + "…"
 
 
 class DataFileError(ValueError):
@@ -48,10 +72,14 @@ def _pydantic_problem(err: dict[str, Any], doc: str) -> str:
     if kind == "missing":
         return "missing required key"
     if kind == "extra_forbidden":
-        return f"unknown key (value {err['input']!r}); check the spelling against {doc}"
+        return f"unknown key (value {brief(err['input'])}); check the spelling against {doc}"
     if kind == "value_error":
-        return str(err["ctx"]["error"])
-    return f"{err['msg'][0].lower()}{err['msg'][1:]}; got {err['input']!r}"
+        return _short(str(err["ctx"]["error"]))
+    return f"{err['msg'][0].lower()}{err['msg'][1:]}; got {brief(err['input'])}"
+
+
+def _short(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def from_validation_error(err: ValidationError, file: str, doc: str,
@@ -67,18 +95,85 @@ def from_yaml_error(err: yaml.YAMLError, file: str, error: type[DataFileError] =
     mark = getattr(err, "problem_mark", None)
     where = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
     problem = getattr(err, "problem", None) or str(err)
-    return error(file, where, f"YAML syntax error: {problem}")
+    return error(file, where, f"YAML syntax error: {_short(str(problem))}")
+
+
+def check_structure(data: Any, file: str, error: type[DataFileError] = DataFileError) -> None:
+    """Refuse data nested more than :data:`MAX_YAML_DEPTH` deep, holding itself (a recursive alias), or whose
+    aliases expand it by more than :data:`MAX_ALIAS_NODES` nodes -- walked iteratively, each distinct
+    container once, so the check itself is linear in the document."""
+    size: dict[int, int] = {}    # id(container) -> nodes when expanded (done)
+    depth: dict[int, int] = {}
+    on_path: set[int] = set()
+    distinct = 0
+    stack: list[tuple[Any, bool]] = [(data, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        kids = node.values() if isinstance(node, dict) else node
+        if done:
+            on_path.discard(key)
+            n, d = 1, 0
+            for c in kids:
+                if isinstance(c, (dict, list)):
+                    n += size[id(c)]
+                    d = max(d, depth[id(c)])
+                else:
+                    n += 1
+            if isinstance(node, dict):
+                n += len(node)  # the keys
+            size[key], depth[key] = n, d + 1
+            if d + 1 > MAX_YAML_DEPTH:
+                raise error(file, "", f"the document is nested more than {MAX_YAML_DEPTH} levels deep (limit)")
+            if n - distinct > MAX_ALIAS_NODES:
+                raise error(file, "", f"aliases expand the document by more than {MAX_ALIAS_NODES} nodes (limit): "
+                                      "an alias bomb?")
+            continue
+        if key in size:
+            continue
+        if key in on_path:
+            raise error(file, "", "a recursive alias (the document contains itself)")
+        if len(on_path) > MAX_YAML_DEPTH:
+            raise error(file, "", f"the document is nested more than {MAX_YAML_DEPTH} levels deep (limit)")
+        on_path.add(key)
+        distinct += 1 + len(node)
+        stack.append((node, True))
+        for c in kids:
+            if isinstance(c, (dict, list)) and id(c) not in size:
+                stack.append((c, False))
 
 
 def parse_yaml(raw: bytes, file: str, error: type[DataFileError] = DataFileError) -> dict[str, Any]:
-    """A YAML document that must be a mapping at the top level."""
+    """A YAML document that must be a mapping at the top level (limits: see the module doc)."""
+    if len(raw) > MAX_YAML_BYTES:
+        raise error(file, "", f"the file is {len(raw)} bytes, over the limit of {MAX_YAML_BYTES} for a data file")
     try:
         data = yaml.load(raw, Loader=SAFE_LOADER)
     except yaml.YAMLError as err:
         raise from_yaml_error(err, file, error) from None
+    except RecursionError:
+        raise error(file, "", f"the document is nested more than {MAX_YAML_DEPTH} levels deep (limit)") from None
     if not isinstance(data, dict):
         raise error(file, "", f"expected a mapping of keys at the top level, got {type(data).__name__}")
+    check_structure(data, file, error)
     return data
+
+
+def read_regular(path: str | os.PathLike[str], file: str, error: type[DataFileError] = DataFileError,
+                 limit: int = MAX_YAML_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes (a FIFO, device or folder is refused, never opened
+    for reading)."""
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file (a FIFO, device or socket)"
+            raise error(file, "", f"cannot read the file: it is {kind}")
+        if st.st_size > limit:
+            raise error(file, "", f"the file is {st.st_size} bytes, over the limit of {limit} for a data file")
+        with open(path, "rb") as f:
+            return f.read(limit + 1)
+    except OSError as err:
+        raise error(file, "", f"cannot read the file: {err.strerror}") from None
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -87,11 +182,10 @@ SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's safe lo
 
 def load_yaml_model(path: str | Path, model: type[M], doc: str, error: type[DataFileError] = DataFileError) -> M:
     """Read a YAML file into ``model``; any problem raises ``error`` naming the file and key."""
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as err:
-        raise error(str(path), "", f"cannot read the file: {err.strerror}") from None
+    raw = read_regular(path, str(path), error)
     try:
         return model.model_validate(parse_yaml(raw, str(path), error))
     except ValidationError as err:
         raise from_validation_error(err, str(path), doc, error) from None
+    except RecursionError:
+        raise error(str(path), "", "the document is nested too deeply") from None

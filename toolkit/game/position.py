@@ -7,6 +7,7 @@ sees :class:`Position` objects; it never parses files.
 """
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -133,7 +134,16 @@ def _check_choice(value: str, choices: list[str], what: str, file: str, where: s
         raise GameDataError(file, where, expected(what, value, choices))
 
 
+#: A unit id: 1 to 64 characters, none a control character (ESC, TAB, newline ...) or a backslash -- so every
+#: id survives a VASSAL save (whose SequenceEncoder cannot carry a token ending in ``\`` or holding ESC).
+UNIT_ID = re.compile(r"[^\x00-\x1f\x7f\\]{1,64}")
+#: A game named by a position: a bundled game id (never a path).
+GAME_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+MAX_CARRY_DEPTH = 8  # a carrier may itself be carried, this many levels in all
+
+
 def _check_carrying(units: dict[str, Unit], file: str) -> None:
+    depth: dict[str, int] = {}  # unit id -> carriers above it (done)
     for uid, u in units.items():
         if u.carried_by is None:
             continue
@@ -144,17 +154,33 @@ def _check_carrying(units: dict[str, Unit], file: str) -> None:
             raise GameDataError(file, f"units[{uid}].carried_by",
                                 f"unit {uid!r} is carried by {carrier.id!r} but is not in the same place; "
                                 "put both in the same hex or box")
-        seen, cur = {uid}, carrier
-        while cur is not None:
+    for uid, u in units.items():  # iteratively, each unit's chain walked once
+        chain: list[str] = []
+        seen: set[str] = set()
+        cur: Unit | None = u
+        while cur is not None and cur.id not in depth:
             if cur.id in seen:
                 raise GameDataError(file, f"units[{uid}].carried_by",
-                                    f"carrying cycle through {sorted(seen)}; a unit cannot carry its own carrier")
+                                    f"carrying cycle through {sorted(seen)[:10]}; "
+                                    "a unit cannot carry its own carrier")
             seen.add(cur.id)
+            chain.append(cur.id)
             cur = units.get(cur.carried_by) if cur.carried_by else None
+        d = -1 if cur is None else depth[cur.id]
+        for cid in reversed(chain):
+            d += 1
+            depth[cid] = d
+            if d > MAX_CARRY_DEPTH:
+                raise GameDataError(file, f"units[{cid}].carried_by",
+                                    f"unit {cid!r} is carried {d} levels deep; at most {MAX_CARRY_DEPTH} "
+                                    "carriers may be stacked one in another")
 
 
 def position_from_file(pf: PositionFile, file: str = "<position>") -> Position:
     """Check a parsed position file against its game and resolve it."""
+    if not GAME_ID.fullmatch(pf.game):
+        raise GameDataError(file, "game", f"{pf.game[:80]!r} is not a game id; a position names a bundled game "
+                                          "(lower-case letters, digits, '-', '_'), never a folder")
     game = load_game(pf.game)
     spec = game.spec
     _check_choice(pf.turn, spec.turns, "turn", file, "turn")
@@ -163,6 +189,9 @@ def position_from_file(pf: PositionFile, file: str = "<position>") -> Position:
     units: dict[str, Unit] = {}
     for i, up in enumerate(pf.units):
         where = f"units[{i}]"
+        if not UNIT_ID.fullmatch(up.id):
+            raise GameDataError(file, f"{where}.id", f"unit id {up.id[:80]!r} is not 1 to 64 characters free of "
+                                                     "control characters and backslashes")
         if up.id in units:
             raise GameDataError(file, f"{where}.id", f"duplicate unit id {up.id!r}; give each unit its own id")
         if up.counter not in game.counters:

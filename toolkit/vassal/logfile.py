@@ -81,7 +81,7 @@ class LogLimits:
     max_steps: int = 20_000                   # LOG steps
     max_commands: int = 200_000               # leaf commands in all the steps
     max_command_chars: int = 1 << 20          # one leaf command
-    max_depth: int = 40                       # nesting of compound commands
+    max_depth: int = 16                       # nesting of compound commands
 
 
 @dataclass
@@ -127,18 +127,25 @@ def split_commands(text: str) -> list[str]:
     return decode(text, ESC)
 
 
-def _leaves(text: str, out: list[str], limits: LogLimits, where: str, depth: int = 0) -> None:
-    """Every leaf command of a (nested) compound command, in order (``GameModule.decode``)."""
-    if ESC not in text:
-        out.append(text)
-        return
-    if depth >= limits.max_depth:
-        raise LogError(f"{where}: commands nested more than {limits.max_depth} deep")
-    for part in split_commands(text):
-        if ESC in part:
-            _leaves(part, out, limits, where, depth + 1)
-        else:
-            out.append(part)
+def _leaves(text: str, out: list[str], limits: LogLimits, where: str, budget: list[int] | None = None) -> None:
+    """Every leaf command of a (nested) compound command, in order (``GameModule.decode``), iteratively.
+
+    ``budget`` (one-element list) counts down the characters decoded over all nesting levels, so
+    deep nesting cannot multiply the work.
+    """
+    budget = budget if budget is not None else [4 * limits.max_bytes]
+    stack: list[tuple[str, int]] = [(text, 0)]
+    while stack:
+        cmd, depth = stack.pop()
+        if ESC not in cmd:
+            out.append(cmd)
+            continue
+        if depth >= limits.max_depth:
+            raise LogError(f"{where}: commands nested more than {limits.max_depth} deep")
+        budget[0] -= len(cmd)
+        if budget[0] < 0:
+            raise LogError(f"{where}: nested commands decode to more than {4 * limits.max_bytes} characters (limit)")
+        stack.extend((part, depth + 1) for part in reversed(split_commands(cmd)))
 
 
 # ---------------------------------------------------------------- decoding one command
@@ -217,6 +224,7 @@ def parse_log_text(text: str, source: str = "<savedGame>", limits: LogLimits = L
     head: list[str] = []
     steps: list[LogStep] = []
     total = 0
+    budget = [4 * limits.max_bytes]
     for token in split_commands(text):
         if not token.startswith(LOG):
             if steps:  # VASSAL appends every LogCommand after the restore command: keep stray ones in order
@@ -230,7 +238,7 @@ def parse_log_text(text: str, source: str = "<savedGame>", limits: LogLimits = L
         if len(steps) >= limits.max_steps:
             raise LogError(f"{source}: more than {limits.max_steps} logged steps (limit)")
         leaves: list[str] = []
-        _leaves(token, leaves, limits, f"{source}: step {len(steps) + 1}")
+        _leaves(token, leaves, limits, f"{source}: step {len(steps) + 1}", budget)
         step = LogStep(len(steps) + 1)
         for leaf in leaves:
             total += 1

@@ -24,10 +24,19 @@ def tab_split(text: str, maxsplit: int = 0) -> list[str]:
     """Split at unescaped TABs (no unescaping), at most ``maxsplit`` times (0: all)."""
     return splitter("\t").split(text, maxsplit)
 
-__all__ = ["Trait", "SavePiece", "SaveStack", "fast_decode", "parse_add_piece", "parse_stack", "split_chain",
+__all__ = ["Trait", "PieceLimitError", "TraitLimitError", "MAX_TRAITS", "SavePiece", "SaveStack", "fast_decode", "parse_add_piece", "parse_stack", "split_chain",
            "encode_add_piece", "encode_stack", "basic_type", "basic_state", "marker_trait", "java_int"]
 
 TAB = "\t"
+MAX_TRAITS = 64  # trait levels of one piece (a toolkit counter has 12; VASSAL modules rarely pass 30)
+
+
+class PieceLimitError(ValueError):
+    """A piece refused outright (bounded work on hostile saves): more trait levels than the limit, or a
+    BasicPiece declaring more properties than its state holds (VASSAL itself fails on it)."""
+
+
+TraitLimitError = PieceLimitError
 
 
 def fast_decode(text: str, delim: str) -> list[str]:
@@ -151,20 +160,26 @@ def _head(text: str) -> tuple[str, str | None]:
     return head, fast_decode(rest, TAB)[0]
 
 
-def split_chain(type_: str, state: str) -> tuple[list[Trait], str, str]:
-    """Split a piece's type and state into traits (outermost first) and the innermost type/state."""
+def split_chain(type_: str, state: str, max_traits: int = MAX_TRAITS) -> tuple[list[Trait], str, str]:
+    """Split a piece's type and state into traits (outermost first) and the innermost type/state.
+
+    More than ``max_traits`` levels raise :class:`TraitLimitError` (each level costs a pass over the
+    rest of the chain, so the cap keeps the work linear in the piece).
+    """
     traits: list[Trait] = []
     while True:
         thead, trest = _head(type_)
         if trest is None:
             return traits, type_, state
+        if len(traits) >= max_traits:
+            raise TraitLimitError(f"a piece with more than {max_traits} trait levels (limit)")
         shead, srest = _head(state) if state else ("", None)
         traits.append(Trait(thead, shead))
         type_, state = trest, srest or ""
 
 
-def parse_add_piece(command: str) -> SavePiece:
-    """Decode an AddPiece command ``+/id/type/state``."""
+def parse_add_piece(command: str, max_traits: int = MAX_TRAITS) -> SavePiece:
+    """Decode an AddPiece command ``+/id/type/state`` (at most ``max_traits`` trait levels)."""
     parts = fast_decode(command, "/")
     if len(parts) < 3 or parts[0] != "+":
         raise ValueError(f"not an AddPiece command: {command[:60]!r}")
@@ -173,7 +188,7 @@ def parse_add_piece(command: str) -> SavePiece:
     state = parts[3] if len(parts) > 3 else ""
     if len(parts) > 4:  # an unescaped '/' in the state: VASSAL's Decoder would stop at the 4th token
         state = "/".join(parts[3:])
-    traits, btype, bstate = split_chain(type_, state)
+    traits, btype, bstate = split_chain(type_, state, max_traits)
     piece = SavePiece(None if pid in ("", "null") else pid, type_, state, traits, btype, bstate)
     t = fast_decode(btype, ";")
     if t[0] == "piece":
@@ -186,7 +201,10 @@ def parse_add_piece(command: str) -> SavePiece:
         piece.y = java_int(s[2]) if len(s) > 2 else 0
         piece.gpid = s[3] if len(s) > 3 else ""
         n = java_int(s[4]) if len(s) > 4 else 0
-        for i in range(n):
+        held = (len(s) - 4) // 2
+        if n > held:  # never loop on a count from the file: it is bounded by the tokens there are
+            raise PieceLimitError(f"piece {pid[:40]!r} declares {n} properties but its state holds {held}")
+        for i in range(max(0, n)):
             k = s[5 + 2 * i] if 5 + 2 * i < len(s) else ""
             v = s[6 + 2 * i] if 6 + 2 * i < len(s) else ""
             piece.persistent[k] = v

@@ -18,6 +18,16 @@ Map coordinates are board pixels plus the board's offset in the map: the map's
 edge buffer (``edgeWidth``, ``edgeHeight``) plus the widths of the boards left
 of it in its row and the heights of the boards above it in its column
 (``Map.setBoardBoundaries``/``Map.getLocation``).
+
+A save from a stranger gets bounded work (:class:`SaveLimits`, the same
+approach as :class:`toolkit.vassal.logfile.LogLimits`): the de-obfuscated text
+is at most 8 MiB (so a file over 64 KB never decodes to more than 128 times
+its size), nesting, leaf commands, one command's size, pieces, trait levels,
+board placements and their slots are capped, each refusal a
+:class:`SaveError` naming the file and the limit.  Counts read from the file
+(a piece's property count, a board's column) are bounded by what the file
+actually holds.  A save with no game state (no ``begin_save`` and no pieces:
+junk, or a wrong obfuscation key) is an error, not an empty position.
 """
 from __future__ import annotations
 
@@ -36,23 +46,38 @@ from ..game.position import MarkerAt, Unit
 from ..game.schema import MarkerPlacement, UnitPlacement
 from ..hexgrid import HexNameError
 from .board import BoardLayout, vassal_location
-from .pieces import (SavePiece, SaveStack, basic_state, basic_type, encode_add_piece, encode_stack, fast_decode,
-                     java_int, marker_trait, parse_add_piece, parse_stack)
+from .pieces import (SavePiece, SaveStack, TraitLimitError, basic_state, basic_type, encode_add_piece, encode_stack,
+                     fast_decode, java_int, marker_trait, parse_add_piece, parse_stack)
 from .safezip import ArchiveError, open_archive, xml_fields
 from .seqenc import encode
 
-__all__ = ["ESC", "BoardPlacement", "SaveContents", "SaveError", "Unplaced", "deobfuscate", "obfuscate",
+__all__ = ["ESC", "BoardPlacement", "SaveContents", "SaveError", "SaveLimits", "Unplaced", "check_game_state", "deobfuscate", "obfuscate",
            "parse_saved_game", "read_save", "save_to_position", "SaveLayout", "SimpleLayout", "encode_save",
            "encode_position", "position_to_save", "write_save", "POSITION_TAG", "ArchiveError"]
 
 ESC = "\x1b"
 HEADER = b"!VCSK"
 POSITION_TAG = "toolkit-position "  # savedata <description> prefix carrying turn/phase/side/params
-MAX_SAVED_GAME_BYTES = 64 << 20
+MAX_SAVED_GAME_BYTES = 8 << 20  # the de-obfuscated command string of a save (or a log)
 
 
 class SaveError(ValueError):
     """A saved game that cannot be read (names the file and the problem)."""
+
+
+@dataclass(frozen=True)
+class SaveLimits:
+    """Bounds on what a (possibly hostile) save may hold; the defaults are far above any real game."""
+
+    max_chars: int = MAX_SAVED_GAME_BYTES     # the de-obfuscated command string
+    max_depth: int = 16                       # nesting of compound commands
+    max_commands: int = 100_000               # leaf commands
+    max_command_chars: int = 1 << 20          # one leaf command
+    max_pieces: int = 20_000                  # AddPiece commands (pieces and stacks)
+    max_traits: int = 64                      # trait levels of one piece (a toolkit counter has 12)
+    max_boards: int = 64                      # board placements of one map; columns and rows below this
+    max_board_commands: int = 1000            # BoardPicker commands (one per map in a real save)
+    max_description_chars: int = 1 << 16      # savedata's description (the toolkit's JSON)
 
 
 # ---------------------------------------------------------------- obfuscation
@@ -135,59 +160,104 @@ class SaveContents:
         return [b for b in self.boards if b.map == map_name]
 
 
-def _leaf_commands(text: str, out: list[str], depth: int = 0) -> None:
-    """Split a compound command at ESC, recursively (``GameModule.decode``)."""
-    parts = fast_decode(text, ESC)
-    if len(parts) == 1 or depth > 50:
-        out.append(text)
-        return
-    for part in parts:
-        if ESC in part:
-            _leaf_commands(part, out, depth + 1)
-        else:
-            out.append(part)
+def _leaf_commands(text: str, out: list[str], limits: "SaveLimits", source: str) -> None:
+    """Split a compound command at ESC, nested tokens too (``GameModule.decode``), iteratively and in order.
+
+    Nesting is capped, and so are the characters decoded over all levels (each level re-reads its
+    token), so the work stays linear in the text.
+    """
+    work = 0
+    stack: list[tuple[str, int]] = [(text, 0)]
+    while stack:
+        cmd, depth = stack.pop()
+        parts = None
+        if ESC in cmd:
+            if depth >= limits.max_depth:
+                raise SaveError(f"{source}: commands nested more than {limits.max_depth} deep (limit)")
+            work += len(cmd)
+            if work > 4 * limits.max_chars:
+                raise SaveError(f"{source}: nested commands decode to more than {4 * limits.max_chars} "
+                                "characters (limit)")
+            parts = fast_decode(cmd, ESC)
+        if parts is None or len(parts) == 1:
+            if len(out) >= limits.max_commands:
+                raise SaveError(f"{source}: more than {limits.max_commands} commands (limit)")
+            if len(cmd) > limits.max_command_chars:
+                raise SaveError(f"{source}: a command of {len(cmd)} characters, over the limit of "
+                                f"{limits.max_command_chars}")
+            out.append(cmd)
+            continue
+        stack.extend((part, depth + 1) for part in reversed(parts))
 
 
-def _board_command(cmd: str) -> list[BoardPlacement] | None:
+def _board_command(cmd: str, limits: "SaveLimits", source: str) -> list[BoardPlacement] | None:
     if "BoardPicker\t" not in cmd:
         return None
     toks = fast_decode(cmd, "\t")
     if not toks[0].endswith("BoardPicker"):
         return None
     map_name = toks[0][: -len("BoardPicker")]
+    if (len(toks) - 1) // 3 > limits.max_boards:
+        raise SaveError(f"{source}: map {_shown(map_name)}: more than {limits.max_boards} boards (limit)")
     out = []
     for i in range(1, len(toks) - 2, 3):
         nt = fast_decode(toks[i], "/")
-        out.append(BoardPlacement(map_name, nt[0], java_int(toks[i + 1]), java_int(toks[i + 2]),
-                                  len(nt) > 1 and nt[1] == "rev"))
+        col, row = java_int(toks[i + 1]), java_int(toks[i + 2])
+        if not (0 <= col < limits.max_boards and 0 <= row < limits.max_boards):
+            raise SaveError(f"{source}: map {_shown(map_name)}: board {_shown(nt[0])} in slot ({_shown(toks[i + 1])}, "
+                            f"{_shown(toks[i + 2])}): a column and row must be 0 to {limits.max_boards - 1}")
+        out.append(BoardPlacement(map_name, nt[0], col, row, len(nt) > 1 and nt[1] == "rev"))
     return out
 
 
-def parse_saved_game(text: str, source: str = "<savedGame>") -> SaveContents:
-    """Decode a (de-obfuscated) command string."""
+def _shown(text: str, limit: int = 60) -> str:
+    """A string from a file as it may be echoed: control characters escaped, shortened."""
+    text = str(text)
+    r = repr(text[:limit])
+    return r + ("…" if len(text) > limit else "")
+
+
+def parse_saved_game(text: str, source: str = "<savedGame>", limits: SaveLimits | None = None) -> SaveContents:
+    """Decode a (de-obfuscated) command string (within ``limits``; a refusal is a :class:`SaveError`)."""
+    limits = limits or SaveLimits()
+    if len(text) > limits.max_chars:
+        raise SaveError(f"{source}: the saved game is {len(text)} characters, over the limit of {limits.max_chars}")
     save = SaveContents(source)
-    _leaf_commands(text, save.commands)
+    _leaf_commands(text, save.commands, limits, source)
+    boards: dict[str, list[BoardPlacement]] = {}
+    added = board_commands = 0
     for cmd in save.commands:
         if not cmd:
             continue  # NullCommand
         if cmd == "begin_save" or cmd == "end_save":
             save.setup.append(cmd == "end_save")
         elif cmd.startswith("+/"):
+            added += 1
+            if added > limits.max_pieces:
+                raise SaveError(f"{source}: more than {limits.max_pieces} pieces and stacks (limit)")
             parts = fast_decode(cmd, "/")
             if len(parts) >= 3 and parts[2] == "stack":
                 pid = None if parts[1] in ("", "null") else parts[1]
                 save.stacks.append(parse_stack(pid, "/".join(parts[3:]) if len(parts) > 3 else ""))
             else:
                 try:
-                    save.pieces.append(parse_add_piece(cmd))
+                    save.pieces.append(parse_add_piece(cmd, limits.max_traits))
+                except TraitLimitError as err:
+                    raise SaveError(f"{source}: {err}") from None
                 except ValueError:
                     save.other.append(cmd)
         else:
-            boards = _board_command(cmd)
-            if boards is None:
+            placed = _board_command(cmd, limits, source)
+            if placed is None:
                 save.other.append(cmd)
-            else:
-                save.boards = [b for b in save.boards if b.map != (boards[0].map if boards else None)] + boards
+                continue
+            board_commands += 1
+            if board_commands > limits.max_board_commands:
+                raise SaveError(f"{source}: more than {limits.max_board_commands} BoardPicker commands (limit)")
+            if placed:
+                boards.pop(placed[0].map, None)  # a later BoardPicker command replaces the map's boards
+                boards[placed[0].map] = placed
+    save.boards = [b for bl in boards.values() for b in bl]
     by_id = {p.id: p for p in save.pieces if p.id}
     for st in save.stacks:
         for pid in st.pieces:
@@ -199,16 +269,33 @@ def parse_saved_game(text: str, source: str = "<savedGame>") -> SaveContents:
     return save
 
 
-def read_save(path: str | os.PathLike[str], max_entry_bytes: int = MAX_SAVED_GAME_BYTES) -> SaveContents:
+def check_game_state(save: SaveContents, label: str, error: type[Exception] = SaveError) -> None:
+    """Refuse a save with no recognisable game state (no ``begin_save``/``end_save``, no pieces, no boards):
+    junk, or a payload de-obfuscated with the wrong key, is not an empty position."""
+    if not save.setup and not save.pieces and not save.stacks and not save.boards:
+        raise error(f"{label}: no recognisable game state (no begin_save/end_save, pieces or boards) -- not a "
+                    "VASSAL saved game, or a corrupt or wrongly obfuscated one")
+
+
+def read_save(path: str | os.PathLike[str], limits: SaveLimits | None = None) -> SaveContents:
     """Read a ``.vsav`` (an untrusted archive): the decoded commands, pieces, stacks and boards.
 
     Raises :class:`~toolkit.vassal.safezip.ArchiveError` (bad archive or XML)
-    or :class:`SaveError` (no ``savedGame``, bad obfuscation), naming the file.
+    or :class:`SaveError` (no ``savedGame``, bad obfuscation, no game state, over a
+    limit of ``limits``), naming the file.
     """
-    text, savedata, moduledata = read_saved_game_entries(path, str(path), max_entry_bytes, 4 * max_entry_bytes,
+    limits = limits or SaveLimits()
+    label = os.fspath(path) if isinstance(path, (str, os.PathLike)) else str(getattr(path, "name", "<save>"))
+    entry = 2 * limits.max_chars + 16  # the hex of the obfuscated entry is twice the text
+    text, savedata, moduledata = read_saved_game_entries(path, label, entry, entry + (8 << 20),
                                                          SaveError, "a VASSAL saved game")
-    save = parse_saved_game(text, str(path))
+    save = parse_saved_game(text, label, limits)
+    check_game_state(save, label)
     save.savedata, save.moduledata = savedata, moduledata
+    if len(savedata.get("description", "")) > limits.max_description_chars:
+        raise SaveError(f"{label}: savedata description of {len(savedata['description'])} characters, over the "
+                        f"limit of {limits.max_description_chars}")
+    _read_meta(save)  # refuse a description the toolkit wrote but that does not parse within bounds
     return save
 
 
@@ -247,8 +334,8 @@ class Unplaced:
     gpid: str = ""
 
     def __str__(self) -> str:
-        where = f"{self.map}@({self.x},{self.y})" if self.map else "off-map"
-        return f"piece {self.id or '?'} {self.name!r} at {where}: {self.reason}"
+        where = f"{_shown(self.map)}@({self.x},{self.y})" if self.map else "off-map"
+        return f"piece {_shown(self.id) if self.id else '?'} {_shown(self.name)} at {where}: {self.reason}"
 
 
 def _size(spec: BoardLayout | tuple[int, int]) -> tuple[int, int]:
@@ -280,9 +367,12 @@ def _read_meta(save: SaveContents) -> dict:
     if desc.startswith(POSITION_TAG):
         try:
             meta = json.loads(desc[len(POSITION_TAG):])
-            return meta if isinstance(meta, dict) else {}
         except ValueError:
             return {}
+        except RecursionError:
+            raise SaveError(f"{save.source}: savedata description: the position's JSON is nested too deeply") \
+                from None
+        return meta if isinstance(meta, dict) else {}
     return {}
 
 
@@ -371,7 +461,7 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
             return None, f"in the {zone[0]} zone {zone[1]!r}"
         placements = placed_boards.get(p.map)
         if not placements:
-            return None, f"map {p.map!r} has no board the save places (unknown map)"
+            return None, f"map {_shown(p.map)} has no board the save places (unknown map)"
         for b, bx, by, size in placements:
             if size is None:
                 continue
@@ -379,19 +469,19 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
             if 0 <= px < size[0] and 0 <= py < size[1]:
                 spec = boards.get(b.board)
                 if not isinstance(spec, BoardLayout):
-                    return None, f"on board {b.board!r}, which is not the game's map"
+                    return None, f"on board {_shown(b.board)}, which is not the game's map"
                 if b.reversed:
                     px, py = size[0] - px, size[1] - py
                 name = vassal_location(spec, px, py)
                 try:
                     h = cmap.grid.parse(name)
                 except HexNameError:
-                    return None, f"board pixel ({px},{py}) of {b.board!r} is {name!r}, not a hex of the map"
+                    return None, f"board pixel ({px},{py}) of {_shown(b.board)} is {name!r}, not a hex of the map"
                 return cmap.name(h), ""
         unknown = [b.board for b, _, _, size in placements if size is None]
         if unknown:
-            return None, f"off the known boards of map {p.map!r} (boards of unknown size: {unknown})"
-        return None, f"off every board of map {p.map!r}"
+            return None, f"off the known boards of map {_shown(p.map)} (boards of unknown size: {unknown})"
+        return None, f"off every board of map {_shown(p.map)}"
 
     for p in save.pieces:
         props = p.properties
@@ -423,11 +513,11 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
             if len(cands) == 1:
                 cid = cands[0]
             elif cands:
-                lost(p, f"name {p.name!r} matches several counters {cands}")
+                lost(p, f"name {_shown(p.name)} matches several counters {cands}")
                 continue
         if cid is None or cid not in counters:
-            lost(p, f"unknown counter (gpid {p.gpid!r}, name {p.name!r}"
-                    + (f", counter property {props['counter']!r}" if "counter" in props else "") + ")")
+            lost(p, f"unknown counter (gpid {_shown(p.gpid)}, name {_shown(p.name)}"
+                    + (f", counter property {_shown(props['counter'])}" if "counter" in props else "") + ")")
             continue
         box = zone[1] if zone is not None and zone[0] == "box" else None
         if hexname is None and box is None:
@@ -559,7 +649,10 @@ class SimpleLayout:
 
 
 def _stacking_order(pos: Position) -> list[Unit]:
-    """The units, each carrier followed by what it carries, the position's order otherwise (no unit dropped)."""
+    """The units, each carrier followed by what it carries, the position's order otherwise (no unit dropped).
+
+    Walked iteratively: a long carrying chain costs no recursion.
+    """
     order: list[Unit] = []
     placed: set[str] = set()
     carried: dict[str, list[Unit]] = {}
@@ -567,13 +660,15 @@ def _stacking_order(pos: Position) -> list[Unit]:
         if u.carried_by is not None and u.carried_by in pos.by_id:
             carried.setdefault(u.carried_by, []).append(u)
 
-    def visit(u: Unit) -> None:
-        if u.id in placed:
-            return
-        placed.add(u.id)
-        order.append(u)
-        for c in carried.get(u.id, []):
-            visit(c)
+    def visit(root: Unit) -> None:
+        stack = [root]
+        while stack:
+            u = stack.pop()
+            if u.id in placed:
+                continue
+            placed.add(u.id)
+            order.append(u)
+            stack.extend(reversed(carried.get(u.id, [])))
 
     for u in pos.units:
         if u.carried_by is None or u.carried_by not in pos.by_id:

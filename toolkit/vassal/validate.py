@@ -20,18 +20,32 @@ the module is fine.  Checked, for the elements the toolkit writes:
   is never docked nor shown) and every ``Map`` has the components that let a
   player drag, select and right-click pieces (:data:`PLAY_COMPONENTS`);
 * files named by help pages, charts and zones exist; zone paths are polygons.
+
+The module is untrusted: it is read through :mod:`toolkit.vassal.safezip`
+(names, sizes and inflation checked; nothing extracted) and its XML with
+:func:`~toolkit.vassal.safezip.parse_xml` (no DOCTYPE, no entities), with
+``buildFile.xml`` at most :data:`MAX_BUILDFILE_BYTES`; a piece's trait levels
+are capped (:data:`~toolkit.vassal.pieces.MAX_TRAITS`) and every check is
+linear in the module.  :func:`check_module` raises
+:class:`~toolkit.vassal.safezip.ArchiveError` for an archive or XML it refuses
+(``toolkit vmod check`` then exits 2); :func:`validate_module` returns that as
+a problem.
 """
 from __future__ import annotations
 
 import math
 import os
 import re
-import zipfile
-from pathlib import Path
+from collections import Counter
 
 from lxml import etree
 
+from .pieces import MAX_TRAITS
+from .safezip import ArchiveError, open_archive, parse_xml
 from .seqenc import decode
+
+MAX_BUILDFILE_BYTES = 64 << 20  # buildFile.xml
+MAX_MODULEDATA_BYTES = 1 << 20
 
 P = "VASSAL.build."
 M = P + "module."
@@ -196,6 +210,9 @@ class _Piece:
     def _levels(text: str) -> list[str]:
         out = []
         while True:
+            if len(out) > MAX_TRAITS:
+                out.append("\x00deep")
+                return out
             toks = decode(text, "\t")
             if len(toks) > 2:
                 out.append("\x00bad")
@@ -207,7 +224,9 @@ class _Piece:
             text = toks[1]
 
     def _trait(self, t: str, s: str) -> None:
-        if t == "\x00bad" or s == "\x00bad":
+        if t == "\x00deep" or s == "\x00deep":
+            self.bad(f"more than {MAX_TRAITS} trait levels (limit)")
+        elif t == "\x00bad" or s == "\x00bad":
             self.bad("a trait level splits into more than 2 tab-separated parts (unescaped tab)")
         elif t.startswith("piece;"):
             f = decode(t[len("piece;"):], ";")
@@ -263,32 +282,32 @@ class _Piece:
 
 
 def validate_module(path: str | os.PathLike[str]) -> list[str]:
-    """Problems VASSAL would have with the module at ``path`` (empty list: none found)."""
-    problems: list[str] = []
+    """Problems VASSAL would have with the module at ``path`` (empty list: none found); an archive or XML
+    the safe reader refuses is the one problem returned."""
     try:
-        z = zipfile.ZipFile(Path(path))
-    except (OSError, zipfile.BadZipFile) as e:
-        return [f"{path}: not a readable zip file ({e})"]
-    with z:
-        names = set(z.namelist())
+        return check_module(path)
+    except ArchiveError as err:
+        return [str(err)]
+
+
+def check_module(path: str | os.PathLike[str]) -> list[str]:
+    """As :func:`validate_module`, but an archive or XML refused by :mod:`.safezip` raises
+    :class:`~toolkit.vassal.safezip.ArchiveError` (naming the file and the problem)."""
+    problems: list[str] = []
+    label = os.fspath(path)
+    with open_archive(path) as z:
+        names = set(z.names())
         lower = {n.lower(): n for n in names}
         if "buildFile.xml" not in names:
             problems.append("buildFile.xml missing from the module (VASSAL 3.5+ reads 'buildFile.xml')")
             return problems
         if "moduledata" not in names:
             problems.append("moduledata missing from the module")
-        parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
-        try:
-            root = etree.fromstring(z.read("buildFile.xml"), parser)
-        except etree.XMLSyntaxError as e:
-            return problems + [f"buildFile.xml is not well-formed XML: {e}"]
+        root = parse_xml(z.read("buildFile.xml", MAX_BUILDFILE_BYTES), f"{label}: buildFile.xml")
         md_version = None
         if "moduledata" in names:
-            try:
-                md = etree.fromstring(z.read("moduledata"), parser)
-                md_version = md.findtext("VassalVersion")
-            except etree.XMLSyntaxError as e:
-                problems.append(f"moduledata is not well-formed XML: {e}")
+            md = parse_xml(z.read("moduledata", MAX_MODULEDATA_BYTES), f"{label}: moduledata")
+            md_version = md.findtext("VassalVersion")
         _check_tree(root, problems)
         _check_versions(root, md_version, problems)
 
@@ -378,8 +397,9 @@ def _check_versions(root, md_version: str | None, problems: list[str]) -> None:
 
 
 def _check_pieces(root, problems: list[str], need_image) -> None:
-    proto_names = [p.get("name") for p in root.iter(M + "PrototypeDefinition")]
-    dup = sorted({n for n in proto_names if proto_names.count(n) > 1})
+    proto_list = [p.get("name") for p in root.iter(M + "PrototypeDefinition")]
+    proto_names = set(proto_list)
+    dup = sorted(n for n, k in Counter(proto_list).items() if k > 1 and n is not None)
     if dup:
         problems.append(f"duplicate PrototypeDefinition names: {dup}")
     next_id = root.get("nextPieceSlotId")
@@ -393,7 +413,9 @@ def _check_pieces(root, problems: list[str], need_image) -> None:
             need_image(img, where)
         for name in piece.prototypes:
             if name not in proto_names:
-                problems.append(f"{where}: prototype {name!r} does not exist (PrototypeDefinitions: {proto_names})")
+                listed = sorted(n for n in proto_names if n is not None)
+                problems.append(f"{where}: prototype {name!r} does not exist (PrototypeDefinitions: "
+                                f"{listed[:20]}{' …' if len(listed) > 20 else ''})")
         if e.tag != W + "PieceSlot":
             continue
         gpid = e.get("gpid")
