@@ -231,3 +231,36 @@ def test_real_counters_are_recognised():
            unit("s", "shaltiel", "Shuafat")]
     got = check(Position(real, "June I", "overland", "jewish", tuple(bad)))
     assert sorted(v.rule for v in got) == ["12.9.3", "12.9.4", "13.2.2", "4.2"]
+
+
+@pytest.mark.skipif(not REAL.is_file(), reason="modules/jerusalem-1948 not written yet")
+def test_12_6_kaukji_must_be_stacked_with_an_arab_unit():
+    real = load_game("jerusalem-1948")
+    m = real.map
+
+    def at(units, side="jewish", **params):
+        return Position(real, "May IV", "overland", side,
+                        tuple(Unit(u, real.counters[c], m.resolve(h)) for u, c, h in units), params=params)
+
+    for side in ("jewish", "arab"):                       # at all times, not only at an Arab turn end (12.3)
+        v = one(check(at([("k", "kaukji", "Shuafat")], side)))
+        assert (v.rule, v.hexes, v.units) == ("12.6", (m.name(m.resolve("Shuafat")),), ("k",))
+        assert "Kaukji" in v.message or "kaukji" in v.message
+    assert check(at([("k", "kaukji", "Shuafat"), ("u", "mufti-2-8", "Shuafat")])) == []
+    assert check(at([("k", "kaukji", "Shuafat"), ("u", "a-gar-4-0", "Shuafat")])) == []
+    # Another leader is not the Arab unit he must be with (and 5.2 forbids it anyway).
+    assert sorted(v.rule for v in check(at([("k", "kaukji", "Shuafat"), ("g", "ghory", "Shuafat")]))) \
+        == ["12.6", "5.2"]
+    # Moving alone he may end only where an Arab unit is, and every such end checks clean (12.6 note).
+    from dataclasses import replace
+
+    from toolkit.games.jerusalem import moves
+    shuafat = m.resolve("Shuafat")
+    near = sorted((n for n in shuafat.neighbors() if n in m.hexes), key=m.name)
+    arab = at([("k", "kaukji", "Shuafat"), ("u", "mufti-2-8", "Shuafat"), ("v", "mufti-2-8", m.name(near[0]))],
+              "arab")
+    res = moves(arab, ["k"])
+    assert list(res.destinations) == [near[0]]
+    assert res.why_not(near[1]).rule == "12.6"
+    assert check(arab.moved({"k": replace(arab.by_id["k"], hex=near[0])})) == []
+    assert near[1] in moves(arab, ["k", "u"]).destinations                 # with a Mufti unit: anywhere

@@ -24,6 +24,9 @@ Readings the rulebook leaves open (also said in the messages where they matter):
   Latrun Police Fort or Notre Dame (a snapshot is a unit remaining there); trucks and
   buses are never in a stream hex without a road (a printed road in the hex, a city
   hex, or a bulldozer road marker touching it).
+* **Kaukji (12.6 note)** must be stacked with at least one Arab unit (a leader is not one:
+  5.2 allows one leader a hex).  The note has no turn-end qualifier, unlike 12.3, so it is
+  checked at all times; the counter value ``must_stack`` marks him.
 * **Haj Amin (12.9.3) and Shaltiel (12.9.4)** must be in one of the twelve Jerusalem
   city hexes of 1.3; Bevingrad is not one (1.3, 2.0).  Shaltiel's four-hex limit is
   counted to the nearest city hex.
@@ -186,6 +189,9 @@ def _leaders(position: Position, facts: MapFacts, h: Hex, units: list[Unit], tur
                     and not any(w.side == ARAB and w.id != u.id for w in units)):
                 out.append(violation("12.3", f"Arab leader {u.id} is alone in {where} at the end of an Arab player turn; "
                                       "only Haj Amin and El Kutub may be (13.1.1)", position, [h], [u]))
+            if u.counter.value("must_stack") and not any(w.side == ARAB and w.type not in LEADERS for w in units):
+                out.append(violation("12.6", f"Kaukji ({u.id}) is in {where} without an Arab unit; he must always be "
+                                     "stacked with at least one", position, [h], [u]))
             if _is_amin(u) and not in_city:
                 out.append(violation("12.9.3", f"Haj Amin ({u.id}) is in {where}, outside the Jerusalem city hexes",
                               position, [h], [u]))

@@ -41,6 +41,7 @@ class UnitValues(BaseModel):
     formation: Optional[str] = None             # 12.9.2 and set-ups
     multiplier_excludes: Optional[str] = None   # a nationality this leader's multiplier skips (12.9.1.3)
     terrorist: bool = False                     # Irgun, Stern Gang (13.2)
+    must_stack: bool = False                    # never without another Arab unit: Kaukji (12.6 note)
 
 
 def check_counter(counter: Counter) -> list[str]:
