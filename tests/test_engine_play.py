@@ -215,6 +215,20 @@ def test_a_real_engine_log_with_an_illegal_move_is_flagged(jerusalem, capsys):
     assert bad["rule"]
 
 
+def test_face_down_arab_leaders_are_hidden_from_the_jewish_player(jerusalem):
+    """12.1: Scenario II's face-down Arab leaders and dummies show the Jewish player only a hidden face."""
+    r = _play(jerusalem["module"], [_step("side", "side", name="Jewish"), _step("new", "new", setup="Scenario II"),
+                                    _step("pieces", "pieces", map=MAIN_MAP, props=["unit"])])
+    position = jerusalem["position"]
+    face_down = {u.id for u in position.units if "face_down" in u.flags and u.hex is not None}
+    assert len(face_down) >= 4
+    for p in r["pieces"]["pieces"]:
+        unit = p["properties"]["unit"]
+        assert p["obscured"] is (unit in face_down), (unit, p["name"], p["obscured"])
+        if unit in face_down:
+            assert p["name"] == "Face down" and "Face down / up  Ctrl+M" not in p["menu"]
+
+
 def test_jerusalem_screenshot_is_written(jerusalem):
     shot = Path(jerusalem["result"]["shot"]["file"])
     assert shot.stat().st_size > 50_000 and jerusalem["result"]["shot"]["size"] == [1280, 1024]
