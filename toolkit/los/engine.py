@@ -31,13 +31,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
+from functools import lru_cache
 from typing import Iterable, Mapping
 
 import numpy as np
 
 from ..hexgrid import Grid, Hex, Hexside, hexside, lattice_corners
-from .contacts import HEXSIDE, INTERIOR, KIND_NAMES
-from .table import OffsetTable
+from .contacts import HEXSIDE, KIND_NAMES, classify_offsets
+from .table import Entries, HexArrays, OffsetTable, direct_entries
 
 
 class Convention(str, Enum):
@@ -119,8 +120,15 @@ class LosResult:
     block_point: tuple[float, float] | None
 
 
-def _segment_side_contact(a: Hex, b: Hex, side: Hexside) -> tuple[str, Fraction] | None:
-    """How the segment between the centres of ``a`` and ``b`` meets a hex edge, exactly."""
+def _segment_side_contact(a: Hex, b: Hex, side: Hexside) -> tuple[str, Fraction, tuple[int, int] | None, int] | None:
+    """How the segment between the centres of ``a`` and ``b`` meets a hex edge, exactly.
+
+    Returns ``(how, t, vertex, other)``: ``how`` is ``crossed`` (through the
+    edge's inside, from one side to the other), ``along`` or ``corner`` (only
+    an end point of the edge is on the segment); for ``corner``, ``vertex`` is
+    that end point on the lattice and ``other`` the side (+1/-1) of the line
+    the edge's other end lies on (0 when the edge lies on the line).
+    """
     d = side.a.direction_to(side.b)
     corners = lattice_corners(side.a)
     (e0x, e0y), (e1x, e1y) = corners[d], corners[(d + 1) % 6]
@@ -138,11 +146,11 @@ def _segment_side_contact(a: Hex, b: Hex, side: Hexside) -> tuple[str, Fraction]
         lo, hi = max(t0, Fraction(0)), min(t1, Fraction(1))
         if lo > hi:
             return None
-        return ("along" if lo < hi else "corner"), lo
+        return ("along" if lo < hi else "corner"), lo, None, 0
     if o0 == 0 or o1 == 0:
-        px, py = (e0x, e0y) if o0 == 0 else (e1x, e1y)
+        (px, py), other = ((e0x, e0y), o1) if o0 == 0 else ((e1x, e1y), o0)
         t = along(px, py)
-        return ("corner", t) if 0 <= t <= 1 else None
+        return ("corner", t, (px, py), 1 if other > 0 else -1) if 0 <= t <= 1 else None
     if (o0 > 0) == (o1 > 0):
         return None
     ex, ey = e1x - e0x, e1y - e0y
@@ -150,50 +158,88 @@ def _segment_side_contact(a: Hex, b: Hex, side: Hexside) -> tuple[str, Fraction]
     s1 = ex * (p0y + dy - e0y) - ey * (p0x + dx - e0x)
     if (s0 > 0) == (s1 > 0):
         return None
-    return "crossed", Fraction(s0, s0 - s1)
+    return "crossed", Fraction(s0, s0 - s1), None, 0
+
+
+@lru_cache(maxsize=8192)
+def _offset_contacts(dq: int, dr: int) -> tuple[tuple[int, int, int, int, int, int, Fraction], ...]:
+    """Contacts of the segment ``(0, 0) -> (dq, dr)``, in order along it (shared by every engine)."""
+    t = classify_offsets([(dq, dr)])
+    scale = int(t.scale[0])
+    cols = (t.dq.tolist(), t.dr.tolist(), t.kind.tolist(), t.side.tolist(), t.pdq.tolist(), t.pdr.tolist(),
+            t.lo.tolist())
+    return tuple((q, r, k, s, pq, pr, Fraction(lo, scale)) for q, r, k, s, pq, pr, lo in zip(*cols))
+
+
+@dataclass(frozen=True)
+class ObstacleArrays:
+    """Obstacles laid out on the engine's flattened hex array (see :meth:`LosEngine.obstacle_arrays`)."""
+
+    block: np.ndarray             # bool, obstacle hexes (never outside the map, never in the sentinel half)
+    level: np.ndarray | None      # float levels (-inf off the map) when an elevation rule applies
+    elevation: str
+    walls: frozenset[Hexside]
+    wall_hex: np.ndarray | None   # bool, hexes with an obstacle hexside
+
+
+#: Conventions whose verdict is the same from either end (all three: see docs/line-of-sight.md).
+SYMMETRIC = frozenset(Convention)
 
 
 class LosEngine:
-    """Exact line of sight on one grid; reuses contact geometry across queries."""
+    """Exact line of sight on one grid; shares contact geometry across queries.
+
+    The first one-to-all query classifies its own segments on the spot; the
+    second builds :attr:`table`, the contacts of every offset between two map
+    hexes, which makes every later query from any viewer a few gathers.
+    """
 
     def __init__(self, grid: Grid):
         self.grid = grid
-        hx = np.array(grid.hex_list, dtype=np.int64)
-        # Flattened hex arrays with a margin of two hexes: a line between two
-        # map hexes only meets hexes within one step of the map.
-        self._q0, self._r0 = int(hx[:, 0].min()) - 2, int(hx[:, 1].min()) - 2
-        self._stride = int(hx[:, 1].max()) - self._r0 + 3
-        self._size = (int(hx[:, 0].max()) - self._q0 + 3) * self._stride
-        self._hex_cells = self.cells(hx)
-        self._on_map = np.zeros(self._size, dtype=bool)
-        self._on_map[self._hex_cells] = True
-        self.table = OffsetTable(grid, self._stride)
+        self.hexes = HexArrays(grid)
+        self._table: OffsetTable | None = None
+        self._queries = 0
+        self._arrays: dict[int, tuple[Obstacles, ObstacleArrays]] = {}
 
-    def cells(self, hexes: np.ndarray) -> np.ndarray:
-        """Flat cell numbers of an ``(n, 2)`` array of hexes near the map."""
-        return (hexes[:, 0] - self._q0) * self._stride + (hexes[:, 1] - self._r0)
+    @property
+    def table(self) -> OffsetTable:
+        """The contacts of every offset between two map hexes (built on first use)."""
+        if self._table is None:
+            self._table = OffsetTable(self.hexes)
+        return self._table
+
+    def prepare(self) -> "LosEngine":
+        """Build :attr:`table` now rather than at the second one-to-all query."""
+        self.table  # noqa: B018
+        return self
+
+    def _hex(self, h, what: str = "hex") -> Hex:
+        """``h`` as a map :class:`Hex`; ValueError when it is not on the map."""
+        try:
+            hh = Hex(*h)
+        except TypeError:
+            raise ValueError(f"{what} {h!r} is not a hex (q, r)") from None
+        if hh not in self.hexes.index_of:
+            raise ValueError(f"{what} {tuple(hh)} is not on the map")
+        return hh
 
     # -- one pair -----------------------------------------------------------
     def contacts(self, a: Hex, b: Hex) -> list[Contact]:
         """Every hex between ``a`` and ``b`` that the segment meets, in order from ``a``."""
+        a, b = self._hex(a, "from"), self._hex(b, "to")
         if a == b:
             return []
-        slot = int(self.table.slots(np.array([[b.q - a.q, b.r - a.r]]))[0])
-        t = self.table
-        sl = slice(int(t.indptr[slot]), int(t.indptr[slot + 1]))
-        scale = int(t.scale[slot])
         out = []
-        for dq, dr, kind, side, pdq, pdr, lo in zip(t.dq[sl].tolist(), t.dr[sl].tolist(), t.kind[sl].tolist(),
-                                                    t.side[sl].tolist(), t.pdq[sl].tolist(), t.pdr[sl].tolist(),
-                                                    t.lo[sl].tolist()):
+        for dq, dr, kind, side, pdq, pdr, t in _offset_contacts(b.q - a.q, b.r - a.r):
             partner = Hex(a.q + pdq, a.r + pdr) if kind == HEXSIDE else None
-            out.append(Contact(Hex(a.q + dq, a.r + dr), KIND_NAMES[kind], Fraction(lo, scale), partner, side))
+            out.append(Contact(Hex(a.q + dq, a.r + dr), KIND_NAMES[kind], t, partner, side))
         return out
 
     def check(self, a: Hex, b: Hex, convention: Convention | str = Convention.TOUCH,
               obstacles: Obstacles = Obstacles(), rule: str = "") -> LosResult:
-        """Line of sight from the centre of ``a`` to the centre of ``b``."""
+        """Line of sight from the centre of ``a`` to the centre of ``b`` (both must be map hexes)."""
         conv = Convention(convention)
+        a, b = self._hex(a, "from"), self._hex(b, "to")
         contacts = self.contacts(a, b)
         thr = obstacles.threshold(a, b)
         on_map = self.grid.hex_set
@@ -227,15 +273,31 @@ class LosEngine:
     @staticmethod
     def _side_blocks(a: Hex, b: Hex, conv: Convention, sides: frozenset[Hexside],
                      contacts: Iterable[Contact]) -> list[SideContact]:
+        """The obstacle hexsides (walls) that block the segment, in order along it.
+
+        Under ``touch`` every wall met blocks.  Otherwise a wall blocks where the
+        line passes from one side of it to the other: through the inside of a
+        wall hexside, or through a corner where walls meet with walls on *both*
+        sides of the line (a joint of a chain); touching a joint with every wall
+        on one side, or running along a wall, does not block.
+        """
         if not sides or a == b:
             return []
         near = {a, b, *(c.hex for c in contacts)}
         keys = {hexside(h, n) for h in near for n in h.neighbors()} & sides
-        found = []
-        for key in keys:
+        found, joints = [], {}
+        for key in sorted(keys):
             hit = _segment_side_contact(a, b, key)
-            if hit and (conv is Convention.TOUCH or hit[0] == "crossed"):
-                found.append(SideContact(key, *hit))
+            if hit is None:
+                continue
+            how, t, vertex, other = hit
+            if conv is Convention.TOUCH or how == "crossed":
+                found.append(SideContact(key, how, t))
+            elif vertex is not None:
+                joints.setdefault(vertex, []).append((other, key, t))
+        for ends in joints.values():
+            if {o for o, _, _ in ends} == {1, -1}:
+                found += [SideContact(key, "joint", t) for _, key, t in ends]
         return sorted(found, key=lambda s: (s.t, s.hexside))
 
     def point_at(self, a: Hex, b: Hex, t: Fraction) -> tuple[float, float]:
@@ -245,100 +307,168 @@ class LosEngine:
         f = float(t)
         return (x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)
 
+    # -- obstacles as arrays -------------------------------------------------
+    def obstacle_arrays(self, obstacles: "Obstacles | np.ndarray") -> ObstacleArrays:
+        """Obstacles on the flattened hex array; cached per :class:`Obstacles` object.
+
+        ``obstacles`` may also be a boolean array over ``grid.hex_list`` (the
+        blocking hexes; no levels, no walls).
+        """
+        hx = self.hexes
+        if isinstance(obstacles, np.ndarray):
+            mask = np.asarray(obstacles, dtype=bool)
+            if mask.shape != (len(hx),):
+                raise ValueError(f"obstacle array of shape {mask.shape}: expected ({len(hx)},), one per map hex")
+            block = np.zeros(2 * hx.size, dtype=bool)
+            block[hx.cells[hx.to_list[mask]]] = True
+            return ObstacleArrays(block, None, "none", frozenset(), None)
+        hit = self._arrays.get(id(obstacles))
+        if hit is not None and hit[0] is obstacles:
+            return hit[1]
+        idx = hx.index_of
+        block = np.zeros(2 * hx.size, dtype=bool)
+        on = [idx[h] for h in obstacles.hexes if h in idx]
+        block[hx.cells[hx.to_list[np.array(on, dtype=np.int64)]]] = True
+        level = None
+        if obstacles.elevation != "none":
+            level = np.full(2 * hx.size, -np.inf)
+            level[hx.cells] = 0.0
+            items = [(idx[h], v) for h, v in obstacles.levels.items() if h in idx]
+            if items:
+                li = np.array([i for i, _ in items], dtype=np.int64)
+                level[hx.cells[hx.to_list[li]]] = [v for _, v in items]
+        wall_hex = None
+        if obstacles.hexsides:
+            wall_hex = np.zeros(2 * hx.size, dtype=bool)
+            ends = [idx[h] for s in obstacles.hexsides for h in s if h in idx]
+            wall_hex[hx.cells[hx.to_list[np.array(ends, dtype=np.int64)]]] = True
+        arrays = ObstacleArrays(block, level, obstacles.elevation, frozenset(obstacles.hexsides), wall_hex)
+        if len(self._arrays) >= 16:
+            self._arrays.pop(next(iter(self._arrays)))
+        self._arrays[id(obstacles)] = (obstacles, arrays)
+        return arrays
+
     # -- one to all ---------------------------------------------------------
+    def visible_array(self, a: Hex | int, convention: Convention | str = Convention.TOUCH,
+                      obstacles: "Obstacles | ObstacleArrays | np.ndarray" = Obstacles()) -> np.ndarray:
+        """Visibility from ``a`` (a map hex or its index in ``grid.hex_list``) to every map hex.
+
+        Array in, array out: a boolean array in ``grid.hex_list`` order (the
+        viewer's own hex is visible).  ``obstacles`` may be :class:`Obstacles`,
+        prepared :class:`ObstacleArrays` or a boolean array over ``hex_list``.
+        """
+        hx = self.hexes
+        if isinstance(a, (int, np.integer)):
+            if not 0 <= int(a) < len(hx):
+                raise ValueError(f"hex index {int(a)} is not on the map (0..{len(hx) - 1})")
+            v = int(hx.to_list[int(a)])
+        else:
+            v = hx.internal(self._hex(a, "from"))
+        arrays = obstacles if isinstance(obstacles, ObstacleArrays) else self.obstacle_arrays(obstacles)
+        out = self._visible_internal(v, Convention(convention), arrays)
+        return out if hx.identity else out[hx.to_list]
+
     def visible_from(self, a: Hex, convention: Convention | str = Convention.TOUCH,
                      obstacles: Obstacles = Obstacles(), targets: Iterable[Hex] | None = None,
                      max_range: int | None = None) -> dict[Hex, bool]:
-        """Visibility from ``a`` to every hex of the map (or of ``targets``) in one call.
+        """Visibility from ``a`` to every hex of the map (or of ``targets``) in one call, as ``{hex: visible}``.
 
-        Gives the same answer as :meth:`check` for each target, vectorised.
+        Gives the same answer as :meth:`check` for each target.  Every hex must be a map hex.
         """
-        hexes = self.grid.hex_list if targets is None else tuple(Hex(*h) for h in targets)
-        tg = np.array(hexes, dtype=np.int64).reshape(-1, 2)
-        off = tg - np.array(a, dtype=np.int64)
-        keep = np.any(off != 0, axis=1)
-        if max_range is not None:
-            keep &= np.maximum.reduce([np.abs(off[:, 0]), np.abs(off[:, 1]), np.abs(off.sum(axis=1))]) <= max_range
-        ok = np.ones(len(tg), dtype=bool)
-        idx = np.flatnonzero(keep)
-        if len(idx):
-            ok[idx] = self._visible_many(a, tg[idx], off[idx], Convention(convention), obstacles)
-        if max_range is None:
-            return dict(zip(hexes, ok.tolist()))
-        return {h: v for h, v, k in zip(hexes, ok.tolist(), keep.tolist()) if k or h == a}
-
-    def _obstacle_arrays(self, obstacles: Obstacles) -> tuple[np.ndarray, np.ndarray | None]:
-        block = np.zeros(self._size, dtype=bool)
-        if obstacles.hexes:
-            block[self._cells_of(obstacles.hexes)] = True
-        block &= self._on_map
-        if obstacles.elevation == "none":
-            return block, None
-        level = np.zeros(self._size, dtype=np.float64)
-        items = [(h, v) for h, v in obstacles.levels.items() if h in self.grid.hex_set]
-        if items:
-            level[self.cells(np.array([h for h, _ in items], dtype=np.int64))] = [v for _, v in items]
-        return block, level
-
-    def _cells_of(self, hexes: Iterable[Hex]) -> np.ndarray:
-        """Cells of the given hexes that lie on the map."""
-        on = [h for h in hexes if h in self.grid.hex_set]
-        return self.cells(np.array(on, dtype=np.int64).reshape(-1, 2))
-
-    def _visible_many(self, a: Hex, tg: np.ndarray, off: np.ndarray, conv: Convention,
-                      obstacles: Obstacles) -> np.ndarray:
-        t = self.table
-        entries, owner = t.gather(t.slots(off))
-        block, level = self._obstacle_arrays(obstacles)
-        base = int(self.cells(np.array([a]))[0])
-        n = len(tg)
-
-        if level is not None:
-            la = obstacles.levels.get(a, 0)
-            lt = level[self.cells(tg)]
-            thr = np.maximum(lt, la) if obstacles.elevation == "higher-than-both" else np.minimum(lt, la)
-
-        def obstacle(cells: np.ndarray, owners: np.ndarray) -> np.ndarray:
-            ob = block[cells]
-            if level is not None:
-                ob |= (level[cells] > thr[owners]) & self._on_map[cells]
-            return ob
-
-        def per_target(mask: np.ndarray) -> np.ndarray:
-            return np.bincount(owner[mask], minlength=n) > 0
-
-        ob = obstacle(t.cell[entries] + base, owner)
-        if conv is Convention.TOUCH:
-            blocked = per_target(ob)
+        a = self._hex(a, "from")
+        hx = self.hexes
+        if targets is None:
+            hexes = self.grid.hex_list
+            pick = None
         else:
-            hit = ob & (t.kind[entries] == INTERIOR)
-            spine = np.flatnonzero(ob & (t.kind[entries] == HEXSIDE))
-            if len(spine):
-                # Only obstacle hexes met along a hexside need their partner looked at.
-                on_spine = entries[spine]
-                hit[spine] = obstacle(t.pcell[on_spine] + base, owner[spine])
-                if conv is Convention.BOTH_SIDES:
-                    side = t.side[on_spine]
-                    left, right = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
-                    left[owner[spine][side > 0]] = True
-                    right[owner[spine][side < 0]] = True
-                    hit[spine[(left & right)[owner[spine]]]] = True
-            blocked = per_target(hit)
+            hexes = tuple(self._hex(h, "target") for h in targets)
+            pick = np.array([hx.index_of[h] for h in hexes], dtype=np.int64)
+        vis = self.visible_array(a, convention, obstacles)
+        vals = (vis if pick is None else vis[pick]).tolist()
+        if max_range is None:
+            return dict(zip(hexes, vals))
+        return {h: v for h, v in zip(hexes, vals) if a.distance(h) <= max_range}
+
+    def _entries(self, v: int, first: int = 0) -> Entries:
+        self._queries += 1
+        if self._table is None and self._queries <= 1:
+            return direct_entries(self.hexes, v, first)
+        return self.table.entries(v, first)
+
+    def _visible_internal(self, v: int, conv: Convention, arrays: ObstacleArrays, first: int = 0) -> np.ndarray:
+        """Visibility from internal hex ``v`` to the internal hexes ``first ..``."""
+        hx = self.hexes
+        e = self._entries(v, first)
+        n = len(e.counts)
+        if n == 0:
+            return np.zeros(0, dtype=bool)
+        base = int(hx.cells[v])
+        cell = e.cell + base
+        ob = arrays.block[cell]
+        thr = None
+        if arrays.level is not None:
+            lv, lt = arrays.level[base], arrays.level[hx.cells[first:]]
+            thr = np.repeat(np.maximum(lt, lv) if arrays.elevation == "higher-than-both" else np.minimum(lt, lv),
+                            e.counts)
+            ob |= arrays.level[cell] > thr
+        starts = np.cumsum(e.counts) - e.counts
+        nonempty = e.counts > 0
+        total = len(ob)
+
+        def any_per_target(mask: np.ndarray) -> np.ndarray:
+            if total == 0:
+                return np.zeros(n, dtype=bool)
+            return np.logical_or.reduceat(mask, np.minimum(starts, total - 1)) & nonempty
+
+        if conv is Convention.TOUCH:
+            blocked = any_per_target(ob)
+        else:
+            pcell = e.pcell + base
+            pob = arrays.block[pcell]
+            if thr is not None:
+                pob |= arrays.level[pcell] > thr
+            blocked = any_per_target(ob & pob)
+            if conv is Convention.BOTH_SIDES:
+                blocked |= any_per_target(ob & (e.side > 0)) & any_per_target(ob & (e.side < 0))
         visible = ~blocked
-        if obstacles.hexsides:
-            visible = self._refine_hexsides(a, tg, visible, conv, obstacles, per_target(
-                np.isin(t.cell[entries] + base, self._cells_of(h for s in obstacles.hexsides for h in s))))
+        if arrays.walls:
+            near = any_per_target(arrays.wall_hex[cell]) | arrays.wall_hex[hx.cells[first:]] | arrays.wall_hex[base]
+            a = Hex(int(hx.q[v]), int(hx.r[v]))
+            for i in np.flatnonzero(near & visible).tolist():
+                b = Hex(int(hx.q[first + i]), int(hx.r[first + i]))
+                if b != a and self._side_blocks(a, b, conv, arrays.walls, self.contacts(a, b)):
+                    visible[i] = False
         return visible
 
-    def _refine_hexsides(self, a: Hex, tg: np.ndarray, visible: np.ndarray, conv: Convention,
-                         obstacles: Obstacles, passes_near: np.ndarray) -> np.ndarray:
-        """Re-check, exactly, the visible targets whose line meets a hex of an obstacle hexside."""
-        ends = {h for s in obstacles.hexsides for h in s}
-        cand = passes_near | np.array([Hex(int(q), int(r)) in ends for q, r in tg], dtype=bool)
-        if a in ends:
-            cand[:] = True
-        out = visible.copy()
-        for i in np.flatnonzero(cand & visible):
-            b = Hex(int(tg[i, 0]), int(tg[i, 1]))
-            out[i] = not self._side_blocks(a, b, conv, obstacles.hexsides, self.contacts(a, b))
-        return out
+    # -- all to all ----------------------------------------------------------
+    def visibility_matrix(self, convention: Convention | str = Convention.TOUCH,
+                          obstacles: "Obstacles | np.ndarray" = Obstacles(), block_rows: int = 256):
+        """Who sees whom, for every pair of map hexes, as a packed bit matrix (see :mod:`toolkit.los.matrix`)."""
+        from .matrix import VisibilityMatrix
+
+        conv = Convention(convention)
+        arrays = self.obstacle_arrays(obstacles)
+        hx = self.hexes
+        n = len(hx)
+        self.prepare()
+        packed = np.zeros((n, (n + 7) // 8), dtype=np.uint8)
+        symmetric = conv in SYMMETRIC
+        for i0 in range(0, n, block_rows):
+            i1 = min(n, i0 + block_rows)
+            rows = np.zeros((i1 - i0, n), dtype=bool)
+            for v in range(i0, i1):
+                if symmetric:
+                    rows[v - i0, v] = True
+                    rows[v - i0, v + 1:] = self._visible_internal(v, conv, arrays, v + 1)
+                else:
+                    rows[v - i0] = self._visible_internal(v, conv, arrays)
+            if symmetric:
+                own = rows[:, i0:i1]
+                rows[:, i0:i1] = own | own.T
+                if i0:
+                    lo, hi = i0 // 8, (i1 + 7) // 8
+                    bits = np.unpackbits(packed[:i0, lo:hi], axis=1)[:, i0 - 8 * lo:i1 - 8 * lo]
+                    rows[:, :i0] = bits.T
+            packed[i0:i1] = np.packbits(rows, axis=1)
+        hexes = tuple(Hex(int(q), int(r)) for q, r in zip(hx.q.tolist(), hx.r.tolist()))
+        return VisibilityMatrix(hexes, packed, conv)

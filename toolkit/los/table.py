@@ -1,73 +1,168 @@
-"""A growing cache of segment contacts, shared by every viewer of a grid.
+"""The hexes of a grid as arrays, and one table of segment contacts for every offset between two of them.
 
-Contacts depend only on the offset between viewer and target, so the table
-is keyed by offset: a one-to-all query from any hex reuses every offset an
-earlier query already classified.  Entries live in one CSR layout so a query
-gathers all its segments with a handful of numpy operations.
+Contacts depend only on the offset between viewer and target, so one table
+serves every viewer.  Its segments are ordered by ``dq``, then ``dr``, and the
+hexes of the map by ``q``, then ``r``: for any viewer, the targets of one map
+column ``q`` are one run of consecutive segments, so a one-to-all query
+gathers its entries with one slice per column -- no per-target indexing.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from ..hexgrid import Grid
-from .contacts import ContactTable, classify_offsets
+from ..hexgrid import Grid, Hex
+from .contacts import band_cells
 
-_FIELDS = ("dq", "dr", "kind", "side", "pdq", "pdr", "lo", "hi", "cell", "pcell")
+#: Largest number of contact entries classified in one numpy batch (caps temporary memory).
+CHUNK_ENTRIES = 2_000_000
+
+
+@dataclass
+class Entries:
+    """Contacts of a run of segments, one target each, in target order (see :func:`band_cells`)."""
+
+    counts: np.ndarray  # entries per target
+    cell: np.ndarray
+    pcell: np.ndarray
+    side: np.ndarray
+
+
+class HexArrays:
+    """A grid's hexes on a flattened array with a margin, and their runs of equal ``q``.
+
+    ``cell(q, r) = (q - q0) * stride + (r - r0)``; the array has ``size`` cells
+    and a second, never-blocking half from ``size`` on (:attr:`sentinel`).
+    Hexes are numbered in *internal* order (by ``q``, then ``r``); ``to_list``
+    takes an internal-order array to the grid's ``hex_list`` order.
+    """
+
+    def __init__(self, grid: Grid):
+        hx = np.array(grid.hex_list, dtype=np.int64).reshape(-1, 2)
+        self.hex_list = grid.hex_list
+        self.index_of = {h: i for i, h in enumerate(grid.hex_list)}
+        order = np.lexsort((hx[:, 1], hx[:, 0]))
+        self.order = order                        # internal index -> list index
+        self.to_list = np.argsort(order)          # list index -> internal index
+        self.identity = bool(np.array_equal(order, np.arange(len(order))))
+        self.q = hx[order, 0]
+        self.r = hx[order, 1]
+        self.q0, self.r0 = int(self.q.min()) - 2, int(self.r.min()) - 2
+        self.stride = int(self.r.max()) - self.r0 + 3
+        self.size = (int(self.q.max()) - self.q0 + 3) * self.stride
+        self.sentinel = self.size
+        self.cells = ((self.q - self.q0) * self.stride + (self.r - self.r0)).astype(np.int64)
+        self.on_map = np.zeros(self.size, dtype=bool)
+        self.on_map[self.cells] = True
+        # Runs of consecutive r at equal q, in internal order.
+        brk = np.flatnonzero((np.diff(self.q) != 0) | (np.diff(self.r) != 1)) + 1
+        starts = np.concatenate([[0], brk])
+        ends = np.concatenate([brk, [len(self.q)]])
+        self.run_start, self.run_end = starts, ends
+        self.run_q = self.q[starts]
+        self.run_r0, self.run_r1 = self.r[starts], self.r[ends - 1]
+
+    def __len__(self) -> int:
+        return len(self.q)
+
+    def internal(self, h: Hex) -> int:
+        """Internal index of a map hex (ValueError if it is not on the map)."""
+        return int(self.to_list[self.list_index(h)])
+
+    def list_index(self, h) -> int:
+        """Index of a map hex in ``grid.hex_list`` (ValueError if it is not on the map)."""
+        try:
+            return self.index_of[Hex(*h)]
+        except (KeyError, TypeError):
+            raise ValueError(f"hex {tuple(h) if isinstance(h, tuple) else h!r} is not on the map") from None
+
+    def offsets_from(self, v: int, first: int = 0) -> np.ndarray:
+        """Offsets from internal hex ``v`` to the internal hexes ``first ..`` (an ``(n, 2)`` array)."""
+        return np.stack([self.q[first:] - self.q[v], self.r[first:] - self.r[v]], axis=1)
 
 
 class OffsetTable:
-    """Contacts of every segment between two hexes of ``grid``, built lazily.
+    """Contacts of the segment for every offset ``(dq, dr)`` between two hexes of the map, built in one go.
 
-    ``cell`` and ``pcell`` are the entry's hex and partner hex as flat offsets
-    ``dq * stride + dr``, ready to index a caller's flattened hex arrays.
+    Segments are grouped in blocks of equal ``dq``; block ``dq`` holds every
+    ``dr`` from ``dr_min[dq]`` to ``dr_max[dq]`` (the hull of the offsets that
+    occur).  ``indptr`` delimits each segment's entries in ``cell``,
+    ``pcell``, ``side`` (see :func:`band_cells`).
     """
 
-    def __init__(self, grid: Grid, stride: int):
-        self.stride = stride
-        qs = [h.q for h in grid.hex_list]
-        rs = [h.r for h in grid.hex_list]
-        self.q_span = max(qs) - min(qs)
-        self.r_span = max(rs) - min(rs)
-        shape = (2 * self.q_span + 1, 2 * self.r_span + 1)
-        self._slot = np.full(shape, -1, dtype=np.int64)
-        self.indptr = np.zeros(1, dtype=np.int64)
-        self.scale = np.zeros(0, dtype=np.int64)
-        for name in _FIELDS:
-            setattr(self, name, np.zeros(0, dtype=np.int8 if name in ("kind", "side") else np.int64))
+    def __init__(self, hexes: HexArrays):
+        self.hexes = hexes
+        qspan = int(hexes.q.max() - hexes.q.min())
+        self.qspan = qspan
+        # Hull of dr per dq over every pair of runs.
+        i, j = np.meshgrid(np.arange(len(hexes.run_q)), np.arange(len(hexes.run_q)), indexing="ij")
+        i, j = i.ravel(), j.ravel()
+        dq = hexes.run_q[j] - hexes.run_q[i] + qspan
+        lo = hexes.run_r0[j] - hexes.run_r1[i]
+        hi = hexes.run_r1[j] - hexes.run_r0[i]
+        self.dr_min = np.full(2 * qspan + 1, np.iinfo(np.int64).max, dtype=np.int64)
+        self.dr_max = np.full(2 * qspan + 1, np.iinfo(np.int64).min, dtype=np.int64)
+        np.minimum.at(self.dr_min, dq, lo)
+        np.maximum.at(self.dr_max, dq, hi)
+        width = np.maximum(self.dr_max - self.dr_min + 1, 0)
+        self.block = np.concatenate([[0], np.cumsum(width)])[:-1]
+        offsets = np.stack([np.repeat(np.arange(-qspan, qspan + 1), width),
+                            np.concatenate([np.arange(a, b + 1) for a, b in zip(self.dr_min, self.dr_max) if b >= a])],
+                           axis=1)
+        self.indptr, self.cell, self.pcell, self.side = _classify_in_chunks(offsets, hexes.stride, hexes.sentinel)
+        self.count = np.diff(self.indptr)
 
     def __len__(self) -> int:
-        return len(self.scale)
+        return len(self.count)
 
-    def slots(self, offsets: np.ndarray) -> np.ndarray:
-        """Slot numbers of the given ``(n, 2)`` offsets, classifying new ones first."""
-        iq = offsets[:, 0] + self.q_span
-        ir = offsets[:, 1] + self.r_span
-        found = self._slot[iq, ir]
-        missing = found < 0
-        if missing.any():
-            new = np.unique(offsets[missing], axis=0)
-            self._append(classify_offsets(new))
-            self._slot[new[:, 0] + self.q_span, new[:, 1] + self.r_span] = np.arange(
-                len(self) - len(new), len(self))
-            found = self._slot[iq, ir]
-        return found
+    @property
+    def nbytes(self) -> int:
+        """Memory held by the table's arrays."""
+        return sum(a.nbytes for a in (self.indptr, self.cell, self.pcell, self.side, self.count))
 
-    def _append(self, t: ContactTable) -> None:
-        base = self.indptr[-1]
-        self.indptr = np.concatenate([self.indptr, t.indptr[1:] + base])
-        self.scale = np.concatenate([self.scale, t.scale])
-        cols = {name: getattr(t, name) for name in _FIELDS[:-2]}
-        cols["cell"] = t.dq * self.stride + t.dr
-        cols["pcell"] = t.pdq * self.stride + t.pdr
-        for name, col in cols.items():
-            old = getattr(self, name)
-            setattr(self, name, np.concatenate([old, col.astype(old.dtype)]))
+    def entries(self, v: int, first: int = 0) -> Entries:
+        """Contacts from internal hex ``v`` to every internal hex from ``first`` on, in internal order."""
+        hx = self.hexes
+        q0, r0 = int(hx.q[v]), int(hx.r[v])
+        ri = int(np.searchsorted(hx.run_end, first, side="right"))
+        runs = slice(ri, None)
+        r_from = hx.run_r0[runs].copy()
+        if len(r_from) and first > hx.run_start[ri]:
+            r_from[0] = hx.r[first]  # the run holding ``first`` starts at it
+        dq = hx.run_q[runs] - q0 + self.qspan
+        base = self.block[dq] - self.dr_min[dq] - r0
+        sa = (base + r_from).tolist()
+        sb = (base + hx.run_r1[runs] + 1).tolist()
+        ip = self.indptr
+        ea = ip[sa].tolist() if len(sa) else []
+        eb = ip[sb].tolist() if len(sb) else []
+        cat = np.concatenate
+        return Entries(
+            counts=cat([self.count[a:b] for a, b in zip(sa, sb)]) if sa else np.zeros(0, np.int64),
+            cell=cat([self.cell[a:b] for a, b in zip(ea, eb)]) if ea else np.zeros(0, np.int32),
+            pcell=cat([self.pcell[a:b] for a, b in zip(ea, eb)]) if ea else np.zeros(0, np.int32),
+            side=cat([self.side[a:b] for a, b in zip(ea, eb)]) if ea else np.zeros(0, np.int8),
+        )
 
-    def gather(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Entry indices of the given slots, concatenated, and the position of each entry's slot."""
-        starts = self.indptr[slots]
-        counts = self.indptr[slots + 1] - starts
-        owner = np.repeat(np.arange(len(slots)), counts)
-        first = np.cumsum(counts) - counts
-        entries = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(first - starts, counts)
-        return entries, owner
+
+def _classify_in_chunks(offsets: np.ndarray, stride: int, sentinel: int):
+    """:func:`band_cells` over many offsets, in batches of about :data:`CHUNK_ENTRIES` entries."""
+    n = np.maximum.reduce([np.abs(offsets[:, 0]), np.abs(offsets[:, 1]), np.abs(offsets.sum(axis=1))])
+    est = np.cumsum(2 * n)
+    cuts = np.searchsorted(est, np.arange(CHUNK_ENTRIES, int(est[-1]) + CHUNK_ENTRIES, CHUNK_ENTRIES)) if len(est) else []
+    bounds = sorted({0, len(offsets), *(int(c) for c in cuts if 0 < c < len(offsets))})
+    if len(bounds) <= 2:
+        return band_cells(offsets, stride, sentinel)
+    parts = [band_cells(offsets[a:b], stride, sentinel) for a, b in zip(bounds, bounds[1:])]
+    shift = np.cumsum([0] + [int(p[0][-1]) for p in parts])
+    indptr = np.concatenate([[0]] + [p[0][1:] + s for p, s in zip(parts, shift)])
+    return (indptr, np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts]),
+            np.concatenate([p[3] for p in parts]))
+
+
+def direct_entries(hexes: HexArrays, v: int, first: int = 0) -> Entries:
+    """The same entries as :meth:`OffsetTable.entries`, classified on the spot (no table)."""
+    offsets = hexes.offsets_from(v, first)
+    indptr, cell, pcell, side = band_cells(offsets, hexes.stride, hexes.sentinel)
+    return Entries(np.diff(indptr), cell, pcell, side)
