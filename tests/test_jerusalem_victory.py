@@ -48,12 +48,16 @@ def test_a_city_hex_shared_with_arab_units_is_not_held(game):
 
 
 def test_an_arab_unit_on_latrun_cuts_every_road(game):
+    # 2.0: its ZOC cuts the two road hexes west of Latrun (1815 and the Police Fort 1913), not its own hex (4.1.1).
     res = victory(pos(game, held(5) + [("m", "mufti", "Latrun")], turn_end=True))
     assert not res.jewish_wins and not res.road_open
-    assert res.cut_by == ("1914",)
+    assert res.cut_by == ("1815", "1913")
     out = victory_json(res)
-    assert out["road"] is None and out["cut_by"] == ["1914"]
-    assert "1914 (Latrun) occupied by Arab units (4.2)" in out["explanation"]
+    assert out["road"] is None and out["cut_by"] == ["1815", "1913"]
+    assert "1815 in Arab ZOC (4.1); 1913 (Latrun Police Fort) in Arab ZOC (4.1)" in out["explanation"]
+    # The stricter reading also cuts at the hex the unit stands in: Latrun alone cuts every road.
+    strict = victory(pos(game, held(5) + [("m", "mufti", "Latrun")], turn_end=True), road_cut_by="zoc_or_unit")
+    assert strict.cut_by == ("1914",) and "1914 (Latrun) occupied by Arab units (4.2)" in strict.explanation
 
 
 def test_arab_zoc_off_the_road_cuts_it(game):
@@ -100,3 +104,29 @@ def test_the_verdict_notes_when_the_position_is_not_the_final_turn_end(game):
     res = victory(pos(game, held(5), turn="May IV"))
     assert res.jewish_wins and not res.final_turn
     assert "3.5" in res.explanation and "May IV" in res.explanation
+
+
+def test_2_0_a_lone_arab_unit_without_zoc_does_not_cut_the_road(game):
+    units = held(5) + [("a", "a-gar", "Latrun")]
+    res = victory(pos(game, units, turn_end=True))
+    assert res.road_open and res.jewish_wins and "1914" in res.path     # 2.0 asks only for no Arab ZOC
+    assert "Arab ZOC" in res.explanation and "no Arab unit" not in res.explanation
+    strict = victory(pos(game, units, turn_end=True), road_cut_by="zoc_or_unit")   # the stricter reading
+    assert not strict.road_open and strict.cut_by == ("1914",)
+    assert "1914 (Latrun) occupied by Arab units (4.2)" in strict.explanation
+
+
+def test_2_0_the_road_reading_switch_on_the_command_line(tmp_path, capsys):
+    import json
+
+    from toolkit.cli import main
+
+    units = "".join(f'  - {{id: g{i}, counter: j-gar-12-0, hex: "{h}"}}\n' for i, h in enumerate(FIVE))
+    path = tmp_path / "end.yaml"
+    path.write_text('game: jerusalem-1948\nturn: "June IV"\nphase: road\nphasing_side: jewish\n'
+                    "params: {turn_end: true}\nunits:\n" + units + '  - {id: a, counter: a-gar-4-0, hex: Latrun}\n')
+    assert main(["victory", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["jewish_wins"] is True
+    assert main(["victory", str(path), "--json", "--road-cut-by", "zoc-or-unit"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["jewish_wins"] is False and out["cut_by"] == ["1914"]

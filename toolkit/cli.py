@@ -411,7 +411,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_victory(args: argparse.Namespace) -> None:
     """Whether the victory conditions hold in a position."""
     position, rules = _game_command(args)
-    data = rules.victory_json(rules.victory(position))
+    cut = {"road_cut_by": args.road_cut_by.replace("-", "_")} if args.road_cut_by else {}  # Jerusalem! 2.0
+    data = rules.victory_json(rules.victory(position, **cut))
     if args.json:
         _print_json(data)
     else:
@@ -538,7 +539,10 @@ def build_parser() -> argparse.ArgumentParser:
                                     "log (.vlog) checked (exit status 1 when any)", cmd_check)
     s.add_argument("--turn-end", action="store_true", help="judge the position as the end of the player turn")
 
-    _rules_parser(sub, "victory", "whether the victory conditions hold", cmd_victory)
+    s = _rules_parser(sub, "victory", "whether the victory conditions hold", cmd_victory)
+    s.add_argument("--road-cut-by", choices=["zoc", "zoc-or-unit"],
+                   help="Jerusalem! 2.0: what cuts the road: Arab ZOC only (default, as the rule is written) or "
+                        "also every hex holding an Arab unit (the stricter reading)")
 
     s = _rules_parser(sub, "fire", "may FIRER fire at TARGET: range, sight, spotters", cmd_fire)
     s.add_argument("firer")

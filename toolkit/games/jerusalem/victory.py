@@ -12,17 +12,22 @@ How the rules are read here (each is also said in the explanation the user sees)
   unit is.  Only the twelve ``jerusalem_city`` hexes count; Bevingrad never does (2.0
   note).  The held hexes need not be connected.
 * **The road graph (1.3, 2.0, 8.1, 15.3, 15.4).**  Two hexes are joined when a primary or
-  secondary road crosses their common hexside, when both are city hexes or Bevingrad
-  (every city hex is joined to every other by primary road, 8.1), or by a bulldozer
-  road usable this turn (:func:`~toolkit.games.jerusalem.movement.built_roads`).
-  Railways are not roads (1.3).
-* **What breaks the road.**  A hex in the ZOC of an Arab unit (4.1, 4.6, 6.5.2, via
-  :func:`~toolkit.games.jerusalem.movement.enemy_zoc`), and a hex holding an Arab unit
-  (a unit standing on the road blocks it more surely than its ZOC: 4.2 forbids entering
-  it).  Jewish units in a hex do not cancel Arab ZOC there: 2.0 asks for "no Arab ZOC".
+  secondary road crosses their common hexside, when both are adjacent city hexes or a city
+  hex and Bevingrad (the city's unprinted primary roads, 1.3, 8.1, read as crossing every
+  hexside city hexes share: ``tables.yaml`` ``city_road_links``; ``all_pairs`` joins every
+  two), or by a bulldozer road usable this turn
+  (:func:`~toolkit.games.jerusalem.movement.built_roads`).  Railways are not roads (1.3).
+* **What breaks the road.**  By default only what 2.0 names: a hex in the ZOC of an Arab
+  unit (4.1, 4.6, 6.5.2, via :func:`~toolkit.games.jerusalem.movement.enemy_zoc`).  An
+  Arab unit without a ZOC (a lone garrison, a truck, a lone leader) standing on the road
+  does not cut it; an Arab unit with a ZOC cuts it through the ZOC round it (4.1.1: not
+  its own hex), except in the city, where there is no ZOC (4.3).  The stricter reading,
+  ``road_cut_by="zoc_or_unit"`` (``toolkit victory --road-cut-by zoc-or-unit``), also
+  cuts at every hex holding an Arab unit (4.2: no unit may enter it).  Jewish units in a
+  hex do not cancel Arab ZOC there: 2.0 asks for "no Arab ZOC".
 * **End hexes.**  Every hex of the road counts, both ends included: the "to Tel Aviv"
-  or Hulda hex must itself be free of Arab ZOC and Arab units.  The starting city hex is
-  never in a ZOC (4.3) but must not hold an Arab unit; it need not be a held hex.
+  or Hulda hex must itself be free of Arab ZOC (and, in the stricter reading, of Arab
+  units).  The starting city hex is never in a ZOC (4.3); it need not be a held hex.
   Bevingrad may be passed through (it is linked by the city roads, 8.1) but is not a
   starting hex (2.0 note).
 * **Timing (2.0, 3.5).**  The conditions are evaluated on the position as given; the
@@ -116,10 +121,11 @@ def road_graph(position: Position, facts: MapFacts) -> nx.Graph:
         for n in h.neighbors():
             if n in cmap.hexes and facts.printed_road(h, n):
                 g.add_edge(h, n)
-    city = sorted(facts.city)
-    for i, a in enumerate(city):
-        for b in city[i + 1:]:
-            g.add_edge(a, b)  # 8.1: every city hex and Bevingrad linked by primary road
+    if load_tables().movement.city_road_links == "all_pairs":  # the older reading of 1.3, 8.1
+        city = sorted(facts.city)
+        for i, a in enumerate(city):
+            for b in city[i + 1:]:
+                g.add_edge(a, b)
     for side in built_roads(position):
         a, b = tuple(side)
         if a in cmap.hexes and b in cmap.hexes:
@@ -127,14 +133,20 @@ def road_graph(position: Position, facts: MapFacts) -> nx.Graph:
     return g
 
 
-def blocked_hexes(position: Position, facts: MapFacts) -> dict[Hex, str]:
-    """Road-breaking hexes and why: Arab-occupied (4.2) or in Arab ZOC (4.1, 4.3)."""
+ROAD_CUT_BY = ("zoc", "zoc_or_unit")
+
+
+def blocked_hexes(position: Position, facts: MapFacts, road_cut_by: str = "zoc") -> dict[Hex, str]:
+    """Road-breaking hexes and why: in Arab ZOC (2.0, 4.1, 4.3); with ``zoc_or_unit`` also Arab-occupied (4.2)."""
+    if road_cut_by not in ROAD_CUT_BY:
+        raise ValueError(f"road_cut_by must be one of {', '.join(ROAD_CUT_BY)}, not {road_cut_by!r}")
     out: dict[Hex, str] = {}
     for h in enemy_zoc(position, facts, _jewish_side(position)):
         out[h] = "in Arab ZOC (4.1)"
-    for h in position.occupied():
-        if any(u.side == ARAB for u in position.at(h)):
-            out[h] = "occupied by Arab units (4.2)"
+    if road_cut_by == "zoc_or_unit":
+        for h in position.occupied():
+            if any(u.side == ARAB for u in position.at(h)):
+                out[h] = "occupied by Arab units (4.2)"
     return out
 
 
@@ -182,8 +194,12 @@ def _min_cut(g: nx.Graph, starts: set[Hex], ends: list[Hex], blocked: dict[Hex, 
     return [h for h in g.nodes if ("in", h) in reach and ("out", h) not in reach]
 
 
-def victory(position: Position) -> VictoryResult:
-    """The 2.0 victory check for the Jewish player on ``position`` (see the module docstring)."""
+def victory(position: Position, road_cut_by: str = "zoc") -> VictoryResult:
+    """The 2.0 victory check for the Jewish player on ``position`` (see the module docstring).
+
+    ``road_cut_by``: ``"zoc"`` (2.0 as written: only Arab ZOC cuts the road) or ``"zoc_or_unit"``
+    (the stricter reading: a hex holding any Arab unit cuts it too).
+    """
     facts = MapFacts(position.game.map)
     name = position.game.map.name
     label = {}
@@ -195,7 +211,7 @@ def victory(position: Position) -> VictoryResult:
     held = _held(position, facts)
     starts = city_hexes(facts)
     ends = exit_hexes(facts)
-    blocked = blocked_hexes(position, facts)
+    blocked = blocked_hexes(position, facts, road_cut_by)
     g = road_graph(position, facts)
     path = _open_path(g, starts, ends, blocked) if ends else None
     cut: list[Hex] = []
@@ -218,7 +234,8 @@ def victory(position: Position) -> VictoryResult:
              f"(needs {needed}; Bevingrad does not count)"
              + (": " + ", ".join(label[n] for n in held_names) if held_names else "") + "."]
     if path:
-        parts.append(f"2.0, 8.1: an open road (no Arab ZOC, no Arab unit) runs from {label[path_names[0]]} "
+        free = "no Arab ZOC, no Arab unit" if road_cut_by == "zoc_or_unit" else "no Arab ZOC"
+        parts.append(f"2.0, 8.1: an open road ({free}) runs from {label[path_names[0]]} "
                      f"to {label[path_names[-1]]} through {len(path_names)} hexes.")
     elif not ends:
         parts.append("2.0: the map has neither the 'to Tel Aviv' entrance hex nor the Hulda hex; no road can count.")
