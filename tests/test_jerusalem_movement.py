@@ -487,3 +487,31 @@ def test_5_1_an_overstacked_entry_is_refused(game):
     res = run(pos, "r0", "r1", "r2", "r3", enter="0301")
     assert res.refused.rule == "5.1" and "(14.5)" in res.refused.message and not res.destinations
     assert run(pos, "r0", "r1", "r2", enter="0301").refused is None
+
+
+def test_1_3_8_1_city_roads_join_adjacent_city_hexes_so_enemy_hexes_block():
+    from toolkit.game import Position, Unit, load_game
+
+    real = load_game("jerusalem-1948")
+    m = real.map
+
+    def at(units):
+        return Position(real, "June I", "overland", "jewish",
+                        tuple(Unit(u, real.counters[c], m.resolve(h)) for u, c, h in units))
+
+    quarter = m.resolve("Jewish Quarter")
+    free = at([("h", "hgh-4-6", "Musrara")])
+    res = jerusalem.moves(free, ["h"])
+    # Musrara -> Arab Quarter -> Jewish Quarter: ½ MP a city hex along the city roads, not ½ for the whole way.
+    assert res.destinations[quarter].mp == 1
+    assert names(free, res.destinations[quarter].path) == ["6223", "6224", "6225"]
+    assert res.destinations[m.resolve("Mea Shearim")].mp == 1                # 6223 -> 6123 -> 6023
+    paths_are_legal(free, res, ["h"])
+    # With the Arab Quarter held (4.2) the road is blocked there: ½ to Notre Dame, 2 across clear 6124 (no
+    # road, not a city hex), 2 into the Jewish Quarter off the road (1.3).  City units have no ZOC (4.3).
+    held = at([("h", "hgh-4-6", "Musrara"), ("a", "mufti-2-8", "Arab Quarter")])
+    res = jerusalem.moves(held, ["h"])
+    assert res.why_not(m.resolve("Arab Quarter")).rule == "4.2"
+    round_ = res.destinations[quarter]
+    assert round_.mp == 4.5 and names(held, round_.path) == ["6223", "6123", "6124", "6225"]
+    paths_are_legal(held, res, ["h"])
