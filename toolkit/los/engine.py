@@ -389,50 +389,53 @@ class LosEngine:
             return dict(zip(hexes, vals))
         return {h: v for h, v in zip(hexes, vals) if a.distance(h) <= max_range}
 
-    def _entries(self, v: int, first: int = 0) -> Entries:
+    def _entries(self, v: int, first: int, conv: Convention) -> Entries:
         self._queries += 1
         if self._table is None and self._queries <= 1:
-            return direct_entries(self.hexes, v, first)
-        return self.table.entries(v, first)
+            return direct_entries(self.hexes, v, first, conv.value)
+        return self.table.entries(v, first, conv.value)
 
     def _visible_internal(self, v: int, conv: Convention, arrays: ObstacleArrays, first: int = 0) -> np.ndarray:
         """Visibility from internal hex ``v`` to the internal hexes ``first ..``."""
         hx = self.hexes
-        e = self._entries(v, first)
-        n = len(e.counts)
-        if n == 0:
+        n = len(hx) - first
+        if n <= 0:
             return np.zeros(0, dtype=bool)
+        e = self._entries(v, first, conv)
         base = int(hx.cells[v])
-        cell = e.cell + base
-        ob = arrays.block[cell]
-        thr = None
-        if arrays.level is not None:
-            lv, lt = arrays.level[base], arrays.level[hx.cells[first:]]
-            thr = np.repeat(np.maximum(lt, lv) if arrays.elevation == "higher-than-both" else np.minimum(lt, lv),
-                            e.counts)
-            ob |= arrays.level[cell] > thr
-        starts = np.cumsum(e.counts) - e.counts
-        nonempty = e.counts > 0
-        total = len(ob)
+        block, level = arrays.block, arrays.level
+        thr_t = None
+        if level is not None:
+            lv, lt = level[base], level[hx.cells[first:]]
+            thr_t = np.maximum(lt, lv) if arrays.elevation == "higher-than-both" else np.minimum(lt, lv)
 
-        def any_per_target(mask: np.ndarray) -> np.ndarray:
-            if total == 0:
+        def obstacle(part, cells: np.ndarray) -> np.ndarray:
+            ob = block[cells]
+            if thr_t is not None:
+                ob |= level[cells] > np.repeat(thr_t, part.counts)
+            return ob
+
+        def any_per_target(part, mask: np.ndarray) -> np.ndarray:
+            if len(mask) == 0:
                 return np.zeros(n, dtype=bool)
-            return np.logical_or.reduceat(mask, np.minimum(starts, total - 1)) & nonempty
+            starts = np.cumsum(part.counts) - part.counts
+            return np.logical_or.reduceat(mask, np.minimum(starts, len(mask) - 1)) & (part.counts > 0)
 
         if conv is Convention.TOUCH:
-            blocked = any_per_target(ob)
+            blocked = any_per_target(e.every, obstacle(e.every, e.every.cell + base))
         else:
-            pcell = e.pcell + base
-            pob = arrays.block[pcell]
-            if thr is not None:
-                pob |= arrays.level[pcell] > thr
-            blocked = any_per_target(ob & pob)
-            if conv is Convention.BOTH_SIDES:
-                blocked |= any_per_target(ob & (e.side > 0)) & any_per_target(ob & (e.side < 0))
+            blocked = any_per_target(e.inside, obstacle(e.inside, e.inside.cell + base))
+            runs = e.runs
+            if len(runs.cell):
+                ob = obstacle(runs, runs.cell + base)
+                blocked |= any_per_target(runs, ob & obstacle(runs, runs.pcell + base))
+                if conv is Convention.BOTH_SIDES:
+                    blocked |= any_per_target(runs, ob & (runs.side > 0)) & any_per_target(runs, ob & (runs.side < 0))
         visible = ~blocked
         if arrays.walls:
-            near = any_per_target(arrays.wall_hex[cell]) | arrays.wall_hex[hx.cells[first:]] | arrays.wall_hex[base]
+            every = e.every if e.every is not None else self._entries(v, first, Convention.TOUCH).every
+            near = any_per_target(every, arrays.wall_hex[every.cell + base])
+            near |= arrays.wall_hex[hx.cells[first:]] | arrays.wall_hex[base]
             a = Hex(int(hx.q[v]), int(hx.r[v]))
             for i in np.flatnonzero(near & visible).tolist():
                 b = Hex(int(hx.q[first + i]), int(hx.r[first + i]))

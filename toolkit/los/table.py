@@ -20,13 +20,65 @@ CHUNK_ENTRIES = 2_000_000
 
 
 @dataclass
-class Entries:
-    """Contacts of a run of segments, one target each, in target order (see :func:`band_cells`)."""
+class Part:
+    """Entries of a run of segments (one target each, in target order): ``counts`` per target, then columns."""
 
-    counts: np.ndarray  # entries per target
+    counts: np.ndarray
     cell: np.ndarray
-    pcell: np.ndarray
-    side: np.ndarray
+    pcell: np.ndarray | None = None
+    side: np.ndarray | None = None
+
+
+@dataclass
+class Entries:
+    """What a one-to-all query needs: every contact (``touch``), the inside contacts and the hexside runs.
+
+    ``inside`` holds the contacts through a hex's inside; ``runs`` the hexside
+    contacts (only lines parallel to a hexside have any) with their partner
+    cell and side; corner grazes are only in ``every``.
+    """
+
+    every: Part | None
+    inside: Part | None
+    runs: Part | None
+
+
+class _CSR:
+    """Entries grouped by segment: ``indptr`` and columns."""
+
+    def __init__(self, indptr: np.ndarray, **cols: np.ndarray):
+        self.indptr = indptr
+        self.count = np.diff(indptr)
+        self.cols = cols
+
+    @property
+    def nbytes(self) -> int:
+        return self.indptr.nbytes + self.count.nbytes + sum(c.nbytes for c in self.cols.values())
+
+    def part(self, sa: list[int], sb: list[int], names: tuple[str, ...]) -> Part:
+        """Entries of the segment ranges ``sa[i]:sb[i]``, concatenated."""
+        ip = self.indptr
+        ea, eb = ip[sa].tolist(), ip[sb].tolist()
+        cat = np.concatenate
+        counts = cat([self.count[a:b] for a, b in zip(sa, sb)])
+        cols = {name: cat([self.cols[name][a:b] for a, b in zip(ea, eb)]) for name in names}
+        return Part(counts, **cols)
+
+
+def split_entries(indptr: np.ndarray, cell: np.ndarray, pcell: np.ndarray, side: np.ndarray) -> dict[str, _CSR]:
+    """The three groups of :class:`Entries` from :func:`band_cells` output."""
+    seg = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
+    out = {"every": _CSR(indptr, cell=cell)}
+    for name, mask, cols in (("inside", pcell == cell, ("cell",)), ("runs", side != 0, ("cell", "pcell", "side"))):
+        counts = np.bincount(seg[mask], minlength=len(indptr) - 1)
+        ip = np.concatenate([[0], np.cumsum(counts)])
+        data = {"cell": cell, "pcell": pcell, "side": side}
+        out[name] = _CSR(ip, **{c: data[c][mask] for c in cols})
+    return out
+
+
+NEEDS = {"touch": ("every",), "cross": ("inside", "runs"), "both-sides": ("inside", "runs")}
+COLUMNS = {"every": ("cell",), "inside": ("cell",), "runs": ("cell", "pcell", "side")}
 
 
 class HexArrays:
@@ -110,18 +162,18 @@ class OffsetTable:
         offsets = np.stack([np.repeat(np.arange(-qspan, qspan + 1), width),
                             np.concatenate([np.arange(a, b + 1) for a, b in zip(self.dr_min, self.dr_max) if b >= a])],
                            axis=1)
-        self.indptr, self.cell, self.pcell, self.side = _classify_in_chunks(offsets, hexes.stride, hexes.sentinel)
-        self.count = np.diff(self.indptr)
+        self.groups = split_entries(*_classify_in_chunks(offsets, hexes.stride, hexes.sentinel))
+        self.n_slots = len(offsets)
 
     def __len__(self) -> int:
-        return len(self.count)
+        return self.n_slots
 
     @property
     def nbytes(self) -> int:
         """Memory held by the table's arrays."""
-        return sum(a.nbytes for a in (self.indptr, self.cell, self.pcell, self.side, self.count))
+        return sum(g.nbytes for g in self.groups.values())
 
-    def entries(self, v: int, first: int = 0) -> Entries:
+    def entries(self, v: int, first: int = 0, convention: str = "touch") -> Entries:
         """Contacts from internal hex ``v`` to every internal hex from ``first`` on, in internal order."""
         hx = self.hexes
         q0, r0 = int(hx.q[v]), int(hx.r[v])
@@ -134,16 +186,13 @@ class OffsetTable:
         base = self.block[dq] - self.dr_min[dq] - r0
         sa = (base + r_from).tolist()
         sb = (base + hx.run_r1[runs] + 1).tolist()
-        ip = self.indptr
-        ea = ip[sa].tolist() if len(sa) else []
-        eb = ip[sb].tolist() if len(sb) else []
-        cat = np.concatenate
-        return Entries(
-            counts=cat([self.count[a:b] for a, b in zip(sa, sb)]) if sa else np.zeros(0, np.int64),
-            cell=cat([self.cell[a:b] for a, b in zip(ea, eb)]) if ea else np.zeros(0, np.int32),
-            pcell=cat([self.pcell[a:b] for a, b in zip(ea, eb)]) if ea else np.zeros(0, np.int32),
-            side=cat([self.side[a:b] for a, b in zip(ea, eb)]) if ea else np.zeros(0, np.int8),
-        )
+        got = {g: self.groups[g].part(sa, sb, COLUMNS[g]) if sa else _empty(g) for g in NEEDS[convention]}
+        return Entries(got.get("every"), got.get("inside"), got.get("runs"))
+
+
+def _empty(group: str) -> Part:
+    cols = {"cell": np.zeros(0, np.int32), "pcell": np.zeros(0, np.int32), "side": np.zeros(0, np.int8)}
+    return Part(np.zeros(0, np.int64), **{c: cols[c] for c in COLUMNS[group]})
 
 
 def _classify_in_chunks(offsets: np.ndarray, stride: int, sentinel: int):
@@ -161,8 +210,11 @@ def _classify_in_chunks(offsets: np.ndarray, stride: int, sentinel: int):
             np.concatenate([p[3] for p in parts]))
 
 
-def direct_entries(hexes: HexArrays, v: int, first: int = 0) -> Entries:
+def direct_entries(hexes: HexArrays, v: int, first: int = 0, convention: str = "touch") -> Entries:
     """The same entries as :meth:`OffsetTable.entries`, classified on the spot (no table)."""
-    offsets = hexes.offsets_from(v, first)
-    indptr, cell, pcell, side = band_cells(offsets, hexes.stride, hexes.sentinel)
-    return Entries(np.diff(indptr), cell, pcell, side)
+    indptr, cell, pcell, side = band_cells(hexes.offsets_from(v, first), hexes.stride, hexes.sentinel)
+    if convention == "touch":
+        return Entries(Part(np.diff(indptr), cell), None, None)
+    groups = split_entries(indptr, cell, pcell, side)
+    got = {g: Part(groups[g].count, **groups[g].cols) for g in NEEDS[convention]}
+    return Entries(got.get("every"), got.get("inside"), got.get("runs"))
