@@ -419,7 +419,9 @@ class LosEngine:
             if len(mask) == 0:
                 return np.zeros(n, dtype=bool)
             starts = np.cumsum(part.counts) - part.counts
-            return np.logical_or.reduceat(mask, np.minimum(starts, len(mask) - 1)) & (part.counts > 0)
+            if starts[-1] >= len(mask):  # trailing targets without entries: reduceat needs a start inside
+                mask = np.concatenate([mask, [False]])
+            return np.logical_or.reduceat(mask, starts) & (part.counts > 0)
 
         if conv is Convention.TOUCH:
             blocked = any_per_target(e.every, obstacle(e.every, e.every.cell + base))
