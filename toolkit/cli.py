@@ -81,8 +81,58 @@ def cmd_hex(args: argparse.Namespace) -> None:
         print(f"  hexside to {n}: {', '.join(f'{k}={v}' for k, v in attrs.items())}")
 
 
+def los_all_json(cmap: CompiledMap, hex_text: str, convention: str | None, direction: str) -> dict[str, Any]:
+    """Every hex a hex sees (``direction="from"``) or that sees it (``"to"``), with the map's obstacles (docs/cli.md)."""
+    from .los import SYMMETRIC
+
+    h = cmap.resolve(hex_text)
+    conv = Convention(convention or cmap.los.convention)
+    obstacles = map_obstacles(cmap)
+    engine = LosEngine(cmap.grid)
+    if direction == "from" or conv in SYMMETRIC:
+        vis = engine.visible_array(h, conv, obstacles)
+    else:  # pragma: no cover - every convention is symmetric today
+        vis = engine.visibility_matrix(conv, obstacles).column(h)
+    names = [cmap.name(x) for x, v in zip(cmap.grid.hex_list, vis.tolist()) if x != h and v]
+    hidden = [cmap.name(x) for x, v in zip(cmap.grid.hex_list, vis.tolist()) if x != h and not v]
+    return {"map": cmap.id, ("from" if direction == "from" else "to"): cmap.name(h), "convention": conv.value,
+            "rule": cmap.los.rule, "count": len(names), "of": len(names) + len(hidden), "visible": names,
+            "hidden": hidden}
+
+
+def _los_all(args: argparse.Namespace, cmap: CompiledMap, hex_text: str, direction: str) -> None:
+    """``toolkit los MAP --from HEX --all`` and ``toolkit seen MAP HEX``: a list, JSON, a picture."""
+    data = los_all_json(cmap, hex_text, args.convention, direction)
+    h = cmap.resolve(hex_text)
+    if args.svg:
+        overlays = [Highlight({cmap.resolve(x): None for x in data["hidden"]}, color="#202020"),
+                    Highlight({cmap.resolve(x): None for x in data["visible"]}, color="#1a9a3a"),
+                    Highlight({h: "◉" if direction == "from" else "◎"}, color="#ffcc00")]
+        print(f"wrote {write_image(args.svg, cmap, overlays)}", file=sys.stderr)
+    if args.json:
+        _print_json(data)
+        return
+    place = cmap.hexes[h].place
+    label = f"{cmap.name(h)} ({place})" if place else cmap.name(h)
+    verb = "sees" if direction == "from" else "is seen from"
+    rule = f"rule {data['rule']}, " if data["rule"] else ""
+    print(f"{label} {verb} {data['count']} of the {data['of']} other hexes ({rule}{data['convention']} convention):")
+    for i in range(0, len(data["visible"]), 12):
+        print("  " + " ".join(data["visible"][i:i + 12]))
+
+
+def cmd_seen(args: argparse.Namespace) -> None:
+    """Every hex that sees HEX, with the map's obstacles."""
+    _los_all(args, open_map(args.map), args.hex, "to")
+
+
 def cmd_los(args: argparse.Namespace) -> None:
     """Line of sight between two hexes: the map's obstacles, or with ``--position`` the game's spotting rules."""
+    if args.all or args.from_hex:
+        if not (args.all and args.from_hex) or len(args.hexes) != 1 or args.position:
+            raise ValueError("give MAP --from HEX --all (every hex that HEX sees)")
+        _los_all(args, open_map(args.hexes[0]), args.from_hex, "from")
+        return
     if args.position:
         if len(args.hexes) != 2:
             raise ValueError("with --position give FROM and TO only (the map is the position's)")
@@ -502,16 +552,27 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_hex)
 
-    s = sub.add_parser("los", help="line of sight between two hexes", usage="toolkit los [MAP] FROM TO "
-                       "[--position POSITION] [--convention C] [--json] [--svg OUT]")
+    s = sub.add_parser("los", help="line of sight between two hexes, or from one hex to every hex",
+                       usage="toolkit los [MAP] FROM TO [--position POSITION] [--convention C] [--json] [--svg OUT]"
+                             "\n       toolkit los MAP --from HEX --all [--convention C] [--json] [--svg OUT]")
     s.add_argument("hexes", nargs="+", metavar="MAP FROM TO",
-                   help="a map and two hexes or places; with --position, the two hexes only")
+                   help="a map and two hexes or places; with --position, the two hexes only; with --all, the map")
+    s.add_argument("--from", dest="from_hex", metavar="HEX", help="with --all: the viewer's hex or place")
+    s.add_argument("--all", action="store_true", help="every hex the --from hex sees (list, --json, --svg picture)")
     s.add_argument("--position", help="apply this position's game spotting rules (e.g. Jerusalem! 10.7)")
     s.add_argument("--convention", choices=[c.value for c in Convention],
                    help="default: the map's own convention")
     s.add_argument("--json", action="store_true")
     s.add_argument("--svg", metavar="OUT", help="also draw the line on the map (.svg or .png)")
     s.set_defaults(func=cmd_los)
+
+    s = sub.add_parser("seen", help="every hex that sees HEX (the map's obstacles and convention)")
+    s.add_argument("map", help="bundled map id or path to a map.yaml")
+    s.add_argument("hex", help="hex name or place name")
+    s.add_argument("--convention", choices=[c.value for c in Convention], help="default: the map's own convention")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--svg", metavar="OUT", help="also draw it: seeing hexes green, the others dark (.svg or .png)")
+    s.set_defaults(func=cmd_seen)
 
     s = sub.add_parser("render", help="draw a map as SVG or PNG")
     s.add_argument("map")
