@@ -220,6 +220,8 @@ class JerusalemMove:
         self.bomber = movers[0] if (len(movers) == 1 and not self.pickup and movers[0].counter.value("bomber")
                                     and len(self.moving) == 1) else None  # 13.1.1: alone, not carried
         self.lonely = [u for u in self.moving if u.counter.value("must_stack")]  # 12.6 note
+        self.city_only = any(u.counter.value("city_only") for u in movers)  # 12.9.3
+        self.all_pairs = self.tables.movement.city_road_links == "all_pairs"  # the reading of 1.3, 8.1
         if self.lonely and any(u.type not in LEADERS for u in self.moving):
             self.lonely = []
         self.costs = self.facts.cost_caches.setdefault(id(self.tables), {})  # the map and tables never change
@@ -460,8 +462,8 @@ class JerusalemMove:
     def steps(self, at: Hex, cost_so_far: int, mode=None) -> Iterable[Step | Blocked]:
         """Every step out of ``at`` and its cost, or why it is refused."""
         f = self.facts
-        all_pairs = self.tables.movement.city_road_links == "all_pairs"
-        if any(u.counter.value("city_only") for u in self._movers()):  # 12.9.3: within the city
+        all_pairs = self.all_pairs
+        if self.city_only:  # 12.9.3: within the city
             targets = [c for c in f.city if c != at] if all_pairs else [c for c in f.neighbors[at] if c in f.city]
         else:
             targets = f.neighbors[at]
