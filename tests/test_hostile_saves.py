@@ -270,3 +270,26 @@ def test_vmod_build_still_works_and_says_replaced(tmp_path):
     assert r.status == 0 and r.out.startswith("replaced "), r.err
     assert listing(tmp_path) == ["j.vmod"]
     assert_refused(run(["vmod", "siege-of-jerusalem"]), "-o")
+
+
+# ---------------------------------------------------------------- logs (toolkit check GAME.vlog): the same approach
+
+
+def test_hostile_logs_refused(tmp_path, good):
+    from toolkit.vassal.logfile import LOG
+
+    _, text = good
+    junk = tmp_path / "junk.vlog"
+    junk.write_bytes(save_bytes("", raw=b"\0" * 10_000))
+    before = listing(tmp_path)
+    assert_refused(run(["check", str(junk)]), "junk.vlog")
+    step = LOG + "CHATx"
+    for _ in range(40):
+        step = encode([LOG + "CHATy", step], ESC)
+    deep = tmp_path / "deep.vlog"
+    deep.write_bytes(save_bytes(encode([text, step], ESC)))
+    assert_refused(run(["check", str(deep)]), "nested more than")
+    many = tmp_path / "many.vlog"
+    many.write_bytes(save_bytes(encode([text] + [LOG + "CHATz"] * 20_001, ESC)))
+    assert_refused(run(["check", str(many)]), "steps (limit)")
+    assert listing(tmp_path) == sorted(before + ["deep.vlog", "many.vlog"])

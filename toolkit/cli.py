@@ -437,7 +437,7 @@ def cmd_check_log(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(report.json())
     else:
-        print("\n".join(report.text()))
+        print("\n".join(_clean(line, 100_000) for line in report.text()))  # commands from the log, escaped
     return 0 if report.legal else 1
 
 
