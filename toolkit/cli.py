@@ -195,6 +195,7 @@ def moves_json(position, unit_ids: list[str], result) -> dict[str, Any]:
         "unit": unit_ids[0] if len(unit_ids) == 1 else unit_ids,
         "from": name(result.start) if result.start is not None else None,
         "entering": position.by_id[unit_ids[0]].hex is None,
+        "moving": list(result.moving) or list(unit_ids),  # with the units bound to move along (6.3.3, 8.7.4)
         "phase": position.phase,
         "mp": None if result.budget is None else result.budget / 2,
         "refused": None if result.refused is None else {"reason": result.refused.message,
