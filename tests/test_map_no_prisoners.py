@@ -195,3 +195,96 @@ def test_hexes_are_thirty_miles(cmap):
     spec = yaml.safe_load(MAP.read_text())
     assert math.isclose(spec["grid"]["size"] * math.sqrt(3), 30 * 1.609344, rel_tol=1e-4)
     assert spec["projection"]["units_per_km"] == 1
+
+
+# ------------------------------------------------------------------ water hexsides (10.3A) and land reach
+
+WATER_SIDES = ("all_sea_hexside", "all_lake_hexside")
+# Land hexes with no land route to Cairo: real islands only.  At 30-mile hexes there are none (Tiran,
+# Sanafir and the Red Sea reef islands lie inside hexes whose main land is the mainland).
+ISLANDS: frozenset[str] = frozenset()
+
+
+def land_graph(cmap) -> nx.Graph:
+    """Land hexes joined across every hexside that is not all-sea or all-lake (the canal is crossed)."""
+    land = [h for h, info in cmap.hexes.items() if info.terrain[0] not in ("sea", "lake")]
+    g = nx.Graph()
+    g.add_nodes_from(land)
+    for h in land:
+        for n in cmap.grid.neighbors(h):
+            if n in g and not any(cmap.hexside(h, n).get(f) for f in WATER_SIDES):
+                g.add_edge(h, n)
+    return g
+
+
+def test_10_3a_every_land_hex_has_a_land_neighbour(cmap):
+    """10.3A: an all-sea hexside is water along the whole hexside, so a coastal hex keeps its land neighbours
+    along the coast (the edge between two coastal hexes may run partly offshore)."""
+    g = land_graph(cmap)
+    cut_off = sorted(cmap.name(h) for h in g if g.degree(h) == 0)
+    assert cut_off == sorted(ISLANDS)
+
+
+@pytest.mark.parametrize("a, b", [("1005", "1006"), ("1102", "1103"), ("1102", "1202"), ("1102", "1203"),
+                                  ("1201", "1202"), ("0508", "0509"), ("1012", "1013")])
+def test_10_3a_straight_coasts_are_not_all_sea(cmap, a, b):
+    """Haifa|Jaffa, Sidon|Tyre and the Lebanese coast, Romani, Aqaba: land neighbours along a coast."""
+    side = cmap.hexside(cmap.grid.parse(a), cmap.grid.parse(b))
+    assert not any(side.get(f) for f in WATER_SIDES), side
+
+
+@pytest.mark.parametrize("a, b, kind", [("0513", "0614", "all_sea_hexside"), ("0614", "0615", "all_sea_hexside"),
+                                        ("0716", "0816", "all_sea_hexside"), ("0914", "1015", "all_sea_hexside"),
+                                        ("1107", "1208", "all_lake_hexside"), ("0308", "0408", "all_lake_hexside")])
+def test_10_3a_gulfs_dead_sea_and_lagoons_stay_water(cmap, a, b, kind):
+    """The Gulfs of Suez and Aqaba, the Dead Sea and Lake Manzala still part the hexes on their shores."""
+    side = cmap.hexside(cmap.grid.parse(a), cmap.grid.parse(b))
+    assert side.get(kind) and not any(side.get(f) for f in WATER_SIDES if f != kind)
+
+
+def test_gulf_of_suez_is_crossed_only_round_its_head_at_suez(cmap):
+    """West shore (Egypt) to east shore (Sinai): every land route passes Suez or north of it (the canal)."""
+    g = land_graph(cmap)
+    north = {cmap.resolve("Suez")} | {h for h in g if cmap.grid.naming.to_offset(h)[1] < 12}
+    assert nx.has_path(g, cmap.grid.parse("0413"), cmap.grid.parse("0613"))
+    assert not nx.has_path(g.subgraph(set(g) - north), cmap.grid.parse("0413"), cmap.grid.parse("0613"))
+
+
+def test_lake_manzala_is_a_lake(cmap):
+    """Lake Manzala (behind the bar from Damietta to Port Said) is a lake, not the sea."""
+    sides = [cmap.hexside(cmap.grid.parse("0308"), cmap.grid.parse("0408"))]
+    assert all(s.get("all_lake_hexside") and not s.get("all_sea_hexside") for s in sides)
+
+
+def test_every_land_hex_is_reached_by_land_from_cairo(cmap):
+    """Acceptance (issue 10): every land hex is reachable by land from Cairo, but for documented islands."""
+    g = land_graph(cmap)
+    reached = nx.node_connected_component(g, cmap.resolve("Cairo"))
+    assert sorted(cmap.name(h) for h in g if h not in reached) == sorted(ISLANDS)
+
+
+# ------------------------------------------------------------------ railway junctions
+
+def lines_at(graph: nx.Graph, h) -> set[str]:
+    return {d["railway"] for _, _, d in graph.edges(h, data=True) if d.get("railway")}
+
+
+def test_rail_lines_join_only_where_real_lines_met(cmap, graph):
+    """16.1: the lines meet at Dera, Afula, Lydda/Ramlah, Qantara and Ismailia (Tulkarm lies in Jaffa's hex)."""
+    junctions = {cmap.name(h): lines_at(graph, h) for h in graph if len(lines_at(graph, h)) > 1}
+    assert junctions == {
+        cmap.name(cmap.resolve("Dera")): {"hejaz", "haifa_deraa"},
+        "1105": {"haifa_deraa", "beersheba"},                                   # Afula
+        cmap.name(cmap.resolve("Jaffa")): {"jaffa_jerusalem", "beersheba"},     # Tulkarm - Lydda
+        cmap.name(cmap.resolve("Ramlah")): {"british", "jaffa_jerusalem", "beersheba"},   # Lydda, Junction
+        cmap.name(cmap.resolve("Qantara")): {"british", "egypt_canal"},
+        "0410": {"egypt", "egypt_canal"},                                       # Ismailia
+    }
+
+
+def test_beersheba_audja_line_keeps_out_of_rafa(cmap, graph):
+    """The Ottoman Beersheba - Audja line never touched Rafa, on the British line."""
+    spec = yaml.safe_load(MAP.read_text())
+    (x, y), = project(Projection.model_validate(spec["projection"]), [(34.25, 31.29)], "lonlat")
+    rafa = cmap.grid.layout.hex_at(float(x), float(y))
+    assert lines_at(graph, rafa) == {"british"}

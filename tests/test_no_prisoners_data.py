@@ -223,8 +223,9 @@ def _reached_from_the_west_edge_without_crossing_the_canal(cmap):
     while todo:
         h = todo.pop()
         for n in cmap.grid.neighbors(h):
-            if n in land and n not in seen and not cmap.hexside(h, n).get("suez_canal") \
-                    and not cmap.hexside(h, n).get("all_sea_hexside"):
+            side = cmap.hexside(h, n)
+            if n in land and n not in seen and not any(side.get(f) for f in ("suez_canal", "all_sea_hexside",
+                                                                            "all_lake_hexside")):
                 seen.add(n)
                 todo.append(n)
     return seen

@@ -22,7 +22,9 @@ import numpy as np
 import shapely
 
 from toolkit.hexgrid import Grid, Hex, hexside
+from toolkit.hexgrid.coords import cube_round_array
 from toolkit.mapdata.compiler import path_chain
+from toolkit.render.scene import shared_edge
 
 from .emit import areas_from_hexes, grid_of, write_map
 from .sources import GEONAMES_NOTICE, GLOBE_NOTICE, GSHHG_NOTICE, Raster, elevation, find_place, land_mask
@@ -40,13 +42,22 @@ LON0, LAT0 = 35.3, 29.0                     # projection centre (true-scale para
 COLUMNS, ROWS = (1, 23), (1, 25)
 
 SEA_THRESHOLD = 0.9        # a hex is all-sea (all-lake) when at least 90% of its samples are sea (lake)
-# A hexside between two land hexes is all-sea / all-lake (10.3A) when a quarter of the segment joining
-# the two centres is water: the gulfs of Suez and Aqaba, the Dead Sea, the lagoons are narrower than a hex.
-WATER_SIDE_THRESHOLD = 0.25
+# A hexside between two land hexes is all-sea / all-lake (10.3A) when no land crosses its shared edge:
+# each land hex is reduced to its main land (the largest 4-connected piece of land inside it, on a
+# LAND_CELL_KM raster), and the hexside is passable when the main lands of the two hexes touch across
+# the edge along at least LAND_CONTACT_KM; otherwise it is all-water, sea or lake by the water in a
+# band WATER_BAND hex sizes either side of the edge (or, if the band is dry, in the two hexes).  So a
+# straight coast whose edge runs partly offshore stays land, while the gulfs of Suez and Aqaba, the Dead
+# Sea and the lagoons, narrower than a hex, still cut the hexes on their two shores apart (a hex the
+# gulf runs through belongs to the shore holding most of its land).
+LAND_CELL_KM = 1.0
+LAND_CONTACT_KM = 1.0
+WATER_BAND = 0.25
 MOUNTAIN = {"relief": 1000, "high": 1300}  # metres: p90 - p10 relief inside the hex, p90 elevation
 ROUGH = {"relief": 600}
 
 SEA, LAND, LAKE = 0, 1, 2
+SEA_TO_LAKE = -1           # a WATER_FIXES value: the polygon's sea cells become lake
 
 # ---------------------------------------------------------------- hand tables
 
@@ -60,6 +71,11 @@ WATER_FIXES = [
     (LAKE, [(35.52, 32.72), (35.64, 32.71), (35.65, 32.80), (35.62, 32.88), (35.55, 32.87), (35.52, 32.80)]),
     # Sabkhat el Bardawil lagoon, behind its sand bar (land in the mask).
     (LAKE, [(32.75, 31.08), (33.05, 31.05), (33.40, 31.10), (33.45, 31.15), (33.10, 31.20), (32.80, 31.17)]),
+    # Lake Manzala, behind its broken sand bar from the Damietta mouth to Port Said: the mask has it as
+    # sea.  Only its sea cells become lake (its islands and shores stay land).
+    (SEA_TO_LAKE, [(31.76, 31.38), (31.84, 31.47), (31.93, 31.46), (31.98, 31.42), (32.02, 31.36), (32.13, 31.30),
+                   (32.23, 31.26), (32.33, 31.22), (32.33, 31.12), (32.27, 31.05), (32.09, 31.04), (32.00, 31.12),
+                   (31.90, 31.20), (31.78, 31.29)]),
     # The Great and Little Bitter Lakes and Lake Timsah are kept as the mask has them;
     # at this scale they lie along the Suez Canal hexsides (value "bitter_lakes" there).
 ]
@@ -165,9 +181,11 @@ RAILWAYS = {
     "haifa_deraa": [(34.99, 32.82), (35.29, 32.61), (35.50, 32.50), (35.59, 32.70), (35.80, 32.70),
                     (36.11, 32.62)],
     "jaffa_jerusalem": [(34.75, 32.05), (34.87, 31.93), (34.98, 31.77), (35.21, 31.77)],
-    # The Ottoman line Afula - Tulkarm - Lydda - Junction Station - Beersheba - Audja - Kossaima.
+    # The Ottoman line Afula - Tulkarm - Lydda - Junction Station - Beersheba - Asluj - Audja - Kossaima.
+    # It met other lines only at Afula, Lydda/Junction Station and (in 1918) the British line at Ramlah/
+    # Lydda: through Asluj (34.73 E 31.03 N) it keeps out of Rafa's hex on the British line.
     "beersheba": [(35.29, 32.61), (35.30, 32.46), (35.03, 32.31), (34.89, 31.95), (34.84, 31.78),
-                  (34.79, 31.25), (34.60, 31.00), (34.43, 30.88), (34.40, 30.65)],
+                  (34.79, 31.25), (34.73, 31.03), (34.43, 30.88), (34.40, 30.65)],
 }
 
 # The sector boundary (2.2, 17.x), south to north: the Red Sea and Gulf of Aqaba axis, Wadi Araba,
@@ -289,6 +307,8 @@ def water_1917(mask: Raster) -> Raster:
         inside = shapely.contains_xy(shapely.Polygon(poly), lon, lat)
         if value == LAND:
             values[inside & (values == LAKE)] = LAND
+        elif value == SEA_TO_LAKE:
+            values[inside & (values == SEA)] = LAKE
         else:
             values[inside] = value
     return Raster(values, mask.west, mask.north, mask.cells_per_degree)
@@ -341,19 +361,114 @@ def base_terrain(grid: Grid, proj: Projector, water: Raster, elev: Raster) -> di
     return out
 
 
+def land_cells(grid: Grid, proj: Projector, water: Raster,
+               anchors: dict[Hex, tuple[float, float]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A LAND_CELL_KM raster over the grid: water value, hex index (-1 off the grid) and main-land mask.
+
+    A cell is main land when it is land and belongs to the main piece of its own hex: pieces are
+    4-connected land cells of one hex; the main one holds the hex's place (``anchors``: lon/lat of the
+    place, e.g. Suez on the west bank of the canal), else it is the largest."""
+    hexes = list(grid.hexes())
+    index = {(h.q, h.r): i for i, h in enumerate(hexes)}
+    corners = np.array([c for h in hexes for c in grid.layout.corners(h)])
+    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+    xs = np.arange(x0 + LAND_CELL_KM / 2, x1, LAND_CELL_KM)
+    ys = np.arange(y0 + LAND_CELL_KM / 2, y1, LAND_CELL_KM)
+    x, y = np.meshgrid(xs, ys)
+    w = water.sample(*proj.to_lonlat(x.ravel(), y.ravel())).reshape(x.shape)
+    # The Suez Canal is too narrow for the mask but is water: it parts the land on its two banks (its own
+    # hexsides are marked suez_canal, not all-sea).  Every cell it passes through becomes sea.
+    line = np.column_stack(proj.to_map(*np.array(SUEZ_CANAL).T))
+    for p, q in zip(line, line[1:]):
+        t = np.linspace(0.0, 1.0, int(np.ceil(np.linalg.norm(q - p) / (LAND_CELL_KM / 4))) + 1)[:, None]
+        pts = p + t * (q - p)
+        cols = np.floor((pts[:, 0] - x0) / LAND_CELL_KM).astype(int)
+        rows = np.floor((pts[:, 1] - y0) / LAND_CELL_KM).astype(int)
+        ok = (rows >= 0) & (rows < w.shape[0]) & (cols >= 0) & (cols < w.shape[1])
+        w[rows[ok], cols[ok]] = SEA
+    q, r = cube_round_array(*grid.layout.point_to_axial(x, y))
+    hid = np.vectorize(lambda a, b: index.get((int(a), int(b)), -1), otypes=[np.int64])(q, r)
+    land = (w == LAND) & (hid >= 0)
+    # Label the pieces: every land cell starts with its own number, then takes the smallest number of its
+    # land neighbours in the same hex until nothing changes.
+    big = np.iinfo(np.int64).max
+    label = np.where(land, np.arange(land.size).reshape(land.shape), big)
+    while True:
+        new = label.copy()
+        for axis in (0, 1):
+            for step in (1, -1):
+                other, same = np.roll(label, step, axis), np.roll(hid, step, axis) == hid
+                edge = np.zeros_like(land)   # np.roll wraps round: never join across the raster's border
+                if axis == 0:
+                    edge[0 if step == 1 else -1, :] = True
+                else:
+                    edge[:, 0 if step == 1 else -1] = True
+                new = np.where(land & same & ~edge, np.minimum(new, other), new)
+        if np.array_equal(new, label):
+            break
+        label = new
+    pieces, counts = np.unique(np.stack([hid[land], label[land]]), axis=1, return_counts=True)
+    main_label = {}
+    for (h, lab), n in zip(pieces.T, counts):
+        if n > main_label.get(h, (0, 0))[0] or (n == main_label[h][0] and lab < main_label[h][1]):
+            main_label[h] = (n, lab)
+    best = np.full(len(hexes), -1, dtype=np.int64)
+    for h, (_, lab) in main_label.items():
+        best[h] = lab
+    for h, lonlat in anchors.items():   # the piece nearest the place
+        i = index[(h.q, h.r)]
+        mine = land & (hid == i)
+        if mine.any():
+            px, py = (float(v) for v in proj.to_map(*lonlat))
+            d = np.where(mine, (x - px) ** 2 + (y - py) ** 2, np.inf)
+            best[i] = label.flat[int(np.argmin(d))]
+    main = land & (label == best[np.where(hid >= 0, hid, 0)])
+    return w, hid, main
+
+
+def land_contacts(grid: Grid, hid: np.ndarray, main: np.ndarray) -> dict:
+    """Kilometres of shared edge along which the main lands of two adjacent hexes touch, per hexside."""
+    hexes = list(grid.hexes())
+    out: dict = {}
+    for a, b, ma, mb in ((hid[:, :-1], hid[:, 1:], main[:, :-1], main[:, 1:]),
+                         (hid[:-1, :], hid[1:, :], main[:-1, :], main[1:, :])):
+        touch = ma & mb & (a != b)
+        pairs, counts = np.unique(np.stack([a[touch], b[touch]]), axis=1, return_counts=True)
+        for (i, j), n in zip(pairs.T, counts):
+            side = hexside(hexes[i], hexes[j])
+            out[side] = out.get(side, 0.0) + n * LAND_CELL_KM
+    return out
+
+
+def edge_band(grid: Grid, a: Hex, b: Hex, n: int = 41, m: int = 11) -> np.ndarray:
+    """Points (map units) of a band WATER_BAND hex sizes wide either side of the edge shared by a and b."""
+    p, q = (np.array(c) for c in shared_edge(grid.layout, a, b))
+    ca, cb = np.array(grid.layout.centre(a)), np.array(grid.layout.centre(b))
+    u = (cb - ca) / np.linalg.norm(cb - ca)
+    along = p + np.linspace(0.0, 1.0, n)[:, None] * (q - p)
+    across = np.linspace(-WATER_BAND, WATER_BAND, m) * grid.layout.size
+    return (along[:, None, :] + across[None, :, None] * u).reshape(-1, 2)
+
+
 def water_hexsides(grid: Grid, proj: Projector, water: Raster, terrain: dict[Hex, str],
-                   skip: set) -> list[dict[str, Any]]:
-    """all-sea / all-lake hexsides (10.3A) between two land hexes with water between their centres.
+                   skip: set, anchors: dict[Hex, tuple[float, float]]) -> list[dict[str, Any]]:
+    """all-sea / all-lake hexsides (10.3A) between two land hexes whose main lands do not touch (see the top).
 
     ``skip``: canal hexsides, and hexsides a railway crosses (it ran on land there, e.g. south of
     the Bardawil lagoon)."""
+    _, hid, main = land_cells(grid, proj, water, anchors)
+    contact = land_contacts(grid, hid, main)
     out = []
     for a in grid.hexes():
         for b in grid.neighbors(a):
             if b <= a or {terrain[a], terrain[b]} & {"sea", "lake"} or hexside(a, b) in skip:
                 continue
-            w = water.sample(*proj.to_lonlat(*centre_segment(grid, a, b).T))
-            if np.mean(w != LAND) >= WATER_SIDE_THRESHOLD:
+            if contact.get(hexside(a, b), 0.0) >= LAND_CONTACT_KM:
+                continue
+            w = water.sample(*proj.to_lonlat(*edge_band(grid, a, b).T))
+            if np.all(w == LAND):
+                w = water.sample(*proj.to_lonlat(*np.vstack([hex_samples(grid, a), hex_samples(grid, b)]).T))
+            if np.any(w != LAND):
                 kind = "all_sea_hexside" if np.sum(w == SEA) >= np.sum(w == LAKE) else "all_lake_hexside"
                 out.append({"between": [grid.name(a), grid.name(b)], "set": {kind: True}})
     return out
@@ -469,7 +584,9 @@ def build_spec(mask: Raster, elev: Raster, positions: dict[str, tuple[float, flo
     spec["overrides"] = {
         "hexes": hex_overrides(grid, proj, places),
         "hexsides": [{"between": [grid.name(s.a), grid.name(s.b)], "set": {"suez_canal": v}} for s, v in canal.items()]
-        + water_hexsides(grid, proj, water, terrain, set(canal) | railway_hexsides(grid, proj)) + boundary_hexsides(grid, region),
+        + water_hexsides(grid, proj, water, terrain, set(canal) | railway_hexsides(grid, proj),
+                         {h: pos for h, pos in places.values()})
+        + boundary_hexsides(grid, region),
     }
     return spec, places
 
