@@ -418,7 +418,9 @@ class LosEngine:
         def any_per_target(part, mask: np.ndarray) -> np.ndarray:
             if len(mask) == 0:
                 return np.zeros(n, dtype=bool)
-            starts = np.cumsum(part.counts) - part.counts
+            if part.starts is None:
+                part.starts = np.cumsum(part.counts) - part.counts
+            starts = part.starts
             if starts[-1] >= len(mask):  # trailing targets without entries: reduceat needs a start inside
                 mask = np.concatenate([mask, [False]])
             return np.logical_or.reduceat(mask, starts) & (part.counts > 0)

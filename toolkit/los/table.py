@@ -16,7 +16,7 @@ from ..hexgrid import Grid, Hex
 from .contacts import band_cells
 
 #: Largest number of contact entries classified in one numpy batch (caps temporary memory).
-CHUNK_ENTRIES = 2_000_000
+CHUNK_ENTRIES = 500_000
 
 
 @dataclass
@@ -27,6 +27,7 @@ class Part:
     cell: np.ndarray
     pcell: np.ndarray | None = None
     side: np.ndarray | None = None
+    starts: np.ndarray | None = None  # first entry of each target, computed once per query
 
 
 @dataclass
