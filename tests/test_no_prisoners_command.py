@@ -67,3 +67,33 @@ def test_attack_bonus_needs_one_hq_for_all(np_game):  # noqa: F811
     assert not ok and hq is None and why.rule == "11.10 A"
     ok, hq, _ = attack_bonus(pos, ["b", "m2"])
     assert ok and hq == "m2"
+
+
+# -- 19.2 A/B: the leaders flip in a given Reinforcement Phase of 1917-III, not for the whole turn ---------------
+
+def _radii(tmp_path, turn, phase, side="cp"):
+    from position_files import write_position
+    pos = write_position(tmp_path, "no-prisoners", turn, phase, side,
+                         [("murray", "a-hq-murray", "0409"), ("sxf", "c-hq-sxf", "1007")])
+    return {c.hq: c.radius for c in command(pos).hqs}
+
+
+def test_19_2_leaders_flip_in_their_reinforcement_phase_not_at_the_turn(tmp_path):
+    # Murray 2 -> Allenby 3 in the (Western) Allied Reinforcement Phase of 1917-III (19.2 A); SXF 2 -> Yildirim 3
+    # in the (Western) CP Reinforcement Phase (19.2 B), which comes first in the turn (4.2.1, 4.2.2).
+    assert _radii(tmp_path, "1917-II", "east_cp_movement") == {"murray": 2, "sxf": 2}
+    assert _radii(tmp_path, "1917-III", "west_cp_random_events") == {"murray": 2, "sxf": 2}
+    assert _radii(tmp_path, "1917-III", "west_cp_reinforcement") == {"murray": 2, "sxf": 3}
+    assert _radii(tmp_path, "1917-III", "west_cp_movement") == {"murray": 2, "sxf": 3}
+    assert _radii(tmp_path, "1917-III", "west_allied_random_events", "allied") == {"murray": 2, "sxf": 3}
+    assert _radii(tmp_path, "1917-III", "west_allied_reinforcement", "allied") == {"murray": 3, "sxf": 3}
+    assert _radii(tmp_path, "1917-III", "east_cp_movement") == {"murray": 3, "sxf": 3}
+    assert _radii(tmp_path, "1918-I", "west_cp_random_events") == {"murray": 3, "sxf": 3}
+
+
+def test_hq_flipped_flag_is_declared_and_shows_the_back(tmp_path):
+    # game.yaml declares the unit flag `flipped` (the game's back_flag): the loader accepts it on an HQ.
+    from position_files import write_position
+    pos = write_position(tmp_path, "no-prisoners", "1916-II", "west_allied_movement", "allied",
+                         [("murray", "a-hq-murray", "0409", ["flipped"])])
+    assert pos.by_id["murray"].has("flipped") and command(pos).hq("murray").radius == 3

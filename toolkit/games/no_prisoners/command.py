@@ -12,8 +12,11 @@ same HQ (11.10 A), at most once per HQ per combat phase (11.10 B, 11.11 C).
 
 Readings of our own:
 
-* an HQ shows its back (stronger) face from turn 1917-III on (19.1; the
-  game's turn list decides), or whenever it carries a flag ``flipped``;
+* an HQ shows its back (stronger) face from the phase in which it is flipped
+  on (19.2 A/B: Murray in the 1917-III Western Allied Reinforcement Phase, SXF
+  in the 1917-III Western CP Reinforcement Phase; ``tables.yaml``
+  ``leader_upgrades``; the game's turn and phase lists decide what comes
+  before), or whenever it carries the flag ``flipped``;
 * an HQ commands only units of its own sector (17.1; 21.3 E keeps Western and
   Eastern CP bonuses apart at Damascus);
 * HQs that already gave their bonus this combat phase carry the unit flag
@@ -38,16 +41,23 @@ from .tables import load_tables
 USED_PARAM = "command_used"
 USED_FLAGS = ("command_bonus_used", "command_used")
 FLIPPED_FLAGS = ("flipped", "back")
-UPGRADE_TURN = "1917-III"   # 19.1 A/B: Murray -> Allenby, SXF -> Yildirim
 
 
 def shows_back(position: Position, u: Unit) -> bool:
-    """Whether an HQ shows its stronger back face: a ``flipped`` flag, or from turn 1917-III on (19.1 C)."""
+    """Whether an HQ shows its stronger back face: a ``flipped`` flag, or from its upgrade phase on (19.2 A-C)."""
     if any(u.has(f) for f in FLIPPED_FLAGS):
         return True
-    turns = position.game.spec.turns
-    return (UPGRADE_TURN in turns and position.turn in turns
-            and turns.index(position.turn) >= turns.index(UPGRADE_TURN) and bool(u.counter.back))
+    up = load_tables(position.game.folder).leader_upgrades.get(u.counter.id)
+    if up is None or not u.counter.back:
+        return False
+    turns, phases = position.game.spec.turns, position.game.spec.phases
+    if up.turn not in turns or position.turn not in turns:
+        return False
+    now, then = turns.index(position.turn), turns.index(up.turn)
+    if now != then:
+        return now > then
+    return (up.phase in phases and position.phase in phases
+            and phases.index(position.phase) >= phases.index(up.phase))
 
 
 def command_radius(u: Unit, position: Position | None = None) -> int | None:

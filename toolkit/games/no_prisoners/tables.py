@@ -177,6 +177,14 @@ class ArabRevoltTable(_Model):
     deploy: ArabRevoltDeploy
 
 
+class LeaderUpgrade(_Model):
+    """``leader_upgrades``: the turn and phase in which a leader counter is flipped for good (19.2 A/B)."""
+
+    turn: str
+    phase: str
+    rule: str
+
+
 class Tables(_Model):
     """``tables.yaml``."""
 
@@ -188,6 +196,7 @@ class Tables(_Model):
     weather: WeatherTable = WeatherTable()
     setup_zones: dict[str, tuple[Zone, ...]] = {}
     arab_revolt: ArabRevoltTable
+    leader_upgrades: dict[str, LeaderUpgrade] = {}     # counter id -> when it flips (19.2 A/B)
     # 11.x, 21.2: the combat tables
 
     odds_columns: tuple[str, ...]
