@@ -131,14 +131,18 @@ def test_the_11_11_example_seven_against_three_three_shifts(npc):
     assert "naval squadron" not in " ".join(s["why"] for s in r["denied_shifts"])
 
 
-def test_the_11_14_example_one_against_ten_two_shifts_is_one_to_one(npc):
+def test_11_14_half_to_one_is_the_worst_base_column_and_no_shift_is_lost(npc):
+    # 11.14: odds worse than 1/2:1 use the 1/2:1 column as the base line, and shifts count from it column by
+    # column (as in 11.11's example), so 1 against 10 with one shift is 1:1 and with two is 2:1.  The printed
+    # 11.14 example says 1:1 after two shifts; we follow the stated rule (docs/games/no-prisoners.md).
     p = pos(npc, [("a", "w1", "0409"), *HOLD, ("d", "t10", "0509")], boxed=SUPPORT)
-    r = combat_json(combat(p, ["a", "rfc", "emed"], ["d"]))
-    assert (r["ratio"], r["base_odds"], r["odds"]) == ("1-10", "1-2", "1-1")
-    assert len(r["shifts"]) == 2 and "11.14" in r["base_why"]
-    # Without shifts it is resolved on 1/2:1; with one shift it reaches 1/2:1 only (our reading, docstring).
     assert combat(p, ["a"], ["d"]).odds == "1-2"
-    assert combat(p, ["a", "rfc"], ["d"]).odds == "1-2"
+    one = combat(p, ["a", "rfc"], ["d"])
+    assert (one.raw_odds, one.base_odds, one.odds) == ("1-10", "1-2", "1-1")
+    r = combat_json(combat(p, ["a", "rfc", "emed"], ["d"]))
+    assert (r["ratio"], r["base_odds"], r["odds"]) == ("1-10", "1-2", "2-1")
+    assert len(r["shifts"]) == 2 and "11.14" in r["base_why"]
+    assert any("11.14" in n and "example" in n for n in r["notes"])
 
 
 def test_between_half_and_one_is_the_half_column_and_shifts_count_from_it(npc):

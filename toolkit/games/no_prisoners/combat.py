@@ -28,14 +28,15 @@ Readings of points the rulebook leaves open:
 
 * **11.14 and its example.**  11.3 and 11.11 give a column list of ½:1, 1:1,
   2:1 ... and 11.11's example (7 against 3 = 2:1, three shifts = 5:1) counts
-  shifts column by column.  11.14's example (1 against 10, two shifts) ends on
-  1:1, one column short of what counting from ½:1 gives.  We encode the
-  example: odds worse than ½:1 (the defender more than twice the attacker)
-  stand one column LEFT of ½:1, a column that is not on the table, so the
-  first shift only brings them to ½:1; with no shift they are resolved on ½:1
-  (11.14).  Odds of ½:1 up to 1:1 (11.3: "less than 1:1") are on ½:1 itself,
-  and odds above 6:1 start from 6:1 (11.14); shifts may then go on to the
-  reconstructed 7:1-9:1 columns (tables.yaml ``shift_columns``).
+  shifts column by column.  11.14 states that odds worse than ½:1 use ½:1 as
+  the base line from which shifts are applied, so ½:1 is the worst base
+  column and every shift counts from it: 1 against 10 is ½:1, with one shift
+  1:1, with two 2:1.  11.14's printed example ends two shifts on 1:1, one
+  column short of that; we follow the stated rule (never losing a shift) and
+  the result notes the example.  Odds of ½:1 up to 1:1 (11.3: "less than
+  1:1") are on ½:1 too, and odds above 6:1 start from 6:1 (11.14); shifts may
+  then go on to the reconstructed 7:1-9:1 columns (tables.yaml
+  ``shift_columns``).
 * **Terrain (11.12).**  The defenders' printed strengths are added and the
   total multiplied by the single best multiplier (11.12 D) among the terrain
   of the hex (base terrain, city, town) and the hexside features every
@@ -95,17 +96,13 @@ USED_FLAG = {"first": "used_first_combat", "second": "used_second_combat"}   # 1
 
 
 def base_column(attack, defence, tables: Tables) -> tuple[int, str]:
-    """Where the odds stand before shifts: an index into ``odds_columns`` and why (11.3, 11.14).
-
-    Index -1 is the off-table place left of ½:1 (our reading of the 11.14 example, module docstring).
-    """
+    """Where the odds stand before shifts: an index into ``odds_columns`` and why (11.3, 11.14)."""
     cols = list(tables.odds_columns)
     lo, hi = cols.index(tables.base_columns.lowest), cols.index(tables.base_columns.highest)
     r = _frac(attack) / _frac(defence)
     raw = ratio(attack, defence)
     if r < ratio_value(cols[lo]):
-        return lo - 1, (f"{raw} is worse than {cols[lo]}: resolved on {cols[lo]} without shifts, and the first shift "
-                        f"only brings it to {cols[lo]} (11.14 and its example)")
+        return lo, f"{raw} is worse than {cols[lo]}: {cols[lo]} is the base line for shifts (11.14)"
     if r < 1:
         return lo, f"{raw} is less than 1-1: the {cols[lo]} column (11.3)"
     if r > ratio_value(cols[hi]):
@@ -377,11 +374,14 @@ def _compute(position: Position, res: CombatResult, attackers: list[Unit], defen
     else:
         res.raw_odds = ratio(res.attack, res.defence)
         base, res.base_why = base_column(res.attack, res.defence, tables)
-    res.base_odds = tables.odds_columns[max(base, tables.odds_columns.index(tables.base_columns.lowest))]
+    res.base_odds = tables.odds_columns[base]
     # Shifts (11.8-11.11).
     _shifts(position, facts, tables, res, land, helpers, target, sector, which, use_command)
     n = sum(s.columns for s in res.shifts)
     res.odds = shifted_column(base, n, tables)
+    if n and res.defence > 0 and _frac(res.attack) / _frac(res.defence) < ratio_value(tables.base_columns.lowest):
+        res.notes.append(f"shifts count from the {tables.base_columns.lowest} base line (11.14); the printed 11.14 "
+                         f"example ends one column lower (1 against 10, two shifts: 1-1): we follow the stated rule")
     if base + n > len(tables.odds_columns) - 1:
         res.notes.append(f"the shifts run past the last column; {res.odds} is used")
     if tables.odds_columns.index(res.odds) > tables.odds_columns.index(tables.base_columns.highest):
