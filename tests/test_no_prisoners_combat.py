@@ -256,3 +256,28 @@ def test_refusals(npc):
     assert set(j) >= {"kind", "attackers", "defenders", "attack", "defence", "ratio", "odds", "modifiers",
                       "total_modifier", "kills_on", "probability", "refused", "notes"}
     assert j["refused"]["rule"] == "11.7 C" and j["probability"] is None
+
+
+def test_odds_outside_a_combat_phase_computed_but_flagged(npc, capsys):
+    # 4.2.1.4, 11.2: attacks are made in the phasing side's combat phases; `odds` in the Movement Phase still
+    # computes (for planning) but says the position is not in a combat phase; `check` does not care.
+    from toolkit.cli import main
+    from toolkit.games.no_prisoners import check
+    units = [("a", "w4", "0409"), *HOLD, ("d", "t2", "0509")]
+    moving = pos(npc, units, phase="west_allied_movement")
+    assert main(["odds", moving.source, "--attack", "a", "--defend", "d"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == ("NOT IN A COMBAT PHASE (4.2.1.4): west_allied_movement is not a combat phase: "
+                                   "attacks are made only in the phasing side's First and Second Combat Phases "
+                                   "(4.2.1.4, 11.2); these odds are for planning")
+    r = combat_json(combat(moving, ["a"], ["d"]))
+    assert r["refused"] is None and r["odds"] == "2-1"
+    assert r["in_combat_phase"] is False
+    assert r["phase_warning"] == {"rule": "4.2.1.4", "reason": "west_allied_movement is not a combat phase: attacks "
+                                  "are made only in the phasing side's First and Second Combat Phases (4.2.1.4, "
+                                  "11.2); these odds are for planning"}
+    fighting = combat_json(combat(pos(npc, units), ["a"], ["d"]))
+    assert fighting["in_combat_phase"] is True and fighting["phase_warning"] is None
+    assert {k: v for k, v in fighting.items() if k not in ("in_combat_phase", "phase_warning")} == \
+        {k: v for k, v in r.items() if k not in ("in_combat_phase", "phase_warning")}
+    assert [v.rule for v in check(moving)] == [v.rule for v in check(pos(npc, units))]

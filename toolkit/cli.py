@@ -503,6 +503,8 @@ def cmd_odds(args: argparse.Namespace) -> None:
     if args.json:
         _print_json(data)
         return
+    if data.get("phase_warning"):   # the position is not in a combat phase (No Prisoners)
+        print(f"NOT IN A COMBAT PHASE ({data['phase_warning']['rule']}): {data['phase_warning']['reason']}")
     if data["refused"]:
         print(f"not allowed ({data['refused']['rule']}): {data['refused']['reason']}")
         return

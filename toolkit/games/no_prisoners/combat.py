@@ -60,7 +60,10 @@ Readings of points the rulebook leaves open:
   CP units attack Damascus the notes say they may not pursue into it (21.3 D).
 * The phase name (``west_allied_first_combat`` ...) limits the attackers to
   that sector (4.2.1.4, 4.2.2-4.2.4); there is no second combat phase on a
-  summer (III) turn (4.2.1.5, 22.4).
+  summer (III) turn (4.2.1.5, 22.4).  Outside a combat phase the odds are
+  still computed (for planning) but ``phase_warning`` says the position is
+  not in a combat phase (4.2.1.4, 11.2) and ``in_combat_phase`` is false;
+  ``toolkit check`` is not concerned.
 * ``probability`` is the chance (one die) that the chosen table's result on
   the final column costs the defender at least one unit; ``kills_on``,
   ``modifiers`` and ``total_modifier`` stay for the shared JSON shape (the
@@ -175,6 +178,7 @@ class CombatResult:
     rows: dict[str, list[Row]] = field(default_factory=dict)
     probability: Fraction | None = None
     refused: Reason | None = None
+    phase_warning: Reason | None = None   # set when the position is not in a combat phase (4.2.1.4, 11.2)
     notes: list[str] = field(default_factory=list)
     reconstructed: list[str] = field(default_factory=list)
 
@@ -223,6 +227,9 @@ def combat_json(result: CombatResult) -> dict[str, Any]:
         "kills_on": None,
         "probability": None if result.probability is None else float(result.probability),
         "refused": None if result.refused is None else {"reason": result.refused.message, "rule": result.refused.rule},
+        "in_combat_phase": result.phase_warning is None,
+        "phase_warning": None if result.phase_warning is None else {"reason": result.phase_warning.message,
+                                                                    "rule": result.phase_warning.rule},
         "notes": list(result.notes),
         "reconstructed": list(result.reconstructed),
     }
@@ -278,6 +285,10 @@ def combat(position: Position, attackers: Sequence[str], defenders: Sequence[str
     if unknown:
         raise KeyError(f"unknown unit id(s): {', '.join(unknown)}")
     res = CombatResult(kind)
+    if _phase_parts(position.phase)[1] is None:
+        res.phase_warning = Reason("4.2.1.4", f"{position.phase} is not a combat phase: attacks are made only in "
+                                              "the phasing side's First and Second Combat Phases (4.2.1.4, 11.2); "
+                                              "these odds are for planning")
     try:
         _compute(position, res, [position.by_id[u] for u in attackers], [position.by_id[u] for u in defenders],
                  None if table is None else table.upper(), command)
