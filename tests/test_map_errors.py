@@ -88,3 +88,31 @@ def test_missing_key_or_wrong_type(map_dict, change, path, problem):
     change(map_dict)
     err = fails(map_dict, problem)
     assert err.path == path
+
+
+# Issue 11: maps from strangers -- bounded work, one clear refusal each.
+
+@pytest.mark.parametrize("size", [1e300, float("inf"), float("nan")])
+def test_grid_size_must_be_a_sane_finite_number(map_dict, size):
+    map_dict["grid"]["size"] = size
+    err = fails(map_dict, "grid.size")
+    assert "1000000" in str(err) or "finite" in str(err)
+
+
+def test_grid_of_a_trillion_hexes_is_refused_at_once(map_dict):
+    map_dict["grid"]["columns"], map_dict["grid"]["rows"] = [1, 1_000_000], [1, 1_000_000]
+    err = fails(map_dict, "at most 1,000,000")
+    assert err.path == "grid"
+
+
+@pytest.mark.parametrize("far", [1e12, float("inf")])
+def test_a_line_to_infinity_is_refused(map_dict, far):
+    map_dict["lines"] = [{"feature": "road", "points": [[0, 0], [far, 5]]}]
+    err = fails(map_dict, "lines")
+    assert err.path.startswith("lines[0].points")
+
+
+def test_a_line_far_off_the_grid_names_its_point(map_dict):
+    map_dict["lines"] = [{"feature": "road", "points": [[0, 0], [5e6, 5]]}]
+    err = fails(map_dict, r"point \(5e\+06, 5\) in map units lies far outside the grid")
+    assert err.path == "lines[0].points"

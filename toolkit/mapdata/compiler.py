@@ -175,9 +175,27 @@ class _Build:
             source_hash=digest,
         )
 
-    def to_map(self, points: Sequence, crs: str) -> np.ndarray:
-        """Map units of points given in ``crs``."""
-        return project(self.spec.projection, points, crs)
+    def to_map(self, points: Sequence, crs: str, where: str | None = None) -> np.ndarray:
+        """Map units of points given in ``crs``; with ``where``, raises :class:`MapError` there for points far
+        off the grid.
+
+        Areas and lines may reach beyond the map's hexes (roads run off the
+        edge), but not beyond the grid's extent grown by ten times its width
+        and height: work on a line is proportional to its length in hexes.
+        """
+        pts = project(self.spec.projection, points, crs)
+        if where is None:
+            return pts
+        minx, miny, maxx, maxy = self.grid.bounds()
+        w, h = 10 * (maxx - minx), 10 * (maxy - miny)
+        lo, hi = np.array([minx - w, miny - h]), np.array([maxx + w, maxy + h])
+        if not (np.isfinite(pts).all() and (pts >= lo).all() and (pts <= hi).all()):
+            bad = next(tuple(p) for p in pts.tolist() if not (np.isfinite(p).all() and (lo <= p).all()
+                                                              and (p <= hi).all()))
+            raise MapError(self.file, where, f"point ({bad[0]:.6g}, {bad[1]:.6g}) in map units lies far outside "
+                                             f"the grid (x {minx:.6g}..{maxx:.6g}, y {miny:.6g}..{maxy:.6g}); "
+                                             "check the coordinates and their crs")
+        return pts
 
     def covered(self, geom: shapely.Geometry, coverage: float) -> list[Hex]:
         """The hexes of which ``geom`` covers at least ``coverage`` of the area."""
@@ -188,9 +206,9 @@ class _Build:
     def areas(self) -> None:
         """Terrain, elevation and region from areas, in file order."""
         vocab = self.spec.terrain
-        for area in self.spec.areas:
-            geom = shapely.Polygon(self.to_map(area.polygon, area.crs),
-                                   [self.to_map(hole, area.crs) for hole in area.holes])
+        for i, area in enumerate(self.spec.areas):
+            geom = shapely.Polygon(self.to_map(area.polygon, area.crs, f"areas[{i}].polygon"),
+                                   [self.to_map(hole, area.crs, f"areas[{i}].holes") for hole in area.holes])
             shapely.prepare(geom)
             ttype = vocab[area.terrain] if area.terrain else None
             elevation = area.elevation
@@ -209,8 +227,8 @@ class _Build:
 
     def lines(self) -> None:
         """Path features (hex chains and their hexsides) and hexside features, in file order."""
-        for line in self.spec.lines:
-            pts = self.to_map(line.points, line.crs)
+        for i, line in enumerate(self.spec.lines):
+            pts = self.to_map(line.points, line.crs, f"lines[{i}].points")
             if self.spec.features[line.feature].kind == "path":
                 chain = path_chain(self.grid.layout, pts)
                 for h in chain:

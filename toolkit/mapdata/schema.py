@@ -20,7 +20,9 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_valida
 
 from .errors import MapError, expected
 
-Point2 = tuple[float, float]
+MAX_HEXES = 1_000_000  # the largest grid a map may declare (columns x rows)
+Coordinate = Annotated[float, Field(allow_inf_nan=False, ge=-1e9, le=1e9)]  # finite; the compiler checks the extent
+Point2 = tuple[Coordinate, Coordinate]
 Crs = Literal["map", "lonlat"]
 Fraction = Annotated[float, Field(gt=0, le=1)]
 Parity = Literal["odd", "even"]
@@ -67,7 +69,7 @@ class GridSpec(_Model):
     """Orientation, hex size, origin, naming scheme and offset extent."""
 
     orientation: Literal["flat", "pointy"]
-    size: float = Field(gt=0)
+    size: float = Field(gt=0, le=1e6, allow_inf_nan=False)
     origin: Optional[Point2] = None
     naming: Annotated[Union[CcrrNaming, DiagonalNaming], Field(discriminator="scheme")]
     columns: tuple[int, int]
@@ -84,6 +86,10 @@ class GridSpec(_Model):
     def _diagonal_is_flat(self) -> "GridSpec":
         if self.naming.scheme == "diagonal" and self.orientation != "flat":
             raise ValueError("the diagonal naming scheme needs orientation: flat")
+        hexes = (self.columns[1] - self.columns[0] + 1) * (self.rows[1] - self.rows[0] + 1)
+        if hexes > MAX_HEXES:
+            raise ValueError(f"the grid has {hexes:,} hexes; a map may have at most {MAX_HEXES:,} "
+                             "(narrow `columns` and `rows`)")
         return self
 
 
