@@ -87,3 +87,31 @@ def test_tribal_units_also_near_another_allied_eastern_unit(np_game):  # noqa: F
                          params={"arab_revolt": "1916-I"}, boxed=[("tr", "tribe", "reinforcements")])
     hexes = place(pos, "tr")["tr"]["hexes"]
     assert {"2001", "2002", "1401", "2601"} <= set(hexes) and "1301" not in hexes   # 1301 is 7 from 2002
+
+
+def test_25_4_2_scenario_1_arab_revolt_lets_tribal_units_be_placed():
+    # 25.4.2 starts Scenario 1 with the Arab Revolt triggered in 1916-II, so in that turn's Eastern Allied
+    # Reinforcement Phase the tribal units drawn (18.2 A) are placed (18.4).  The scenario names the turn
+    # with the parameter the code reads, `arab_revolt`.
+    from dataclasses import replace
+
+    from toolkit.game import load_position
+    from toolkit.game.module import modules_dir
+    pos = load_position(modules_dir() / "no-prisoners" / "scenarios" / "scenario-1.yaml")
+    assert pos.params["arab_revolt"] == "1916-II"
+    east = replace(pos, phase="east_allied_reinforcement")
+    p = place(east, "a-tribal-1")["a-tribal-1"]
+    assert p["refused"] is None and p["rule"] == "18.4" and len(p["hexes"]) > 0
+    scenario_2 = load_position(modules_dir() / "no-prisoners" / "scenarios" / "scenario-2.yaml")
+    assert scenario_2.params["arab_revolt"] is None                       # 26.4.2: not yet triggered
+
+
+def test_unknown_position_parameter_is_an_error(tmp_path):
+    # game.yaml declares the parameters a No Prisoners position may carry; a misspelt one is refused, not
+    # silently ignored.
+    import pytest
+
+    from toolkit.game import GameDataError
+    with pytest.raises(GameDataError) as e:
+        real(tmp_path, "1916-II", "east_allied_reinforcement", [], params={"arab_revolt_turn": "1916-II"})
+    assert "arab_revolt_turn" in str(e.value) and "arab_revolt" in str(e.value).replace("arab_revolt_turn", "")

@@ -64,6 +64,7 @@ class GameSpec(_Model):
     hideable: dict[str, list[str]] = {}    # side id -> unit types whose counters may be placed face down
     player_turns: list[str] = []           # side ids in player-turn order, when every player turn has the phases
     eliminated_box: str = "eliminated"     # the box eliminated units go to (VASSAL's Eliminate action)
+    params: Optional[list[str]] = None     # the position parameters the rules read; None: any name is accepted
 
     @model_validator(mode="after")
     def _vassal_keys_named(self) -> "GameSpec":
