@@ -129,6 +129,8 @@ def cmd_seen(args: argparse.Namespace) -> None:
 def cmd_los(args: argparse.Namespace) -> None:
     """Line of sight between two hexes: the map's obstacles, or with ``--position`` the game's spotting rules."""
     if args.all or args.from_hex:
+        if args.all and not args.from_hex and len(args.hexes) == 2 and not args.position:
+            args.hexes, args.from_hex = args.hexes[:1], args.hexes[1]  # `los MAP HEX --all` reads as --from HEX
         if not (args.all and args.from_hex) or len(args.hexes) != 1 or args.position:
             raise ValueError("give MAP --from HEX --all (every hex that HEX sees)")
         _los_all(args, open_map(args.hexes[0]), args.from_hex, "from")
