@@ -542,3 +542,18 @@ def test_every_railhead_path_is_legal_and_within_the_allowance(np_game, cp_at):
         assert all(f.rail_links(a).get(b) in f.allied_lines for a, b in zip(path, path[1:]))
         assert not (set(path[1:]) & (cp_units | cp_zoc))
     assert set(opts.blocked) <= cp_units | cp_zoc
+
+
+def test_15_5_air_and_naval_in_their_box_are_always_supplied(tmp_path):
+    # 15.5, 19.2 A: air groups and naval squadrons are always in supply, also while held off-map in the
+    # air/naval box (19.2 B); a land unit still in the reinforcement box is simply not on the map.
+    from position_files import write_position
+    pos = write_position(tmp_path, "no-prisoners", "1916-II", "west_allied_first_combat", "allied", [],
+                         boxed=[("rfc", "a-air-5", "air_naval"), ("emed", "a-nav-emed", "air_naval"),
+                                ("div", "a-52-div", "reinforcements")])
+    for uid in ("rfc", "emed"):
+        e = supply_json(supply(pos, unit=uid))["units"][0]
+        assert (e["unit"], e["hex"], e["supplied"], e["source"], e["cut"], e["rule"]) == \
+            (uid, None, True, {"kind": "always", "hex": None}, None, "15.5")
+    e = supply_json(supply(pos, unit="div"))["units"][0]
+    assert not e["supplied"] and e["cut"] == {"hex": None, "reason": "the unit is not on the map", "rule": "15.1 B"}

@@ -296,8 +296,8 @@ def cmd_supply(args: argparse.Namespace) -> None:
     for u in data["units"]:
         if u["supplied"]:
             src = u["source"]
-            print(f"  {u['unit']:16} {u['hex']}  in supply from {src['kind']} {src.get('hex') or ''} "
-                  f"via {' '.join(u['path'])}")
+            print(f"  {u['unit']:16} {u['hex'] or 'off-map'}  in supply from {src['kind']} {src.get('hex') or ''} "
+                  f"via {' '.join(u['path'])}" + (f" ({u['rule']})" if src['kind'] == "always" else ""))
         else:
             cut = u.get("cut") or {}
             print(f"  {u['unit']:16} {u['hex']}  OUT OF SUPPLY: {cut.get('reason', '')} ({cut.get('rule', '')})")

@@ -412,7 +412,11 @@ def supply(position: Position, side: str | None = None, unit: str | None = None)
 
     for u in chosen:
         if u.hex is None:
-            out.append(UnitSupply(u.id, None, False, cut=Cut(None, Reason("15.1 B", "the unit is not on the map"))))
+            if u.type in NOT_UNITS or u.counter.value("always_supplied", default=False):
+                # 15.5, 19.2 A/B: air and naval counters (held off-map) and Lawrence are always in supply.
+                out.append(UnitSupply(u.id, None, True, Source("always", None), (), rule="15.5"))
+            else:
+                out.append(UnitSupply(u.id, None, False, cut=Cut(None, Reason("15.1 B", "the unit is not on the map"))))
             continue
         if _always(position, u, facts):
             out.append(UnitSupply(u.id, u.hex, True, Source("always", None), (u.hex,), rule="15.5"))
