@@ -404,3 +404,26 @@ def test_scenario_1_pools(positions):
     assert box["eliminated"] == {"c-8-div", "c-10-div", "c-25-div", "a-10-ind-div", "a-11-ind-div", "a-anzac-inf-bde"}
     assert box["air_naval"] == {"a-air-5", "a-nav-emed", "c-air-pasha-i"}
     assert box["tribal_pool"] == {"a-tribal"}
+
+
+def test_8_6_a_every_terrain_but_clear_costs_more_than_1_mp(tables):
+    # 8.6 A: clear costs 1 MP; every other kind of hex costs more, for every unit type and in winter too.
+    # The exact costs beyond that are reconstructions (the TEC is not in our copy): each cites its source.
+    mv = tables["movement"]
+    clear = mv["terrain"]["clear"]
+    assert clear == 2
+    assert {t: c for t, c in mv["terrain"].items()} == {"clear": 2, "desert": 3, "dry_lake": 3, "sand": 4,
+                                                          "rough": 4, "mountain": 6, "sea": None, "lake": None}
+    for t, cost in mv["terrain"].items():
+        assert cost is None or t == "clear" or cost > clear, t
+    for utype, costs in mv["type_costs"].items():
+        if utype == "reconstructed":
+            continue
+        for t, cost in costs.items():
+            assert cost is None or t == "clear" or cost > clear, (utype, t)
+    for t, cost in tables["weather"]["winter"]["movement"].items():
+        assert cost is None or cost > clear, t
+    assert set(mv["sources"]) == set(mv["terrain"]) | {"city", "town", "type_costs", "suez_canal"}
+    assert mv["sources"]["clear"].startswith("8.6A")
+    for t in mv["reconstructed"]:
+        assert "reconstructed" in mv["sources"][t], t

@@ -174,9 +174,10 @@ def test_terrain_costs_along_a_corridor(npg):
     assert dests(pos, moves(pos, ["a"])) == {"0202": 2, "0302": 6, "0402": 10}
 
 
-def test_camels_cross_sand_as_clear(npg):
+def test_camels_cross_sand_as_open_desert(npg):
+    # 8.2 B: camels cross sand at the desert cost, 1 1/2 MP (8.6 A: still more than clear's 1 MP).
     pos = position(npg, [("a", "w-camel", "0102")])
-    assert dests(pos, moves(pos, ["a"])) == {"0202": 2, "0302": 4, "0402": 8, "0502": 10}
+    assert dests(pos, moves(pos, ["a"])) == {"0202": 2, "0302": 5, "0402": 9}
 
 
 def test_a_stack_moves_at_its_slowest_members_cost(npg):
@@ -190,7 +191,7 @@ def test_winter_sand_and_dry_lake(npg):
     pos = position(npg, [("a", "w-inf", "0602")], turn="1917-I")
     assert dests(pos, moves(pos, ["a"]))["0702"] == 6          # dry lake: 3 MP in winter (22.2)
     pos = position(npg, [("a", "w-inf", "0602")], turn="1916-III")
-    assert dests(pos, moves(pos, ["a"]))["0702"] == 2
+    assert dests(pos, moves(pos, ["a"]))["0702"] == 3          # dry lake: 1 1/2 MP out of winter (8.6 A)
 
 
 def test_prohibited_type_terrain(npg):
