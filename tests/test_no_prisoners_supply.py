@@ -557,3 +557,17 @@ def test_15_5_air_and_naval_in_their_box_are_always_supplied(tmp_path):
             (uid, None, True, {"kind": "always", "hex": None}, None, "15.5")
     e = supply_json(supply(pos, unit="div"))["units"][0]
     assert not e["supplied"] and e["cut"] == {"hex": None, "reason": "the unit is not on the map", "rule": "15.1 B"}
+
+
+def test_16_2_b_railhead_moves_on_from_ramlah_along_cp_rail(tmp_path):
+    # 16.2 B: the marker moves along rail hexes, two when in supply; 16.1 B / 16.3 B: the Allies take CP rail
+    # over with it.  At Ramlah, where the British line ends, it may go on along the Jaffa-Jerusalem and
+    # Beersheba lines (Jaffa, Jerusalem, Beersheba, then Afula and 1009), or back along the British line.
+    pos = write_position(tmp_path, "no-prisoners", "1917-IV", "west_allied_movement", "allied",
+                         [("g", "a-52-div", "0211"), ("r", "a-53-div", "1007")], markers=[("railhead", "1007")])
+    got = railhead_json(railhead_options(pos), pos)
+    assert (got["action"], got["allowance"], got["rule"], got["supply"]["supplied"]) == ("move", 2, "16.2 B", True)
+    assert got["hexes"] == {"0907": ["1007", "0907"], "0908": ["1007", "0907", "0908"],
+                            "1006": ["1007", "1006"], "1008": ["1007", "1008"], "1009": ["1007", "1008", "1009"],
+                            "1105": ["1007", "1006", "1105"], "1107": ["1007", "1107"]}
+    assert got["blocked"] == {}

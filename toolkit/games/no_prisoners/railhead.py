@@ -4,10 +4,13 @@
   ``rail.railhead.arrives``, 1916-I) and while it is not on the map, it may go
   in any rail hex of an Allied (red) line west of the Suez Canal that holds no
   CP unit and lies in no CP ZOC.
-* **Moving** (16.2 B/C): along rail hexes of the Allied lines only, as many
-  hexes as ``tables.yaml`` ``movement.railhead_move`` allows: 2 when the marker
-  is in supply, none when it is not.  It never enters a CP-occupied hex or a
-  hex in a CP ZOC, so it never moves through one either.
+* **Moving** (16.2 B/C): along rail hexes, as many hexes as ``tables.yaml``
+  ``movement.railhead_move`` allows: 2 when the marker is in supply, none when
+  it is not.  Any railway will do, the CP lines included: that is how the
+  Allies take CP rail over (16.1 B, 16.3 B), e.g. on from Ramlah, where the
+  British line ends, along the Jaffa-Jerusalem or Beersheba lines.  It never
+  enters a CP-occupied hex or a hex in a CP ZOC, so it never moves through
+  one either.
 
 Readings of our own:
 
@@ -17,7 +20,9 @@ Readings of our own:
 * "west of the Suez Canal" is ``game.yaml`` ``place_lists.west_of_suez_canal``
   (the data tests check it against the map's canal hexsides);
 * the marker's move is counted in rail hexes entered; it may run back toward
-  Egypt as well as forward.
+  Egypt as well as forward;
+* it stays in the Western Sector (8.9 A: it limits Western rail movement; 17.1):
+  never across the sector boundary, nor into Damascus.
 """
 from __future__ import annotations
 
@@ -28,7 +33,7 @@ from typing import Any
 from ...game import Position
 from ...game.moves import Reason
 from ...hexgrid import Hex
-from .mapfacts import MapFacts, map_facts
+from .mapfacts import WESTERN, MapFacts, map_facts
 from .places import place_hexes
 from .railnet import railhead_hex
 from .supply import UnitSupply, allied_side, enemy_zoc, hex_supply, is_unit
@@ -97,7 +102,11 @@ def railhead_options(position: Position) -> RailheadOptions:
         if len(paths[h]) > allowance:
             continue
         for n, line in sorted(facts.rail_links(h).items()):
-            if n in paths or line not in facts.allied_lines:
+            if n in paths:
+                continue
+            if facts.crosses_boundary(h, n) or facts.sector(n) not in (None, WESTERN):
+                blocked.setdefault(n, Reason("8.9 A", f"{name(n)} is beyond the Western Sector: the railhead "
+                                                      "serves the Western Allied rail net (8.9 A, 17.1)"))
                 continue
             why = _refusal(n, occupied, zoc, name, "16.2 C")
             if why is not None:
