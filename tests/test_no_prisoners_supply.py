@@ -571,3 +571,16 @@ def test_16_2_b_railhead_moves_on_from_ramlah_along_cp_rail(tmp_path):
                             "1006": ["1007", "1006"], "1008": ["1007", "1008"], "1009": ["1007", "1008", "1009"],
                             "1105": ["1007", "1006", "1105"], "1107": ["1007", "1107"]}
     assert got["blocked"] == {}
+
+
+def test_17_2_b_western_unit_by_damascus_with_only_kiswe_held(tmp_path):
+    # 17.2 B: a Western CP unit next to Damascus, with Kiswe (an Eastern depot) the only occupied CP depot,
+    # is out of supply because that source belongs to the other sector, and the reason says so.
+    pos = write_position(tmp_path, "no-prisoners", "1917-IV", "west_cp_movement", "cp",
+                         [("w", "c-27-div", "1203"), ("k", "c-e-gar", "1304")])
+    got = {e["unit"]: e for e in supply_json(supply(pos))["units"]}
+    assert not got["w"]["supplied"] and got["w"]["rule"] == "17.2 B"
+    assert got["w"]["cut"] == {"hex": "1303", "rule": "17.2 B", "reason": (
+        "the nearest source, 1303 (Damascus), draws on 1304 (Kiswe), a depot of the Eastern Sector: Western "
+        "units may not draw supply from the other sector's sources")}
+    assert got["k"]["supplied"] and got["k"]["rule"] == "15.3 A"

@@ -370,7 +370,31 @@ class _Field:
             if h in self.ezoc:
                 return Cut(h, Reason("10.8", f"the rail path to the depot may not pass through the enemy ZOC "
                                              f"in {name(h)}"))
-        return Cut(chain[-1], Reason("15.6", f"the line to {name(chain[-1])} is blocked"))
+        end = chain[-1]
+        if end not in self.targets and self.sector is not None:        # a source of the other sector only
+            return Cut(end, self._other_sector(end))
+        return Cut(end, Reason("15.6", f"the line to {name(end)} is blocked"))
+
+    def _other_sector(self, end: Hex) -> Reason:
+        """17.2 B: the nearest source is another sector's (a depot there, or rail leading only to one)."""
+        f = self.facts
+        label = (lambda h: f.cmap.name(h) + (f" ({f.cmap.hexes[h].place})" if f.cmap.hexes[h].place else ""))
+        seen, queue, depot = {end}, deque([end]), None
+        while queue and depot is None:                 # the own occupied depot its rail leads to
+            h = queue.popleft()
+            if f.depots.get(h) == self.kind and h in self.own:
+                depot = h
+                break
+            for n in sorted(f.rail_links(h)):
+                if n not in seen:
+                    seen.add(n)
+                    queue.append(n)
+        where = f.sector(depot if depot is not None else end)
+        there = f"the {where} Sector" if where and where != self.sector else "another sector"
+        what = (f"is a source of {there}" if depot is None else f"is a depot of {there}" if depot == end
+                else f"draws on {label(depot)}, a depot of {there}")
+        return Reason("17.2 B", f"the nearest source, {label(end)}, {what}: {self.sector} units may not draw "
+                                "supply from the other sector's sources")
 
 
 def _always(position: Position, u: Unit, facts: MapFacts) -> bool:
