@@ -80,7 +80,7 @@ def test_legion(counters, nat, num):
     by_cohort: dict[int, list[float]] = {}
     for c in cohorts:
         by_cohort.setdefault(c.values["cohort"], []).append(c.values["melee"])
-        assert c.values["movement"] == 8 and c.values["unit_class"] == "heavy_infantry"   # 11.841, 2.41
+        assert c.values["movement"] == 7 and c.values["unit_class"] == "heavy_infantry"   # 8.8: 7 - 6 = 1 MF left, 2.41
     assert all(sorted(m) == [5, 6, 7] for m in by_cohort.values())                    # 11.841
 
 
@@ -143,3 +143,46 @@ def test_markers(raw):
 def test_module_builds_and_validates(tmp_path):
     out = build_module("siege-of-jerusalem", tmp_path / "siege.vmod")
     assert validate_module(str(out)) == []
+
+
+def test_testudo_arithmetic_fixes_heavy_infantry_at_7_mf(counters):
+    # 8.8: two Fresh Heavy Infantry forming a Testudo for six MF are left with one MF
+    hi = [c for c in counters if c.values["unit_class"] == "heavy_infantry"]
+    assert hi and all(c.values["movement"] - 6 == 1 for c in hi)
+    assert all(c.value("movement", back=True) < 6 for c in hi)                          # 16.4: too few MF Disrupted
+
+
+def test_disrupted_hq_and_velites_can_join_a_testudo(counters):
+    # 16.4: the only Disrupted units with the MF (six, 8.8) to form or join a Testudo are HQ and Velites
+    for c in counters:
+        if c.side == "roman" and (c.type == "velites" or c.values["unit_class"] == "hq"):
+            assert c.value("movement", back=True) >= 6, c.id
+            assert c.values["movement"] >= c.value("movement", back=True), c.id
+
+
+def test_disrupted_regulars_have_five_mf(counters):
+    # 15.3 example: a Disrupted Regular retreats along a Wall and into a Bastion with three MF left
+    # (Elevated Hexes along a Wall at 1 MF each), then 2 MF down the stairway and one more
+    for c in counters:
+        if c.type == "regulars":
+            assert c.value("movement", back=True) == 5, c.id
+
+
+def test_onager_bands(counters):
+    # 13.2 example: two Jewish Onagers give six Attack Factors at secondary range, -1 beyond Primary Range
+    ona = next(c for c in counters if c.type == "onager" and c.side == "jewish")
+    assert ona.count >= 2 and ona.values["missile_secondary"] == 3
+    assert ona.values["primary_range"] < ona.values["range"]
+    for c in counters:
+        if c.type in {"ballista", "onager", "catapult"}:
+            v = c.values
+            assert v["primary_range"] is not None and v["missile_secondary"] is not None, c.id   # 9.3, 13.2
+            assert v["missile_secondary"] <= v["missile"] and v["primary_range"] < v["range"], c.id
+
+
+def test_engines_move_within_their_pushers_mf(counters):
+    # 8.61: pushers lose two MF per MF the engine spends; the example pushes a Tower two Clear hexes (1 MF each)
+    hi_mf = min(c.values["movement"] for c in counters if c.values["unit_class"] == "heavy_infantry")
+    for c in counters:
+        if c.values["unit_class"] == "siege_engine":
+            assert 2 <= c.values["movement"] and 2 * c.values["movement"] <= hi_mf, c.id

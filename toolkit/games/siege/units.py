@@ -30,7 +30,9 @@ class UnitValues(BaseModel):
     melee_defense_only: bool = False               # white-dot factor (Artillery) or a Disrupted face: defence only (2.46, 2.53)
     missile: Optional[float] = None                # Missile Attack Factor; white stripe (2.52, 2.522); by range on the Weapons Effects Table (9.2)
     range: Optional[int] = None                    # longest missile range in hexes, counting the target hex (9.2)
-    primary_range: Optional[int] = None            # Jewish Artillery: -1 drm beyond it (9.3, 13.3)
+    # ``missile`` applies from 1 hex to ``primary_range`` (or to ``range`` when there is no primary band)
+    primary_range: Optional[int] = None            # Artillery: the last hex of the primary band; Jewish Artillery -1 drm beyond it (9.3, 13.2, 13.3)
+    missile_secondary: Optional[float] = None      # Artillery: Attack Factor beyond primary_range up to range (9.2, 13.2: an Onager 3); None: one band
     rocks: bool = False                            # rocks / boiling oil from Elevated Hexes (2.523, 10.2)
     breach: Optional[float] = None                 # Breach Attack Factor, the "1" of Rams and Armored Towers (2.521, 2.53, 10.1)
     movement: Optional[float] = None               # Movement Factors (2.54); back: the reduced Disrupted MF (16.5); None: may not move
