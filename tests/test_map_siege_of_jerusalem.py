@@ -189,3 +189,77 @@ def test_builder_regenerates_the_committed_map(tmp_path):
     out = siege_of_jerusalem.build(tmp_path)
     assert yaml.safe_load(out.read_text()) == yaml.safe_load(MAP.read_text())
 
+
+
+# --- issue 13: map builder fixes ---------------------------------------------------------------
+
+def connected(cmap, a, b):
+    return bool(side(cmap, a, b).get("connected"))
+
+
+def test_connected_elevated_hexes_follow_the_walls(cmap):  # 7.12
+    assert connected(cmap, "DD19", "CC20") and connected(cmap, "DD19", "EE19")        # the Third Wall (19.22)
+    assert connected(cmap, "QQ35", "QQ36") and connected(cmap, "QQ36", "QQ37")        # the Gate of Susa (19.22)
+    assert not connected(cmap, "II35", "JJ35")       # two Antonia walls meeting at II36: adjacent, not connected
+    assert not connected(cmap, "KK32", "LL32")
+    for g, info in cmap.hexes.items():               # every Elevated hex is on a wall line
+        if info.terrain[0] in ELEVATED:
+            assert any(cmap.hexsides.get(hexside(g, n), {}).get("connected") for n in g.neighbors()), cmap.name(g)
+    for hs, feats in cmap.hexsides.items():          # and only Elevated hexes are connected
+        if feats.get("connected"):
+            a, b = hs.a, hs.b
+            assert cmap.hexes[a].terrain[0] in ELEVATED and cmap.hexes[b].terrain[0] in ELEVATED
+
+
+def test_the_bridge_connects_the_first_wall_to_the_temple(cmap):  # 2.11, 7.12
+    assert connected(cmap, "HH42", "GG43") and connected(cmap, "HH42", "II42")
+    assert not connected(cmap, "HH42", "II41")
+
+
+def test_bridge_entry_hexsides(cmap):  # 6.2, 8.4
+    bridge = cmap.resolve("HH42")
+    entries = {cmap.name(n) for n in bridge.neighbors() if side(cmap, "HH42", cmap.name(n)).get("bridge_entry")}
+    assert entries == {"HH41", "HH43"}
+
+
+def test_north_wall(cmap):  # 13.22
+    def nw(name):
+        return "north_wall" in cmap.hexes[cmap.resolve(name)].terrain
+    assert all(nw(h) for h in ("CC20", "BB21", "EE19", "FF18"))      # the Third Wall by Fort DD19
+    assert terrain(cmap, "CC20") == "wall"                          # still a Wall for everything else
+    assert not nw("DD19") and not nw("QQ32") and not nw("P36")      # Forts and Fortresses are not
+    assert not nw("QQ35") and not nw("II42")                        # the Temple's walls count as Bastions
+    assert not any(nw(cmap.name(g)) for g, i in cmap.hexes.items() if i.terrain[0] != "wall")
+
+
+def test_temple_west_side_blocked(cmap):  # 8.92
+    assert side(cmap, "JJ37", "JJ38").get("temple_west") and side(cmap, "JJ42", "JJ43").get("temple_west")
+    assert not side(cmap, "JJ39", "KK39").get("temple_west")        # in from the west gate II39, then east
+    for hs, feats in cmap.hexsides.items():
+        if feats.get("temple_west"):
+            a, b = hs.a, hs.b
+            assert cmap.hexes[a].terrain[0] == cmap.hexes[b].terrain[0] == "courtyard"
+
+
+def test_antonia_towers_are_the_antonia(cmap):  # 18.33, 18.4
+    for name in ("II33", "LL31", "LL34", "II36"):
+        assert terrain(cmap, name) == "fortress" and cmap.hexes[cmap.resolve(name)].region == "Antonia Fortress", name
+    shared = [n for n in ("II36", "JJ35", "KK35", "LL34")
+              if any(cmap.hexes[x].region == "Temple District" for x in cmap.resolve(n).neighbors())]
+    assert len(shared) == 4                                          # 18.4: the four-hex overlap with the Temple
+
+
+def test_city_of_david_has_open_ground(cmap):  # 18.613
+    open_ground = [i for i in cmap.hexes.values()
+                   if i.region == "City of David" and i.terrain[0] not in {"built_up", "building", "temple"}]
+    assert len(open_ground) >= 3
+
+
+def test_every_tower_has_its_stairway(cmap):  # 8.93; the README: one per Fortress, Fort and Bastion
+    for g, info in cmap.hexes.items():
+        if info.terrain[0] in {"fortress", "fort", "bastion"}:
+            inner = [n for n in g.neighbors() if n in cmap.hexes and cmap.hexes[n].region
+                     and cmap.hexes[n].terrain[0] in GROUND | {"built_up"}]
+            stairs = [n for n in g.neighbors() if cmap.hexsides.get(hexside(g, n), {}).get("stairway")]
+            assert len(stairs) == (1 if inner else 0), cmap.name(g)
+    assert side(cmap, "P61", "Q61").get("stairway")

@@ -146,11 +146,12 @@ CLEAR_PATCHES = [
     "Y44-Y45", "Z43-Z44",       # Tyropoeon market
     "HH58-HH60",                # Pool of Siloam
     "W58-W59",                  # Upper City agora (Xystus)
+    "MM47-MM48", "NN47",        # City of David: open ground on the Ophel, for Reserve placement (18.613)
 ]
 # Buildings (2.13): large structures, dark grey on the map.
 BUILDINGS = [
     "Q56", "R56-R57",           # Herod's Palace, north wing
-    "Q60-Q61", "R60",           # Herod's Palace, south wing
+    "Q60", "R60-R61",           # Herod's Palace, south wing (Q61 open, for the P61 Bastion's Stairway, 8.93)
     "AA48-AA49", "BB48",        # Hasmonean Palace
     "EE46-EE47",                # council house (Knesset) by the bridge
     "LL38-LL39", "MM37", "MM39", "NN37-NN38",  # the Temple building round its central hex
@@ -197,10 +198,31 @@ TERRAIN = {   # the vocabulary; the rules module keys on these names
     "gate": {"color": "#2d2d2d", "label": "Gate (Elevated)"},
     "bridge": {"color": "#7a6a8c", "label": "Bridge (Elevated)"},
 }
+# Not base terrain: added on top of a hex's base terrain.
+OVERLAYS = {
+    # 13.22: the Wall hexes (not Bastions, Forts or Fortresses) round the New City's northern perimeter
+    # use the Missile Table's "North Wall" row.
+    "north_wall": {"color": "#8a6d4b", "label": "North Wall (13.22)"},
+}
+# 13.22: the North Wall is the Third Wall from Psephinus round the New City's north to the Temple's
+# north-east corner (QQ32); plain Wall hexes only.
+NORTH_WALL = "third wall"
+# 8.92: the Temple's west wall; the courtyards along it form the blocked western side.
+TEMPLE_WEST_WALL = ["II36", "II46"]
+# The Bridge's two Ground-level Entry hexes (6.2, 8.4): along the Tyropoeon, under the span.
+BRIDGE_ENTRIES = {"HH42": ("HH41", "HH43")}
+# The Bridge's span: the Elevated hexes it connects (7.12), the First Wall to the Temple's west wall.
+BRIDGE_LINKS = {"HH42": ("GG43", "II42")}
 ELEVATED = ("wall", "bastion", "fort", "fortress", "gate", "bridge")
 FEATURES = {
     "stairway": {"kind": "hexside", "color": "#f4f1e8", "width": 3, "dash": "2,2"},
     "gate_entry": {"kind": "hexside", "color": "#6b3e1e", "width": 4},
+    # 6.2, 8.4: Cavalry and Artillery pass through a Bridge at Ground level, as through a Gate.
+    "bridge_entry": {"kind": "hexside", "color": "#6b3e1e", "width": 4, "dash": "4,2"},
+    # 7.12: two Elevated hexes whose wall runs across their common hexside ("connected").
+    "connected": {"kind": "hexside", "color": "#5a4630", "width": 1},
+    # 8.92: Ground-level movement along the Temple District's western side is blocked.
+    "temple_west": {"kind": "hexside", "color": "#b22222", "width": 3, "dash": "3,3"},
     "crest": {"kind": "hexside", "color": "#5a3a1a", "width": 3},
     "city_road": {"kind": "path", "color": "#7b2d26", "width": 2},
 }
@@ -295,6 +317,10 @@ def city_areas(grid: Grid, elevated: dict[Hex, str]) -> dict[Hex, str]:
         assert not cells & set(region), f"{name} runs into another area"
         assert all(n in grid for h in cells for n in h.neighbors()), f"{name} leaks out of the city"
         region.update(dict.fromkeys(cells, name))
+    # 18.33, 18.4: every hex of the Antonia's walls and towers is the Antonia Fortress Complex (LL31 and
+    # II36 included), whatever ground they stand beside.
+    for h in chain(WALLS["antonia"]):
+        region[h] = "Antonia Fortress"
     for name in AREA_WALLS:
         for h in elevated:
             if h not in region and any(region.get(n) == name for n in h.neighbors() if n not in elevated):
@@ -338,6 +364,41 @@ def stairways(elevated: dict[Hex, str], region: dict[Hex, str], ground: dict[Hex
     return out
 
 
+def connections(elevated: dict[Hex, str]) -> list[tuple[Hex, Hex]]:
+    """Hexsides between "connected" Elevated hexes (7.12): consecutive hexes of a wall line, and the Bridge's span."""
+    pairs = {tuple(sorted(p)) for line in WALLS.values() for p in zip(chain(line), chain(line)[1:])}
+    for b, ends in BRIDGE_LINKS.items():
+        pairs |= {tuple(sorted((hx(b), hx(e)))) for e in ends}
+    bad = [(NAMES.name(a), NAMES.name(b)) for a, b in pairs
+           if a not in elevated or b not in elevated or a.direction_to(b) is None]
+    assert not bad, f"connections not between adjacent Elevated hexes: {bad}"
+    return sorted(pairs)
+
+
+def bridge_entries(elevated: dict[Hex, str]) -> list[tuple[Hex, Hex]]:
+    """The Bridge's two Ground-level Entry hexsides (6.2, 8.4), on opposite sides as a Gate's (8.91)."""
+    out = []
+    for b, (e1, e2) in BRIDGE_ENTRIES.items():
+        B, A, C = hx(b), hx(e1), hx(e2)
+        assert elevated.get(B) == "bridge" and (A.q - B.q, A.r - B.r) == (B.q - C.q, B.r - C.r), b
+        assert A not in elevated and C not in elevated, b
+        out += [(B, A), (B, C)]
+    return out
+
+
+def temple_west(region: dict[Hex, str], ground: dict[Hex, str]) -> list[tuple[Hex, Hex]]:
+    """8.92: hexsides between the courtyards along the Temple's west wall: no Ground-level passage along it."""
+    wall = set(chain(TEMPLE_WEST_WALL))
+    strip = {n for w in wall for n in w.neighbors()
+             if region.get(n) == "Temple District" and ground.get(n) == "courtyard"}
+    return sorted({tuple(sorted((a, b))) for a in strip for b in a.neighbors() if b in strip})
+
+
+def north_wall(elevated: dict[Hex, str]) -> list[Hex]:
+    """13.22: the plain Wall hexes of the New City's northern perimeter."""
+    return [h for h in chain(WALLS[NORTH_WALL]) if elevated[h] == "wall"]
+
+
 def crests(slopes: set[Hex], level: dict[Hex, int]) -> list[tuple[Hex, Hex]]:
     """Crest hexsides: between a Slope hex and higher ground beside it (11.17)."""
     return [(s, n) for s in sorted(slopes) for n in s.neighbors()
@@ -374,6 +435,8 @@ def compose(grid: Grid) -> dict:
         "terrain": terrain, "elevation": elevation, "region": region,
         "gate_entry": gate_entries(elevated, region), "stairway": stairways(elevated, region, ground),
         "crest": crests(slopes, elevation), "roads": roads(elevated, region),
+        "connected": connections(elevated), "bridge_entry": bridge_entries(elevated),
+        "temple_west": temple_west(region, ground), "north_wall": north_wall(elevated),
     }
 
 
@@ -381,7 +444,8 @@ def spec_of(grid_spec: dict) -> dict:
     """The whole map spec."""
     spec = {
         "id": MAP_ID, "title": TITLE, "grid": grid_spec, "coverage": 0.5,
-        "terrain": {name: {**attrs, "base": True} for name, attrs in TERRAIN.items()},
+        "terrain": {**{name: {**attrs, "base": True} for name, attrs in TERRAIN.items()},
+                    **{name: {**attrs, "base": False} for name, attrs in OVERLAYS.items()}},
         "features": FEATURES, "los": LOS,
     }
     grid = grid_of(spec)
@@ -393,12 +457,14 @@ def spec_of(grid_spec: dict) -> dict:
     for (terrain, level), hexes in sorted(by_kind.items()):
         if (terrain, level) != ("clear", 0):
             areas += areas_from_hexes(grid, hexes, terrain=terrain, elevation=level)
+    areas += areas_from_hexes(grid, m["north_wall"], terrain="north_wall")
     for name in REGIONS:
         areas += areas_from_hexes(grid, [h for h, r in m["region"].items() if r == name], region=name)
     lines = [{"feature": "city_road", "points": [[round(c, 4) for c in grid.layout.centre(h)] for h in road]}
              for road in m["roads"]]
     sides = [{"between": [grid.name(a), grid.name(b)], "set": {feature: True}}
-             for feature in ("gate_entry", "stairway", "crest") for a, b in m[feature]]
+             for feature in ("gate_entry", "stairway", "crest", "bridge_entry", "connected", "temple_west")
+             for a, b in m[feature]]
     places = {"W36": "Damascus Gate", "P51": "Jaffa Gate", "QQ36": "Gate of Susa", "P55": "Mariamne",
               "P53": "Hippicus", "T51": "Phasael", "P36": "Psephinus", TEMPLE: "Temple",
               "LL34": "Antonia", "AA48": "Hasmonean Palace", "R57": "Herod's Palace", "HH59": "Pool of Siloam"}
