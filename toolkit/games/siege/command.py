@@ -235,7 +235,7 @@ def command(position: Position, only: Sequence[str] | None = None) -> CommandRep
         if u.id in nearest:
             d, h = nearest[u.id]
             out[u.id] = Reason("5.2", f"no HQ that may control it (5.4, 5.5) traces CC to it within range; the "
-                                      f"nearest, {h}, is {d} hexes away as the crow flies")
+                                      f"nearest, {h}, is {d} hex(es) away as the crow flies")
         else:
             out[u.id] = Reason("5.4", "no HQ of its side that may control it is on the map (5.4, 5.5)")
     return CommandReport(hqs, in_command, auto, out, position)

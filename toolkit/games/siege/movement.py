@@ -46,6 +46,7 @@ a unit in a Ladder hex at Ground level climbs it only on entering (the generator
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from ...game import Position, Unit
@@ -74,6 +75,39 @@ def param_pairs(position: Position, key: str) -> dict[str, str]:
             if ":" in part:
                 k, v = part.split(":", 1)
                 out[k] = v
+    return out
+
+
+COMPASS = {"n": 90.0, "ne": 30.0, "se": -30.0, "s": -90.0, "sw": -150.0, "nw": 150.0}
+
+
+def facing_hex(position: Position, facts: MapFacts, u: Unit) -> Hex | None:
+    """The neighbour a Siege Engine's Facing arrow points at (flag ``facing_<compass>``, game.yaml; 10.11)."""
+    import math
+    flag = next((f for f in u.flags if f.startswith("facing_")), None)
+    if flag is None or u.hex is None or flag[7:] not in COMPASS:
+        return None
+    want = COMPASS[flag[7:]]
+    lay = position.game.map.grid.layout
+    x0, y0 = lay.centre(u.hex)
+    best, got = 1e9, None
+    for n in facts.neighbors[u.hex]:
+        x, y = lay.centre(n)
+        ang = math.degrees(math.atan2(-(y - y0), x - x0))
+        d = abs((ang - want + 180) % 360 - 180)
+        if d < best:
+            best, got = d, n
+    return got
+
+
+def engine_facings(position: Position, facts: MapFacts) -> dict[str, str]:
+    """Each Siege Engine's facing hex name: its ``facing_*`` flag, or the ``facing`` parameter's ``unit:HEX``."""
+    out = param_pairs(position, "facing")
+    for u in position.units:
+        if unit_class(u) == "siege_engine":
+            h = facing_hex(position, facts, u)
+            if h is not None:
+                out[u.id] = facts.name(h)
     return out
 
 
@@ -114,7 +148,7 @@ class SiegeMove:
             self.out_of_cc = any(u.has("out_of_cc") for u in self.units)
         self.level0 = self._start_level()
         self.flight = bool(pos.params.get("flight")) and self.side == JEWISH
-        self.facing = param_pairs(pos, "facing")
+        self.facing = engine_facings(pos, self.facts)
         self.budget = self._budget()
         self.fleeing_ok = self.flight and self.start is not None and self.start not in self.ezoc
         self.routed = any(u.has("routed") or u.has("panicked") for u in self.units) and not all(
@@ -176,6 +210,8 @@ class SiegeMove:
             return "ladder"
         if self.kind == "unit" and all(x.has("riding") for x in self.units):
             return "tower"
+        if self.kind == "unit" and any(x.has("gate_stair") for x in self.units):
+            return "gate"
         return "e" if self.board.elevated(self.start) else "g"
 
     def _refuge_distance(self, h: Hex) -> int:
@@ -307,7 +343,7 @@ class SiegeMove:
             why = self._artillery_entry(b, friends)
             if why:
                 return why
-        if self.classes & INFANTRY and "siege_engine" in fcls and self.kind == "unit":
+        if self.classes & INFANTRY and "siege_engine" in fcls and self.kind == "unit" and self.classes != {"hq"}:
             pushing = [u for u in friends if u.has("pushing")]
             if len(pushing) >= self.tables.stacking.engine_pushers:
                 return Reason("6.4", "Infantry may enter a Siege Engine hex only while fewer than two units push it")
@@ -341,7 +377,8 @@ class SiegeMove:
         """The cost to enter ``b`` at its own level from ``a``: road, TEC, 12.4."""
         pair = frozenset((a, b))
         terrain = self.board.terrain(b)
-        if pair in self.facts.road and not self._road_lost(a) and not self._road_lost(b):
+        razed = self.board.razed and (self.facts.region[a] in self.board.razed or self.facts.region[b] in self.board.razed)
+        if pair in self.facts.road and not razed and not self._road_lost(a) and not self._road_lost(b):
             return self.m.road
         if terrain == "gate" and to_level == "gate":
             return self.m.cost("clear", self.side)
@@ -352,7 +389,7 @@ class SiegeMove:
         dmg = self.board.damage.get(h)
         if not dmg:
             return False
-        defense = _breach_defense(self.tables, self.facts.base[h])
+        defense = _breach_defense(self.tables, self.facts.base[h], self.position.game.folder)
         return defense is not None and dmg * 2 >= defense
 
     def _level_options(self, a: Hex, level: str, b: Hex, first: bool):
@@ -608,9 +645,21 @@ class SiegeMove:
         return False
 
 
-def _breach_defense(tables: Tables, terrain: str) -> float | None:
-    """The Breach Defence of an Elevated terrain from ``tables.yaml`` when a section gives one (12.2)."""
-    for section in ("breach", "breach_table", "breach_defense"):
+@lru_cache(maxsize=4)
+def _raw_tables(path: str) -> dict:
+    import yaml
+    with open(path, encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    return data if isinstance(data, dict) else {}
+
+
+def _breach_defense(tables: Tables, terrain: str, folder=None) -> float | None:
+    """The Breach Defence of an Elevated terrain from ``tables.yaml`` ``breach_defence`` (12.2)."""
+    if folder is not None:
+        got = _raw_tables(str(folder / "tables.yaml")).get("breach_defence", {})
+        if isinstance(got, dict) and isinstance(got.get(terrain), (int, float)):
+            return float(got[terrain])
+    for section in ("breach_defence", "breach", "breach_table", "breach_defense"):
         data = getattr(tables, section, None)
         if data is None:
             continue

@@ -126,6 +126,9 @@ class Board:
     ladders: frozenset = frozenset()
     damage: dict = field(default_factory=dict)          # hex -> breach damage points (12.2)
     roman_areas: frozenset = frozenset()
+    roman_hexes: frozenset = frozenset()
+    jewish_hexes: frozenset = frozenset()
+    razed: frozenset = frozenset()
 
     @classmethod
     def of(cls, position: Position, facts: MapFacts) -> "Board":
@@ -143,9 +146,20 @@ class Board:
                 ladders.add(m.hex)
             elif m.marker == "breach_damage" and isinstance(m.value, (int, float)) and not isinstance(m.value, bool):
                 damage[m.hex] = max(damage.get(m.hex, 0), float(m.value))
-        raw = position.params.get("roman_areas")
-        areas = frozenset(a.strip() for a in str(raw).split(",") if a.strip()) if raw else frozenset()
-        return cls(position, facts, bool(night), frozenset(breaches), ramps, frozenset(ladders), damage, areas)
+        def names(key: str, sep: str = ",") -> frozenset:
+            raw = position.params.get(key)
+            return frozenset(a.strip() for a in str(raw).split(sep) if a.strip()) if raw else frozenset()
+
+        def hexes(key: str) -> frozenset:
+            out = set()
+            for n in names(key, " ") | set().union(*(x.split(",") for x in names(key, " "))):
+                try:
+                    out.add(position.game.map.resolve(n.strip(",")))
+                except Exception:
+                    continue
+            return frozenset(out)
+        return cls(position, facts, bool(night), frozenset(breaches), ramps, frozenset(ladders), damage,
+                   names("roman_areas"), hexes("roman_hexes"), hexes("jewish_hexes"), names("razed_areas"))
 
     # -- levels ----------------------------------------------------------------------------------------------
     def elevated(self, h: Hex) -> bool:
@@ -153,7 +167,9 @@ class Board:
         return self.facts.base[h] in ELEVATED and h not in self.breaches
 
     def built_up(self, h: Hex) -> bool:
-        return self.facts.base[h] in BUILT_UP
+        """Built-up (2.13), unless razed: Built-up hexes (not Buildings) of a razed area are Clear (18.37)."""
+        base = self.facts.base[h]
+        return base in BUILT_UP and not (base == "built_up" and self.facts.region[h] in self.razed)
 
     def ground(self, h: Hex) -> bool:
         """A Ground hex (2.12): Clear, Courtyard, Slope, Ramp, Breach -- not Built-up, not Elevated."""
@@ -165,7 +181,10 @@ class Board:
             return "breach"
         if h in self.ramps:
             return "ramp"
-        return self.facts.base[h]
+        base = self.facts.base[h]
+        if base == "built_up" and self.facts.region[h] in self.razed:
+            return "clear"                                                            # 18.37
+        return base
 
     def connected(self, a: Hex, b: Hex) -> bool:
         """Connected standing Elevated Hexes (7.12)."""
@@ -188,6 +207,10 @@ class Board:
         there = {u.side for u in self.position.at(h) if is_combat(u)}
         if len(there) == 1:
             return there.pop()
+        if h in self.roman_hexes:
+            return ROMAN
+        if h in self.jewish_hexes:
+            return JEWISH
         region = self.facts.region[h]
         if region is None and not self.elevated(h) and not self.facts.in_city(h):
             return ROMAN
