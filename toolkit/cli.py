@@ -126,6 +126,15 @@ def cmd_seen(args: argparse.Namespace) -> None:
     _los_all(args, open_map(args.map), args.hex, "to")
 
 
+#: Maps whose game has its own line of fire: plain ``toolkit los`` uses the map's defaults and says so.
+OWN_LOF_RULES = {
+    "siege-of-jerusalem": "the map's default line of sight only (every Elevated, Built-up and Building hex blocks); "
+                          "it ignores the Siege's own LOF rules (heights of Fortress, Bastion and Wall 9.5, "
+                          "Built-up next to an end 9.51, slopes and crests 9.52, units 9.9, Towers 9.13, the Temple "
+                          "10.3): use `toolkit los --position POSITION FROM TO` (or `toolkit fire`)",
+}
+
+
 def cmd_los(args: argparse.Namespace) -> None:
     """Line of sight between two hexes: the map's obstacles, or with ``--position`` the game's spotting rules."""
     if args.all or args.from_hex:
@@ -149,6 +158,18 @@ def cmd_los(args: argparse.Namespace) -> None:
         a, b = (cmap.resolve(h) for h in args.hexes[1:])
         convention = args.convention or cmap.los.convention
         result = LosEngine(cmap.grid).check(a, b, convention, map_obstacles(cmap), rule=cmap.los.rule)
+        if cmap.id in OWN_LOF_RULES:   # the map's defaults are not the game's line of fire: say so
+            if args.svg:
+                lay = cmap.grid.layout
+                overlay = LosOverlay(lay.centre(a), lay.centre(b), result.visible, result.block_point,
+                                     list(result.blocked_by), [c.hex for c in result.touched])
+                print(f"wrote {write_image(args.svg, cmap, [overlay])}", file=sys.stderr)
+            if args.json:
+                _print_json({**result_json(cmap, result), "note": OWN_LOF_RULES[cmap.id]})
+            else:
+                print(explain(cmap, result))
+                print(f"note: {OWN_LOF_RULES[cmap.id]}")
+            return
     if args.svg:
         lay = cmap.grid.layout
         overlay = LosOverlay(lay.centre(a), lay.centre(b), result.visible, result.block_point,
@@ -500,6 +521,8 @@ def cmd_odds(args: argparse.Namespace) -> None:
     _require_units(position, args.position, [*args.attack, *args.defend, *args.protected, *args.fired,
                                              *args.attacked])
     extra = {"attacked": args.attacked} if args.attacked else {}
+    if getattr(args, "primary", None):
+        extra["primary"] = args.primary   # Siege of Jerusalem 13.2
     data = rules.combat_json(rules.combat(position, args.attack, args.defend, kind=args.kind,
                                           protected=args.protected, fired=args.fired, **extra))
     if args.json:
@@ -619,9 +642,13 @@ def build_parser() -> argparse.ArgumentParser:
     s = _rules_parser(sub, "odds", "combat odds, modifiers and kill chance", cmd_odds)
     s.add_argument("--attack", nargs="+", required=True, metavar="UNIT")
     s.add_argument("--defend", nargs="+", required=True, metavar="UNIT")
-    s.add_argument("--kind", choices=["attack", "first_fire", "barrage", "terrorist", "terrorist_battle"],
+    s.add_argument("--kind", choices=["attack", "first_fire", "barrage", "terrorist", "terrorist_battle", "melee",
+                                      "missile", "breach"],
                    default="attack", help="Jerusalem!: attack, defensive first fire, artillery barrage, terrorist "
-                                          "attack (13.2.4) or the terrorist battle going on (13.2.5)")
+                                          "attack (13.2.4) or the terrorist battle going on (13.2.5); Siege of "
+                                          "Jerusalem: melee (= attack), missile or breach")
+    s.add_argument("--primary", choices=["infantry", "artillery"],
+                   help="Siege of Jerusalem missile fire: the Primary Target type in a Ground hex (13.2)")
     s.add_argument("--protected", nargs="*", default=[], metavar="UNIT",
                    help="defenders declared protected by a fort, monastery or cathedral (9.6.3)")
     s.add_argument("--fired", nargs="*", default=[], metavar="UNIT",

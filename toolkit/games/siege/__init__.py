@@ -12,3 +12,15 @@ from .zoc import zoc, zoc_json
 
 __all__ = ["check", "check_counter", "check_json", "command", "command_json", "moves", "out_of_command", "zoc",
            "zoc_json"]
+
+# Line of fire, fire and melee (9.x, 10.x, 11.x, 12.x, 13.x, 17.1, 19.2-19.3): toolkit/games/siege/{lof,combat}.py
+from .combat import (breach_damage, combat, combat_json, fire, fire_json, mandatory_targets,  # noqa: E402
+                     mining_shafts, recovery, recovery_order, replacements, shaft_damage, shaft_hexes)
+from .combat_tables import load_combat_tables, melee_column, missile_column  # noqa: E402
+from .lof import can_see, lof, lof_json  # noqa: E402
+
+#: The LOF rule of ``toolkit los --position`` (9.5).
+SPOTTING_RULE = "9.5"
+__all__ += ["breach_damage", "can_see", "combat", "combat_json", "fire", "fire_json", "load_combat_tables", "lof",
+            "lof_json", "mandatory_targets", "melee_column", "mining_shafts", "missile_column", "recovery",
+            "recovery_order", "replacements", "shaft_damage", "shaft_hexes"]
