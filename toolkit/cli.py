@@ -534,6 +534,8 @@ def cmd_odds(args: argparse.Namespace) -> None:
         print(f"not allowed ({data['refused']['rule']}): {data['refused']['reason']}")
         return
     line = f"{data['attack']:g} against {data['defence']:g}: odds {data['odds']}"
+    if data.get("row") is not None and data["odds"] is None:   # Siege missile / Breach: row and column
+        line = f"{data['attack']:g} AF on the {data['row']} row: column {data['column']}"
     if data.get("table"):
         why = data.get("table_why") or {}
         line += f" on the {data['table'].upper()}" + (f" ({why['reason']}, {why['rule']})" if why else "")
