@@ -271,6 +271,32 @@ def every_unit_placed(position):
     return replace(position, units=tuple(units))
 
 
+def siege_rows(repeat: int) -> list[dict]:
+    """Issue 13 targets on the demonstration position: moves per stack, the check, CC for all units."""
+    from toolkit.games import load_game_position
+    from toolkit.games.siege import check, command, moves
+
+    position = load_game_position(Path(__file__).resolve().parent.parent / "modules" / "siege-of-jerusalem" /
+                                  "scenarios" / "demonstration.yaml")
+    stacks: dict = {}
+    for u in position.units:
+        if u.hex is not None and u.side == position.phasing_side and not (
+                u.has("pushing") or u.has("riding") or u.has("ladder_base")):
+            stacks.setdefault(u.hex, u.id)
+    movable = [uid for uid in stacks.values() if moves(position, [uid]).refused is None]
+    per = [median_ms(lambda uid=uid: moves(position, [uid]), 5) for uid in movable]
+    med = statistics.median(per) if per else 0.0
+    rows = [{"benchmark": f"siege-of-jerusalem demonstration: legal moves, median over {len(movable)} stacks",
+             "median_ms": round(med, 3), "runs": 5, "target_ms": 20, "ok": med <= 20}]
+    ms = median_ms(lambda: check(position), repeat)
+    rows.append({"benchmark": "siege-of-jerusalem demonstration: legality check", "median_ms": round(ms, 3),
+                 "runs": repeat, "target_ms": 50, "ok": ms <= 50})
+    ms = median_ms(lambda: command(position), repeat)
+    rows.append({"benchmark": "siege-of-jerusalem demonstration: Command Control of every unit",
+                 "median_ms": round(ms, 3), "runs": repeat, "target_ms": 50, "ok": ms <= 50})
+    return rows
+
+
 def no_prisoners_rows(repeat: int) -> list[dict]:
     """Issue 5 targets: supply for every unit of both sides; legal moves of one unit including rail."""
     from toolkit.games import load_game_position
@@ -361,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true")
     p.add_argument("--generated", action="store_true", help="use the generated 70 x 70 map")
     args = p.parse_args(argv)
-    rows = run(args.repeat, args.generated) + jerusalem_rows(args.repeat) + no_prisoners_rows(args.repeat) + vassal_rows()
+    rows = run(args.repeat, args.generated) + jerusalem_rows(args.repeat) + no_prisoners_rows(args.repeat) + siege_rows(args.repeat) + vassal_rows()
     if args.json:
         json.dump(rows, sys.stdout, indent=2)
         print()

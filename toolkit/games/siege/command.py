@@ -89,21 +89,33 @@ def _level(board: Board, u: Unit) -> str:
     return "e" if board.elevated(u.hex) else "g"
 
 
-def trace(position: Position, hq: Unit, r: int) -> dict[tuple[Hex, str], int]:
+def trace(position: Position, hq: Unit, r: int, board: Board | None = None, zmap=None) -> dict[tuple[Hex, str], int]:
     """Every (hex, level) the HQ reaches within ``r`` hexes through hexes it could enter (5.2)."""
     from .movement import SiegeMove
-    mover = SiegeMove(position, [hq], out_of_cc=False)
+    mover = SiegeMove(position, [hq], out_of_cc=False, board=board, zmap=zmap)
+    bd, f = mover.board, mover.facts
     start = (hq.hex, mover.level0)
     dist = {start: 0}
     queue = deque([start])
+    closed: dict[Hex, bool] = {}
+    occupied = set(position.occupied())
     while queue:
         h, lvl = queue.popleft()
         d = dist[(h, lvl)]
         if d == r:
             continue
-        for b in mover.facts.neighbors[h]:
-            if mover._occupied(b) is not None:
+        for b in f.neighbors[h]:
+            shut = closed.get(b)
+            if shut is None:
+                shut = closed[b] = b in occupied and mover._occupied(b) is not None
+            if shut:
                 continue
+            if lvl == "g" and not bd.elevated(b) and not bd.ramps and frozenset((h, b)) not in f.blocked:
+                if (b, "g") not in dist:                         # plain Ground / Built-up step (fast path)
+                    dist[(b, "g")] = d + 1
+                    queue.append((b, "g"))
+                if b not in bd.ladders and b not in occupied:
+                    continue
             opts = mover._level_options(h, lvl, b, False)
             if isinstance(opts, Reason):
                 continue
@@ -189,6 +201,7 @@ def command(position: Position, only: Sequence[str] | None = None) -> CommandRep
     from .movement import SiegeMove, facts_for
     tables = load_tables(position.game.folder)
     board = Board.of(position, facts_for(position, tables))
+    zmap = zoc(position, board)
     subjects = [u for u in position.units if u.hex is not None]
     if only is not None:
         wanted = set(only)
@@ -209,7 +222,7 @@ def command(position: Position, only: Sequence[str] | None = None) -> CommandRep
                     if d < nearest.get(u.id, (10 ** 9, ""))[0]:
                         nearest[u.id] = (d, hq.id)
             continue
-        dist = trace(position, hq, r)
+        dist = trace(position, hq, r, board, zmap)
         got = []
         for u in mine:
             d = dist.get((u.hex, _level(board, u)))

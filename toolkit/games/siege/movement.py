@@ -61,6 +61,13 @@ TOWERS = ("siege_tower", "armored_tower")
 REFUGE = "Temple District"
 
 
+def _refuge(facts: MapFacts) -> list[Hex]:
+    got = getattr(facts, "_refuge", None)
+    if got is None:
+        got = facts._refuge = [h for h, r in facts.region.items() if r == REFUGE]
+    return got
+
+
 def facts_for(position: Position, tables: Tables) -> MapFacts:
     m = tables.movement
     return map_facts(position.game.map, m.entry_hexsides, m.blocked_hexsides)
@@ -119,6 +126,8 @@ class SiegeMove:
     units: list[Unit]
     tables: Tables = field(default=None, repr=False)
     out_of_cc: bool | None = None
+    board: Board = field(default=None, repr=False)
+    zmap: object = field(default=None, repr=False)
 
     def __post_init__(self):
         pos = self.position
@@ -126,7 +135,8 @@ class SiegeMove:
             self.tables = load_tables(pos.game.folder)
         self.m = self.tables.movement
         self.facts = facts_for(pos, self.tables)
-        self.board = Board.of(pos, self.facts)
+        if self.board is None:
+            self.board = Board.of(pos, self.facts)
         u0 = self.units[0]
         self.start = u0.hex
         self.side = u0.side
@@ -136,7 +146,7 @@ class SiegeMove:
         self.ids = set(self.moving_units)
         self.classes = {unit_class(u) for u in self.units}
         self.engine = next((u for u in self.units if unit_class(u) == "siege_engine"), None)
-        zm = zoc(pos, self.board)
+        zm = self.zmap if self.zmap is not None else zoc(pos, self.board)
         src = zm.enemy(self.side)
         self.ezoc = frozenset(src)
         self.hi_ground = frozenset(h for h, s in src.items() if any(x.heavy_infantry_ground for x in s))
@@ -148,12 +158,16 @@ class SiegeMove:
             self.out_of_cc = any(u.has("out_of_cc") for u in self.units)
         self.level0 = self._start_level()
         self.flight = bool(pos.params.get("flight")) and self.side == JEWISH
-        self.facing = engine_facings(pos, self.facts)
+        cached = getattr(self.board, "_facings", None)
+        if cached is None:
+            cached = engine_facings(pos, self.facts)
+            self.board._facings = cached
+        self.facing = cached
         self.budget = self._budget()
         self.fleeing_ok = self.flight and self.start is not None and self.start not in self.ezoc
         self.routed = any(u.has("routed") or u.has("panicked") for u in self.units) and not all(
             u.counter.value("garrison_area") for u in self.units)
-        self.refuge = [h for h, r in self.facts.region.items() if r == REFUGE]
+        self.refuge = _refuge(self.facts) if self.routed else []
         self.start_refuge = self._refuge_distance(self.start) if self.routed and self.start is not None else None
 
     # -- make-up and budget ----------------------------------------------------------------------------------
