@@ -317,3 +317,23 @@ def test_cli_exit_status(tmp_path, jerusalem, capsys):
     junk = _write(tmp_path, b"not a zip", "junk.vlog")
     assert main(["check", str(junk)]) == 2
     assert "toolkit: error: " in capsys.readouterr().err
+
+
+def test_6_3_3_a_convoy_dragged_without_its_escorts_is_flagged(tmp_path):
+    """The convoy's stack moves together (6.3.3): a log that drags the convoy alone is an illegal move."""
+    from toolkit.vassal.replay import log_of_moves
+
+    pos = load_position(SCENARIO_II)
+    hulda = pos.game.map.resolve("Hulda")
+    stack = ("j-jc-1", "j-ht-3", "j-7bde-3")  # the convoy, a halftrack and the infantry it carries
+    road = dataclasses.replace(pos.moved({u: dataclasses.replace(pos.by_id[u], hex=hulda, box=None) for u in stack}),
+                               phase="road")
+    alone = tmp_path / "alone.vlog"
+    alone.write_bytes(log_of_moves(road, [[("j-jc-1", "0114")]]))
+    report = check_log_file(alone)
+    (bad,) = report.illegal_moves
+    assert bad.units == ["j-jc-1"] and bad.to == "0114" and bad.rule == "6.3.3"
+    assert "j-ht-3" in bad.reason and "j-7bde-3" in bad.reason
+    together = tmp_path / "together.vlog"
+    together.write_bytes(log_of_moves(road, [[(u, "0114") for u in stack]]))
+    assert check_log_file(together).illegal_moves == []

@@ -68,7 +68,8 @@ class MoveRules(Protocol):
         rules for a game where units may leave the map define ``exits(hex)``: the
         names of the off-map exits from a hex; rules whose moving stack is more than
         the units asked for (units bound to move with them) may give ``moving_units``,
-        the ids of every unit that moves.
+        the ids of every unit that moves, and ``bound``, each bound unit's id with the
+        rule that binds it.
         """
 
 
@@ -108,6 +109,7 @@ class MoveResult:
     unreachable: dict[Hex, Reason] = field(default_factory=dict)
     exits: dict[str, Destination] = field(default_factory=dict)  # off-map exits by name: reached from this hex
     moving: tuple[str, ...] = ()  # ids of every unit that moves, when the rules say (``MoveRules.moving_units``)
+    bound: dict[str, Reason] = field(default_factory=dict)  # units that must move along, and why (``MoveRules.bound``)
 
     def why_not(self, h: Hex) -> Reason | None:
         """The reason the stack cannot end its move in ``h`` (``None`` if it can)."""
@@ -124,7 +126,8 @@ def legal_moves(rules: MoveRules) -> MoveResult:
     A stack coming onto the map (reinforcements) has no start hex: its rules
     give ``entries()``, the first steps onto the map, and paths begin there.
     """
-    result = MoveResult(rules.start, rules.budget, rules.refusal(), moving=tuple(getattr(rules, "moving_units", ())))
+    result = MoveResult(rules.start, rules.budget, rules.refusal(), moving=tuple(getattr(rules, "moving_units", ())),
+                        bound=dict(getattr(rules, "bound", {})))
     if result.refused:
         return result
     budget = rules.budget

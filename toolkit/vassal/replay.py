@@ -647,6 +647,11 @@ def _check_moves(step: int, before: Position, after: Position, moves_fn, no_move
                     result = moves_fn(pos, ids, **variant)
                     if dst in result.destinations:
                         check.how = ", ".join(f"{k}={v}" for k, v in variant.items()) or None
+                        left = {u: why for u, why in result.bound.items() if u not in uids}
+                        if left:  # e.g. the convoy dragged without its escorts (6.3.3)
+                            why = next(iter(left.values()))
+                            check.legal, check.rule = False, why.rule
+                            check.reason = f"{', '.join(sorted(left))} had to move along: {why.message}"
                         break
                     if first is None:
                         first = result.why_not(dst)
