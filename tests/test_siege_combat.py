@@ -225,3 +225,106 @@ def test_cli_odds_kind_and_primary(tmp_path, capsys):
     assert main(["fire", str(tmp_path / "pos.yaml"), "o1", "h1", "--json"]) in (0, None)
     f = json.loads(capsys.readouterr().out)
     assert f["verdict"] is True and f["band"] == "secondary" and f["af"] == 3
+
+
+# -- 11.85, 10.11, 9.1 / 9.6, 9.31, 9.11 / 9.12 (worked out, not declared) -------------------------------------------
+def mem(units, markers=(), **kw):
+    from siege_positions import pos as mpos
+    return mpos(units, markers, **kw)
+
+
+def test_11_85_flank_from_the_six_hexes():
+    # DD14 in the open: three Legionaries at every other neighbour close all six hexes (three by units, three by ZOC)
+    surround = [("j", "y-regulars-5-7", "DD14"), ("a", "v-1-7-8", "EE14"), ("b", "v-1-6-8", "CC15"), ("c", "v-1-5-8", "DD13")]
+    r = combat(mem(surround, phase="melee"), ["a", "b"], ["j"], kind="melee")
+    assert r.flank["flank"] and r.attack == 26 and r.odds == "5-1"              # (7 + 6) x2 (11.85)
+    assert sum(h["closed"] for h in r.flank["hexes"]) == 6
+    r = combat(mem(surround[:3], phase="melee"), ["a", "b"], ["j"], kind="melee")
+    assert not r.flank["flank"] and r.attack == 13                               # DD13 is an escape route
+    assert [h["hex"] for h in r.flank["hexes"] if not h["closed"]] == ["DD13"]
+    assert combat_json(r)["flank"]["rule"] == "11.85"
+    forced = combat(mem(surround[:3], phase="melee"), ["a", "b"], ["j"], kind="melee", flank=True)
+    assert forced.attack == 26 and any("declared" in n for n in forced.notes)
+
+
+def test_11_85_elevated_defender_escapes_by_stairway(tmp_path):
+    # the Fort DD19 defender keeps the Stairway to DD20 open unless a Roman holds it or its ZOC covers it
+    p = pos(tmp_path, [("h", "v-1-7-8", "DD20"), ("j", "y-regulars-5-7", "DD19")], phase="melee", side="roman")
+    r = combat(p, ["h"], ["j"], kind="melee")
+    assert not r.flank["flank"] and r.attack == 3.5                              # 11.85 example needs a flank
+
+
+def test_10_11_breach_only_through_the_facing_arrow():
+    base = [("h", "v-1-7-8", "RR35", "pushing"), ("z", "zealots-7-7", "QQ36")]
+    away = combat(mem([("ram", "v-ram", "RR35", "facing_n"), *base]), ["ram"], ["z"], kind="breach")
+    assert away.refused.rule == "10.11" and "RR34" in away.refused.message
+    toward = [f for f in ("n", "ne", "se", "s", "sw", "nw")
+              if combat(mem([("ram", "v-ram", "RR35", f"facing_{f}"), *base]), ["ram"], ["z"], kind="breach").allowed]
+    assert len(toward) == 1                                                      # one arrow points at QQ36
+    p = mem([("ram", "v-ram", "RR35"), *base], params={"facing": "ram:QQ36"})
+    assert combat(p, ["ram"], ["z"], kind="breach").allowed                      # the `facing` parameter
+    r = combat(mem([("ram", "v-ram", "RR35"), *base]), ["ram"], ["z"], kind="breach")
+    assert r.allowed and any("no facing" in n for n in r.notes)
+
+
+def test_10_1_breach_against_an_empty_hex():
+    p = mem([("ram", "v-ram", "RR35"), ("h", "v-1-7-8", "RR35", "pushing")])
+    r = combat(p, ["ram"], [], kind="breach", target="QQ36")
+    assert r.allowed and (r.attack, r.row, r.column) == (2, "gate", 2)
+
+
+def test_9_6_one_fire_per_hex_per_phase(tmp_path):
+    p = thirteen_two(tmp_path)
+    r = combat(p, ["o1"], ["h1", "h2", "h3", "b"], kind="missile", fired_at=["DD14"])
+    assert r.refused.rule == "9.6"
+    assert combat(p, ["o1", "o2"], ["h1", "h2", "h3", "b"], kind="missile", fired=["o2"]).refused.rule == "9.1"
+    q = mem([("ram", "v-ram", "RR35"), ("h", "v-1-7-8", "RR35", "pushing"), ("z", "zealots-7-7", "QQ36")])
+    assert combat(q, ["ram"], ["z"], kind="breach", fired_at=["QQ36"]).refused.rule == "9.6"
+
+
+def test_9_31_erratic_shot_reported_not_rolled():
+    p = mem([("b", "x-ballista", "DD16"), ("z", "zealots-7-7", "DD19"), ("h", "x-1-7-8", "DD20")], phase="fire")
+    r = combat(p, ["b"], ["z"], kind="missile")
+    assert r.allowed and r.erratic["friendly_units"] == ["h"] and r.erratic["rule"] == "9.31"
+    assert [x["erratic"] for x in r.results] == [True, False, False, False, False, False]
+    # no friendly unit next to the target: no erratic shot
+    p = mem([("b", "x-ballista", "DD16"), ("z", "zealots-7-7", "DD19")], phase="fire")
+    assert combat(p, ["b"], ["z"], kind="missile").erratic is None
+
+
+def test_9_11_tower_levels_and_9_12_ladder_base():
+    tower = [("t", "x-tower", "EE18", "facing_s"), ("p1", "x-2-7-8", "EE18", "pushing"),
+             ("p2", "x-2-6-8", "EE18", "pushing"), ("r", "x-2-5-8", "EE18", "riding")]
+    p = mem([*tower, ("z", "zealots-7-7", "EE19"), ("y", "zealots-7-7", "EE19")], phase="fire", side="jewish")
+    assert combat(p, ["z", "y"], ["p1", "p2", "r"], kind="missile", level="riders").refused.rule == "9.11"
+    r = combat(p, ["z", "y"], ["p1", "p2", "r"], kind="missile")
+    assert r.allowed and r.targets == ["p1", "p2"] and r.immune == ["r"]          # rocks hit the pushers only
+    p = mem([*tower, ("a", "y-regulars-5-7", "EE19"), ("b", "y-regulars-5-7", "EE19")], phase="fire", side="jewish")
+    r = combat(p, ["a", "b"], ["p1", "p2", "r"], kind="missile", level="riders")
+    assert r.allowed, r.refused
+    assert r.targets == ["r"] and sorted(r.immune) == ["p1", "p2"]
+    lad = mem([("b", "v-1-7-8", "Z22", "ladder_base"), ("c", "v-1-6-8", "Z22", "on_ladder"),
+               ("a", "y-regulars-5-7", "Z23")], markers=[{"marker": "ladder", "hex": "Z22"}], phase="fire", side="jewish")
+    r = combat(lad, ["a"], ["b", "c"], kind="missile")
+    assert r.allowed, r.refused
+    assert r.targets == ["c"] and r.immune == ["b"]
+
+
+def test_cli_odds_breach_against_a_target_hex(tmp_path, capsys):
+    import json
+    pos(tmp_path, [("ram", "v-ram", "RR35"), ("h", "v-1-7-8", "RR35", ["pushing"])], side="roman")
+    assert main(["odds", str(tmp_path / "pos.yaml"), "--attack", "ram", "--kind", "breach", "--target", "QQ36",
+                 "--json"]) in (0, None)
+    data = json.loads(capsys.readouterr().out)
+    assert (data["row"], data["column"], data["refused"]) == ("gate", 2, None)
+    assert main(["odds", str(tmp_path / "pos.yaml"), "--attack", "ram", "--kind", "breach", "--target", "QQ36",
+                 "--fired-at", "QQ36", "--json"]) in (0, None)
+    assert json.loads(capsys.readouterr().out)["refused"]["rule"] == "9.6"
+    assert main(["odds", str(tmp_path / "pos.yaml"), "--attack", "ram", "--kind", "breach"]) not in (0, None)
+
+
+def test_9_11_fire_no_rocks_at_tower_riders():
+    p = mem([("t", "x-tower", "EE18", "facing_s"), ("p1", "x-2-7-8", "EE18", "pushing"),
+             ("r", "x-2-5-8", "EE18", "riding"), ("z", "zealots-7-7", "EE19")], phase="fire", side="jewish")
+    assert fire(p, "z", "r").rule == "9.11" and not fire(p, "z", "r").verdict
+    assert fire(p, "z", "p1").verdict

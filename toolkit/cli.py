@@ -509,6 +509,9 @@ def cmd_fire(args: argparse.Namespace) -> None:
 
 def cmd_odds(args: argparse.Namespace) -> None:
     """Combat odds, die modifiers and the chance to kill."""
+    if not args.defend and not getattr(args, "target", None):
+        raise ValueError("--defend: name the defending units (or, for a Siege Breach attack, --target HEX)")
+    args.defend = args.defend or []
     for opt, ids in (("--attack", args.attack), ("--defend", args.defend), ("--protected", args.protected),
                      ("--fired", args.fired), ("--attacked", args.attacked)):
         dup = sorted({u for u in ids if ids.count(u) > 1})
@@ -523,6 +526,11 @@ def cmd_odds(args: argparse.Namespace) -> None:
     extra = {"attacked": args.attacked} if args.attacked else {}
     if getattr(args, "primary", None):
         extra["primary"] = args.primary   # Siege of Jerusalem 13.2
+    for key in ("target", "level"):       # Siege of Jerusalem 10.1, 9.11
+        if getattr(args, key, None):
+            extra[key] = getattr(args, key)
+    if getattr(args, "fired_at", None):
+        extra["fired_at"] = args.fired_at  # Siege of Jerusalem 9.6
     data = rules.combat_json(rules.combat(position, args.attack, args.defend, kind=args.kind,
                                           protected=args.protected, fired=args.fired, **extra))
     if args.json:
@@ -547,7 +555,14 @@ def cmd_odds(args: argparse.Namespace) -> None:
     for shift in data.get("shifts", []):
         print(f"  +{shift['columns']} column ({shift['id']}, {shift['rule']}): {shift['why']}")
     for roll in data.get("results", []):
-        print(f"  die {roll['die']}: {roll['result']}")
+        print(f"  die {roll['die']}: {roll['result']}" + ("  (erratic shot, 9.31)" if roll.get("erratic") else ""))
+    if (data.get("flank") or {}).get("flank"):   # Siege of Jerusalem 11.85, 9.31, 9.11-9.12
+        print("  Flank Attack (11.85): " + "; ".join(h["why"] for h in data["flank"]["hexes"]))
+    if data.get("erratic"):
+        print(f"  erratic shot ({data['erratic']['rule']}): a natural 1 also Disrupts one of "
+              f"{', '.join(data['erratic']['friendly_units'])}")
+    if data.get("immune"):
+        print(f"  target {', '.join(data.get('targets') or [])}; immune {', '.join(data['immune'])} (9.11, 9.12)")
 
 
 def cmd_schema(args: argparse.Namespace) -> None:
@@ -643,7 +658,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = _rules_parser(sub, "odds", "combat odds, modifiers and kill chance", cmd_odds)
     s.add_argument("--attack", nargs="+", required=True, metavar="UNIT")
-    s.add_argument("--defend", nargs="+", required=True, metavar="UNIT")
+    s.add_argument("--defend", nargs="*", default=None, metavar="UNIT",
+                   help="the defending units (required, except for a Siege of Jerusalem Breach attack with --target)")
+    s.add_argument("--target", metavar="HEX",
+                   help="Siege of Jerusalem: the attacked hex, so a Breach attack needs no defending units (10.1)")
+    s.add_argument("--level", choices=["both", "riders", "pushers"],
+                   help="Siege of Jerusalem missile fire at a Tower hex: the level fired at (9.11)")
+    s.add_argument("--fired-at", nargs="*", default=[], metavar="HEX",
+                   help="Siege of Jerusalem: hexes already attacked on the same table this phase (9.6)")
     s.add_argument("--kind", choices=["attack", "first_fire", "barrage", "terrorist", "terrorist_battle", "melee",
                                       "missile", "breach"],
                    default="attack", help="Jerusalem!: attack, defensive first fire, artillery barrage, terrorist "
@@ -654,7 +676,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--protected", nargs="*", default=[], metavar="UNIT",
                    help="defenders declared protected by a fort, monastery or cathedral (9.6.3)")
     s.add_argument("--fired", nargs="*", default=[], metavar="UNIT",
-                   help="defending halftracks/buses that fired defensively (9.11)")
+                   help="defending halftracks/buses that fired defensively (9.11); Siege of Jerusalem: units that "
+                        "already fired this phase (9.1)")
     s.add_argument("--attacked", nargs="*", default=[], metavar="UNIT",
                    help="first fire: the units the attack is aimed at (only their hexes first-fire, 9.4.2)")
 

@@ -20,11 +20,22 @@ Readings of points the rulebook leaves open (the tables' own reconstructions are
   on a Ground hex, or from a Bastion/Fortress against a lower adjacent Elevated Hex.
 * **Melee** crossings (11.11-11.14, 11.17, 11.2, 11.6, 18.8) are read per attacking hex; two adjacent
   Elevated Hexes are *connected* (7.12) unless the map marks the hexside otherwise (a ``connected``
-  hexside feature, when the map has any, is then required).  A Flank Attack (11.85) is declared by the
-  caller (``flank=True``): it is not computed here.  An attack from a Building hex next to the defending
+  hexside feature, when the map has any, is then required).  An attack from a Building hex next to the defending
   Building hex is read as "from the same Building" (11.19).
 * **Breach** (10.1, 12.5): Rams and Armored Towers need a Fresh pushing Heavy Infantry / Velites unit
-  (a Ram: of its own Legion, 6.41); the facing arrow (10.11) is the caller's to respect.
+  (a Ram: of its own Legion, 6.41) and attack only the hex their Facing arrow points at (10.11: flag
+  ``facing_*``, or the position parameter ``facing``; with neither, read as facing the target, noted).
+* **Flank Attacks** (11.85) are worked out from the defender's six neighbours (:func:`flank_attack`):
+  closed by attacking units, the attacker's ZOC, or terrain the defender could not retreat into as the
+  levels go (an Elevated Hex is left by a Stairway, connected Breach or Elevated Hex, a Ramp, or -- Romans
+  only -- a Ladder or Tower).  Our reading: closed hexsides and Ladder hexes (Jews) also count impassable;
+  a Gate's Entry hexside is open to the Jews only (8.91).
+* **One fire a hex** (9.1, 9.6): the caller names the units that already fired and the hexes already
+  attacked on the same table this phase; the calculator refuses a second attack.  **Erratic shots**
+  (9.31) are reported (``erratic``: the natural 1 and the friendly units exposed), never rolled.
+* **Tower and Ladder levels** (9.11, 9.12): ``level`` picks riders, pushers or both; ``targets`` and
+  ``immune`` list the units; rocks and oil only ever hit the pushers; a Ladder's Base unit is immune
+  while climbers remain.
 * Results list each natural die 1-6 with the final roll; ``probability`` is the chance of any effect
   (melee, missile) or of a Breach (breach).  ``kills_on`` stays ``null`` (higher rolls favour the attacker).
 """
@@ -75,6 +86,10 @@ class CombatResult:
     refused: Reason | None = None
     notes: list[str] = field(default_factory=list)
     reconstructed: list[str] = field(default_factory=list)
+    flank: dict[str, Any] | None = None
+    erratic: dict[str, Any] | None = None
+    targets: list[str] | None = None
+    immune: list[str] = field(default_factory=list)
 
     @property
     def total_modifier(self) -> int:
@@ -106,6 +121,10 @@ def combat_json(result: CombatResult) -> dict[str, Any]:
         "refused": None if result.refused is None else {"reason": result.refused.message, "rule": result.refused.rule},
         "notes": list(result.notes),
         "reconstructed": list(result.reconstructed),
+        "flank": result.flank,
+        "erratic": result.erratic,
+        "targets": result.targets,
+        "immune": list(result.immune),
     }
 
 
@@ -326,8 +345,82 @@ def _wall_bonus(position: Position, t: CombatTables, u: Unit, target: Hex, line:
     return all(h in cmap.hexes and _terrain(cmap, h) in walls and not position.markers_at(h, "breach") for h in path)
 
 
+LEVELS = ("both", "riders", "pushers")
+
+
+def _levels(position: Position, res: CombatResult, attackers: list[Unit], target: Hex, level: str | None) -> None:
+    """9.11 / 9.12: which units of a Tower or Ladder hex the fire may hurt; the rest are listed as immune."""
+    here = [d for d in position.at(target) if _cls(d) != "siege_engine"]
+    tower = any(d.type in ("siege_tower", "armored_tower") for d in position.at(target))
+    rocks = [u.id for u in attackers if _rock_thrower(u) and (u.type == "cauldron" or u.hex.distance(target) == 1
+                                                             and not missile_af(load_combat_tables(), u, 1)[0])]
+    if tower:
+        riders = [d for d in here if d.has("riding")]
+        below = [d for d in here if not d.has("riding")]
+        want = level or "both"
+        if rocks and want in ("riders", "both") and riders:
+            if want == "riders":
+                raise _Refuse("9.11", f"{', '.join(rocks)}: Cauldrons and rock throwers may not fire at units atop a "
+                                      "Tower, only at its pushers (9.11)")
+            want = "pushers"
+            res.notes.append("rocks or oil in the attack: only the pushers are the target (9.11)")
+        if want == "both":
+            res.targets = [d.id for d in here]
+            if riders and below:
+                res.notes.append("both levels targeted: the defender picks which units suffer (9.11)")
+        else:
+            hit, safe = (riders, below) if want == "riders" else (below, riders)
+            res.targets = [d.id for d in hit]
+            res.immune = [d.id for d in safe]
+            res.notes.append(f"the {want} only are the target: units on the other level are immune; a DD result "
+                             "against a lone unit eliminates it (9.11)")
+        res.primary = res.primary
+        return
+    if level not in (None, "both"):
+        raise _Refuse("9.11", f"--level {level}: a level is chosen only against a Tower hex (9.11)")
+    base = [d for d in here if d.has("ladder_base")]
+    climbers = [d for d in here if d.has("on_ladder")]
+    if base and climbers:
+        res.targets = [d.id for d in here if not d.has("ladder_base")]
+        res.immune = [d.id for d in base]
+        res.notes.append("a Ladder: the Base unit is unaffected while other units remain in the hex to absorb the "
+                         "result; a DD may eliminate the unit atop before Disrupting both (9.12)")
+
+
+def _erratic(position: Position, t: CombatTables, res: CombatResult, attackers: list[Unit], target: Hex) -> None:
+    """9.31: Artillery firing at a higher target next to the firer's friends (not in the firing hex): a natural 1
+    also Disrupts one friendly unit next to the target, the defender's choice.  Reported, never rolled."""
+    cmap = position.game.map
+    ht = height(cmap, position, target, t)
+    arts = [u for u in attackers if _cls(u) == "artillery" and t.weapons_effects.bands(u.type)
+            and height(cmap, position, u.hex, t) < ht]
+    if not arts:
+        return
+    side = arts[0].side
+    firing = {u.hex for u in arts}
+    exposed = []
+    for n in target.neighbors():
+        if n in firing:
+            continue
+        here = position.at(n)
+        for u in here:
+            if u.side != side or _cls(u) == "siege_engine":
+                continue
+            if u.has("ladder_base") and any(x.has("on_ladder") for x in here):
+                continue   # a Base unit with climbers on its Ladder is not affected (9.31)
+            exposed.append(u.id)
+    if not exposed:
+        return
+    res.erratic = {"rule": "9.31", "natural_die": 1, "artillery": [u.id for u in arts], "friendly_units": exposed,
+                   "why": "Artillery fires at a higher target next to friendly units: on a natural 1 one of these, "
+                          "the defender's choice, is also Disrupted"}
+    for r in res.results:
+        r["erratic"] = r["die"] == 1
+    res.notes.append(f"erratic shot (9.31): a natural 1 also Disrupts one of {', '.join(exposed)} (defender's choice)")
+
+
 def _missile(position: Position, t: CombatTables, res: CombatResult, attackers: list[Unit], defenders: list[Unit],
-             primary: str | None) -> None:
+             primary: str | None, level: str | None = None) -> None:
     cmap = position.game.map
     target = defenders[0].hex
     reasons: list[Reason] = []
@@ -348,6 +441,7 @@ def _missile(position: Position, t: CombatTables, res: CombatResult, attackers: 
         res.attackers.append(Strength(u.id, a, how))
         total += a
     res.attack = total
+    _levels(position, res, attackers, target, level)
     here = position.at(target)
     engine = next((e for e in here if e.type in ENGINES), None)
     combat = [d for d in here if _cls(d) != "siege_engine"]
@@ -414,6 +508,7 @@ def _missile(position: Position, t: CombatTables, res: CombatResult, attackers: 
                                  f"{extra} multiple(s) of {t.missile_table.rows[res.row].multiple} AF beyond column 7"))
     res.results, res.probability = _roll_results(t.missile_table.rolls, t.missile_table.results[str(col)],
                                                  res.total_modifier)
+    _erratic(position, t, res, attackers, target)
     res.reconstructed += ["missile_table.rows", "missile_table.results", "weapons_effects"]
 
 
@@ -486,10 +581,19 @@ def _complete_cohort(units: Sequence[Unit]) -> bool:
 
 
 def _melee(position: Position, t: CombatTables, res: CombatResult, attackers: list[Unit], defenders: list[Unit],
-           flank: bool) -> None:
+           flank: bool | None) -> None:
     cmap = position.game.map
     target = defenders[0].hex
     mult = t.melee_drm.multipliers
+    if attackers and all(u.hex is not None and u.hex.distance(target) == 1 for u in attackers):
+        res.flank = flank_attack(position, target, attackers[0].side, t)
+        if flank is None:
+            flank = res.flank["flank"]
+            if flank:
+                res.notes.append("Flank Attack: every hex next to the defender is closed (11.85)")
+        elif flank != res.flank["flank"]:
+            res.notes.append(f"Flank Attack {'declared' if flank else 'declined'} by the caller; the six hexes say "
+                             f"{'yes' if res.flank['flank'] else 'no'} (11.85)")
     from_elevated_like = []
     for u in attackers:
         if u.hex is None or u.hex.distance(target) != 1:
@@ -635,6 +739,10 @@ def breach_factor(position: Position, t: CombatTables, engine_unit: Unit, target
         raise _Refuse("10.1", f"{u.id} is not adjacent to {cmap.name(target)}")
     if height(cmap, position, target, t) == 0:
         raise _Refuse("10.1", f"{cmap.name(target)} is not an Elevated Hex (a Breach is a Ground hex)")
+    facing = engine_facing(position, u)
+    if facing is not None and facing != target:
+        raise _Refuse("10.11", f"{u.id} faces {cmap.name(facing)}: a Ram or Armored Tower attacks only the hex its "
+                               f"Facing arrow points at, not {cmap.name(target)} (10.11)")
     pushers = [p for p in position.at(u.hex) if p.side == u.side and fresh(p) and p.has("pushing")
                and (_cls(p) == "heavy_infantry" or p.type == "velites")]
     if u.type == "ram":
@@ -654,6 +762,9 @@ def _breach(position: Position, t: CombatTables, res: CombatResult, attackers: l
     cmap = position.game.map
     for u in attackers:
         f, how = breach_factor(position, t, u, target)
+        if engine_facing(position, u) is None:
+            res.notes.append(f"{u.id} has no facing (flag facing_* or parameter facing): read as facing "
+                             f"{cmap.name(target)} (10.11)")
         res.attackers.append(Strength(u.id, f, how))
     res.attack = sum((s.strength for s in res.attackers), Fraction(0))
     kind = defence_kind(cmap, position, target)
@@ -676,15 +787,128 @@ def _breach(position: Position, t: CombatTables, res: CombatResult, attackers: l
     res.reconstructed += ["breach_table.damage", f"breach_defence.{kind}"]
 
 
+# -- 11.85 Flank Attacks, 10.11 facing ----------------------------------------------------------------------------
+def _escape(position: Position, t: CombatTables, side: str, target: Hex, n: Hex) -> tuple[bool, str]:
+    """Whether a defender of ``side`` in ``target`` could retreat into ``n`` as terrain goes (11.85), and why."""
+    cmap = position.game.map
+    name = cmap.name(n)
+    if n not in cmap.hexes:
+        return False, "off the map: impassable"
+    ht, hn = height(cmap, position, target, t), height(cmap, position, n, t)
+    jews = side == "jewish"
+    here = position.at(n)
+    if hn == 0 and ht == 0:
+        from .tables import load_tables
+        if any(_side_feature(cmap, target, n, f) for f in load_tables(position.game.folder).movement.blocked_hexsides):
+            return False, f"{name}: the hexside is closed at Ground level (8.92): impassable"
+        if jews and position.markers_at(n, "ladder"):
+            return False, f"{name} is a Ladder hex: Jews may not enter it (6.5)"
+        return True, f"{name}: Ground to Ground"
+    if ht == 0 and hn > 0:
+        if _terrain(cmap, n) == "gate" and _side_feature(cmap, target, n, ENTRY):
+            return (True, f"{name}: into the Gate through its Entry hexside (8.91)") if jews else \
+                (False, f"{name}: a Gate is closed to the enemy (8.91): impassable")
+        if _side_feature(cmap, target, n, STAIRWAY) or fire_kind(cmap, position, target, t) == "breach":
+            return True, f"{name}: up a Stairway or from a Breach (8.91, 8.93)"
+        if not jews and any(d.has("on_ladder") or d.has("ladder_base") or d.has("riding") or d.has("pushing")
+                            for d in position.at(target)):
+            return True, f"{name}: up the Ladder or Tower in the defender's hex (11.85)"
+        if any(m.toward == n for m in position.markers_at(target, "ramp")):
+            return True, f"{name}: up the Ramp (18.8)"
+        return False, f"{name}: an Elevated Hex with no Stairway from the defender's hex: impassable"
+    if ht > 0 and hn > 0:
+        if _connected(cmap, target, n):
+            return True, f"{name}: a connected Elevated Hex (7.12)"
+        return False, f"{name}: an Elevated Hex not connected to the defender's: impassable"
+    # from an Elevated Hex down to Ground
+    if _side_feature(cmap, target, n, STAIRWAY) or fire_kind(cmap, position, n, t) == "breach":
+        return True, f"{name}: down a Stairway or into a connected Breach (8.91, 8.93)"
+    if _terrain(cmap, target) == "gate" and _side_feature(cmap, target, n, ENTRY) and jews:
+        return True, f"{name}: out through the Gate's Entry hexside (8.91)"
+    if any(m.toward == target for m in position.markers_at(n, "ramp")):
+        return True, f"{name}: down a Ramp (18.8)"
+    if not jews and position.markers_at(n, "ladder"):
+        return True, f"{name}: down a Ladder (11.85)"
+    if not jews and any(d.type in ENGINES for d in here) and all(d.side == side for d in here):
+        return True, f"{name}: onto a Tower (11.85)"
+    if jews and (position.markers_at(n, "ladder") or any(d.type in ENGINES for d in here)):
+        return False, f"{name}: a Ladder or Tower: Jews may not use them to escape (11.85)"
+    return False, f"{name}: Ground below the wall, no Stairway, Ladder, Tower or Ramp: impassable"
+
+
+def flank_attack(position: Position, target: Hex, attacking_side: str,
+                 tables: CombatTables | None = None) -> dict[str, Any]:
+    """11.85: whether the defender's hex is a Flank Attack target, worked out from its six neighbours.
+
+    Each neighbour is closed when it holds attacking units, is impassable to the defender as terrain goes
+    (off the map, an Elevated Hex without a Stairway / Breach / connection, a closed hexside; Ladders,
+    Towers and Ramps open a way off an Elevated Hex, but not for the Jews), or lies in the attacker's ZOC.
+    A fully stacked friendly hex stays open (unless in the attacker's ZOC).  Returns ``{"flank", "rule",
+    "hexes": [{"hex", "closed", "why"}]}``.
+    """
+    from .zoc import zoc
+    t = tables or load_combat_tables()
+    cmap = position.game.map
+    defenders = [d for d in position.at(target) if d.side != attacking_side]
+    side = defenders[0].side if defenders else next(s.id for s in position.game.spec.sides if s.id != attacking_side)
+    z = zoc(position).by_side.get(attacking_side, {})
+    rows = []
+    for n in target.neighbors():
+        label = cmap.name(n) if n in cmap.hexes else f"({n.q},{n.r})"
+        if n in cmap.hexes and any(u.side == attacking_side for u in position.at(n)):
+            rows.append({"hex": label, "closed": True, "why": f"{label}: enemy units"})
+            continue
+        ok, why = _escape(position, t, side, target, n)
+        if not ok:
+            rows.append({"hex": label, "closed": True, "why": why})
+        elif n in z:
+            rows.append({"hex": label, "closed": True,
+                         "why": f"{label}: in the attacker's ZOC ({', '.join(sorted({s.unit for s in z[n]}))})"})
+        else:
+            rows.append({"hex": label, "closed": False, "why": why + ": an escape route"})
+    return {"flank": all(r["closed"] for r in rows), "rule": "11.85", "hexes": rows}
+
+
+def engine_facing(position: Position, u: Unit) -> Hex | None:
+    """The hex a Siege Engine's Facing arrow points at (10.11): its ``facing_*`` flag, else the position
+    parameter ``facing`` (``unit:HEX`` pairs); None when neither is given."""
+    from .movement import COMPASS, param_pairs
+    import math
+    cmap = position.game.map
+    flag = next((f for f in u.flags if f.startswith("facing_")), None)
+    if u.hex is None:
+        return None
+    if flag is not None and flag[7:] in COMPASS:
+        want = COMPASS[flag[7:]]
+        lay = cmap.grid.layout
+        x0, y0 = lay.centre(u.hex)
+        best, got = 1e9, None
+        for n in u.hex.neighbors():
+            if n not in cmap.hexes:
+                continue
+            x, y = lay.centre(n)
+            d = abs((math.degrees(math.atan2(-(y - y0), x - x0)) - want + 180) % 360 - 180)
+            if d < best:
+                best, got = d, n
+        return got
+    named = param_pairs(position, "facing").get(u.id)
+    return cmap.resolve(named) if named else None
+
+
 # -- the calculator -------------------------------------------------------------------------------------------------
 def combat(position: Position, attackers: Sequence[str], defenders: Sequence[str], *, kind: str = "melee",
-           primary: str | None = None, flank: bool = False, target: str | None = None,
+           primary: str | None = None, flank: bool | None = None, target: str | None = None,
+           level: str | None = None, fired: Sequence[str] = (), fired_at: Sequence[str] = (),
            **_ignored: Any) -> CombatResult:
     """One attack: ``melee`` (``attack`` is read as melee), ``missile`` or ``breach``.
 
     ``defenders`` are the units in the attacked hex (all of them, 11.15); for a Breach attack they may be
-    empty when ``target`` names the hex.  ``primary`` is the Primary Target type (13.2); ``flank`` declares
-    a Flank Attack (11.85).  Unknown unit ids raise ``KeyError``; a bad kind ``ValueError``.
+    empty when ``target`` names the hex.  ``primary`` is the Primary Target type (13.2).  ``flank``: None
+    works the Flank Attack out from the defender's six neighbours (11.85, :func:`flank_attack`); True/False
+    override it (noted when they disagree).  ``level`` (``both``, ``riders``, ``pushers``) picks the target
+    level in a Tower hex (9.11).  ``fired``: units that already fired this phase (9.1); ``fired_at``: hexes
+    already attacked this phase on the same table (9.6).  Unknown unit ids raise ``KeyError``; a bad kind
+    or level ``ValueError``.
     """
     if kind not in KINDS:
         raise ValueError(f"kind {kind!r}: expected one of {', '.join(KINDS)}")
@@ -716,8 +940,23 @@ def combat(position: Position, attackers: Sequence[str], defenders: Sequence[str
             if missing and kind == "melee" and not any(d.has("on_ladder") or d.has("riding") for d in position.at(th)):
                 res.notes.append(f"every unit in the hex defends (11.15): {', '.join(missing)} added")
                 dfn += [position.by_id[m] for m in missing]
+        if kind in ("missile", "breach"):
+            again = [u.id for u in att if u.id in set(fired)]
+            if again:
+                raise _Refuse("9.1", f"{', '.join(again)} already fired this phase: each firing unit fires at one hex "
+                                     "per Fire Phase (9.1)")
+            done = {position.game.map.resolve(h) for h in fired_at}
+            table = "Missile" if kind == "missile" else "Breach"
+            if th in done:
+                raise _Refuse("9.6", f"{position.game.map.name(th)} was already fired at on the {table} Table this "
+                                     f"phase: every unit firing at a hex fires in one attack (9.6; the other table may "
+                                     "still be used against an Elevated Hex)")
+        if level is not None and level not in LEVELS:
+            raise ValueError(f"level {level!r}: expected one of {', '.join(LEVELS)}")
         if kind == "missile":
-            _missile(position, t, res, att, dfn, primary)
+            if not dfn:
+                raise _Refuse("9.1", "no target units: missile fire is at units (9.1)")
+            _missile(position, t, res, att, dfn, primary, level)
         elif kind == "melee":
             if not dfn:
                 raise _Refuse("11.1", "no defending unit")
@@ -775,6 +1014,11 @@ def fire(position: Position, firer_id: str, target_id: str, **_ignored: Any) -> 
         if _cls(v) == "siege_engine":
             raise _Refuse("9.1", "fire does not affect Siege Engines, only the Combat units with them (9.1)")
         a, how, _ = _check_firer(position, t, u, v.hex, res.reasons)
+        if v.has("riding") and how.startswith("rocks"):
+            raise _Refuse("9.11", f"{u.id} throws rocks or oil: not at units atop a Tower, only its pushers (9.11)")
+        if v.has("ladder_base") and any(x.has("on_ladder") for x in position.at(v.hex)):
+            res.reasons.append(Reason("9.12", f"{v.id} is a Ladder's Base unit: unaffected while others remain in "
+                                              "its hex (9.12)"))
         res.af = a
         res.reasons.append(Reason("9.2", how))
         res.verdict, res.rule = True, "9.5"
