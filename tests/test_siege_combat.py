@@ -328,3 +328,28 @@ def test_9_11_fire_no_rocks_at_tower_riders():
              ("r", "x-2-5-8", "EE18", "riding"), ("z", "zealots-7-7", "EE19")], phase="fire", side="jewish")
     assert fire(p, "z", "r").rule == "9.11" and not fire(p, "z", "r").verdict
     assert fire(p, "z", "p1").verdict
+
+
+def test_11_86_11_9_advance_after_combat():
+    from toolkit.games.siege.combat import advances
+    units = [("j", "y-regulars-5-7", "DD14"), ("a", "v-1-7-8", "EE14"), ("hq", "v-hq", "EE16"),
+             ("k", "y-regulars-5-7", "BB14")]
+    p = mem(units, phase="melee")
+    assert advances(p, ["a"], "DD14", 1)["refused"]["rule"] == "11.9"            # the defender is still there
+    r = advances(p, ["a"], "DD14", 0, defenders=["j"])["units"]["a"]
+    assert [d["hex"] for d in r["destinations"]] == ["DD14"]                     # no excess E: the vacated hex only
+    r = advances(p, ["a"], "DD14", 2, defenders=["j"])["units"]["a"]
+    steps = {d["hex"]: d["steps"] for d in r["destinations"]}
+    assert steps["DD14"] == 0 and steps["DD13"] == 1 and steps["DD12"] == 2      # one hex per excess E (11.86)
+    assert steps["CC14"] == 1 and "AA14" not in steps and "BB14" not in steps    # CC14 in k's ZOC: no further (11.9)
+    assert max(steps.values()) == 2
+    # the vacated hex in enemy ZOC, or no CC: no advance beyond it (11.9)
+    q = mem([*units[:3], ("k", "y-regulars-5-7", "CC14")], phase="melee")
+    r = advances(q, ["a"], "DD14", 2, defenders=["j"])["units"]["a"]
+    assert [d["hex"] for d in r["destinations"]] == ["DD14"] and r["beyond"]["rule"] == "11.9"
+    r = advances(mem(units[:2], phase="melee"), ["a"], "DD14", 2, defenders=["j"])["units"]["a"]
+    assert [d["hex"] for d in r["destinations"]] == ["DD14"] and "CC" in r["beyond"]["reason"]
+    # 11.61: Jews who fought a Ladder from above stay
+    lad = mem([("b", "v-1-7-8", "Z22", "ladder_base"), ("c", "v-1-6-8", "Z22", "on_ladder"),
+               ("z", "zealots-7-7", "Z23")], markers=[{"marker": "ladder", "hex": "Z22"}], phase="melee", side="jewish")
+    assert advances(lad, ["z"], "Z22", 0, defenders=["b", "c"])["units"]["z"]["refused"]["rule"] == "11.61"

@@ -1198,3 +1198,102 @@ def recovery(position: Position, unit_id: str, roll: int, *, enemy_missile: bool
     return {"unit": u.id, "state": state, "roll": roll, "recovery_number": number_, "final": final,
             "modifiers": [{"id": d.id, "value": d.value, "rule": d.rule, "why": d.why} for d in drm],
             "outcome": outcome, "rule": "17.1, 17.2"}
+
+
+# -- 11.86-11.9 advance after combat ----------------------------------------------------------------------------------
+def advances(position: Position, attackers: Sequence[str], vacated: str, excess_e: int = 0,
+             defenders: Sequence[str] = ()) -> dict[str, Any]:
+    """Where each victorious attacker may advance once the defenders left ``vacated`` (11.86, 11.9).
+
+    The vacated hex is always open to an attacker that could attack it (enemy ZOC and lack of CC do not
+    matter, 11.9), within the side's stacking limit there; the exceptions: Jews who fought a Ladder from above
+    (11.61) or a Tower from an Elevated Hex (11.21) stay; Tower riders go only through the facing arrow
+    (10.11, 11.2).  ``excess_e`` further hexes (one per ``E`` that eliminated no one, 11.86) come from the move
+    generator one step at a time from the vacated hex (no MF cost, only hexes the unit could enter, never
+    leaving a Rigid ZOC); none when the vacated hex lies in enemy ZOC or the unit is out of CC, and none
+    beyond a hex in enemy ZOC (11.9).  ``defenders``: units still in ``vacated`` to take off first (they left).
+    Returns ``{"rule", "vacated", "stacking_limit", "units": {id: {"destinations": [{hex, steps, why}],
+    "refused"}}}``.
+    """
+    from dataclasses import replace
+    from .command import out_of_command
+    from .movement import moves
+    from .tables import load_tables
+    from .zoc import zoc
+    t = load_combat_tables()
+    cmap = position.game.map
+    v = cmap.resolve(vacated)
+    gone = set(defenders)
+    enemies_left = [u for u in position.at(v) if u.id not in gone and u.side != position.by_id[attackers[0]].side] \
+        if attackers else []
+    kind = fire_kind(cmap, position, v, t)
+    stk = load_tables(position.game.folder).stacking.limit
+    limit = stk.get(kind, stk.get("clear"))
+    out: dict[str, Any] = {"rule": "11.86", "vacated": cmap.name(v), "excess_e": excess_e, "stacking_limit": limit,
+                           "units": {}}
+    if enemies_left:
+        out["refused"] = {"rule": "11.9", "reason": f"{', '.join(u.id for u in enemies_left)} still hold "
+                                                    f"{cmap.name(v)}: no advance until every defender is gone"}
+        return out
+    side = position.by_id[attackers[0]].side if attackers else position.phasing_side
+    base = replace(position, units=tuple(u for u in position.units if u.id not in gone),
+                   phase="movement", phasing_side=side)   # the generator answers in a Movement Phase
+    for uid in attackers:
+        u = position.by_id[uid]
+        row: dict[str, Any] = {"destinations": [], "refused": None}
+        out["units"][uid] = row
+        hx = height(cmap, position, u.hex, t) if u.hex is not None else 0
+        was = position.at(v)
+        why = None
+        if u.hex is None or u.hex.distance(v) != 1:
+            why = ("11.86", f"{uid} is not next to {cmap.name(v)}")
+        elif u.side == "jewish" and hx > 0 and any(d.has("on_ladder") or d.has("ladder_base") for d in was):
+            why = ("11.61", "Jews who attack a Ladder from an Elevated Hex may not advance (11.61)")
+        elif u.side == "jewish" and hx > 0 and any(d.type in ENGINES for d in was):
+            why = ("11.21", "Jews may not advance into a Tower hex from an Elevated Hex (11.21)")
+        elif u.has("riding"):
+            tower = next((x for x in position.at(u.hex) if x.type in ("siege_tower", "armored_tower")), None)
+            face = engine_facing(position, tower) if tower is not None else None
+            if height(cmap, position, v, t) == 0 or (face is not None and face != v):
+                why = ("11.2", "riders leave a Tower only into the vacant Elevated Hex its facing arrow points at "
+                               "(10.11, 11.2)")
+        elif u.has("pushing") or u.has("ladder_base") or u.has("testudo"):
+            why = ("11.1", f"{uid} did not attack (pushing, Ladder Base or Testudo): it does not advance")
+        if why:
+            row["refused"] = {"rule": why[0], "reason": why[1]}
+            continue
+        moved = lambda p, h: replace(p, units=tuple(  # noqa: E731
+            replace(x, hex=h, spent=0.0, flags=x.flags - {"riding", "on_ladder"}) if x.id == uid else x
+            for x in p.units))
+        here = moved(base, v)
+        row["destinations"].append({"hex": cmap.name(v), "steps": 0,
+                                    "why": "the vacated hex: enemy ZOC and CC do not matter (11.9)"})
+        if excess_e <= 0:
+            continue
+        enemy_zoc = zoc(here).enemy(u.side)
+        if v in enemy_zoc:
+            row["beyond"] = {"rule": "11.9", "reason": f"{cmap.name(v)} is in enemy ZOC: no further advance (11.9)"}
+            continue
+        if u.has("out_of_cc") or out_of_command(here, [uid]):
+            row["beyond"] = {"rule": "11.9", "reason": f"{uid} is out of CC: no further advance (11.9)"}
+            continue
+        seen = {v}
+        frontier = [v]
+        for step in range(1, excess_e + 1):
+            nxt = []
+            for cur in frontier:
+                p = moved(base, cur)
+                if step > 1 and cur in zoc(p).enemy(u.side):
+                    continue
+                result = moves(p, [uid])
+                for h, d in result.destinations.items():
+                    if h in seen or h.distance(cur) != 1 or len(d.path) != 2:
+                        continue
+                    seen.add(h)
+                    nxt.append(h)
+                    stop = h in zoc(moved(base, h)).enemy(u.side)
+                    row["destinations"].append({"hex": cmap.name(h), "steps": step,
+                                                "why": f"{step} hex(es) beyond the vacated hex, one per excess E "
+                                                       "(11.86)" + ("; in enemy ZOC: no further (11.9)" if stop else "")})
+            frontier = nxt
+    return out
