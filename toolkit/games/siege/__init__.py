@@ -24,3 +24,8 @@ SPOTTING_RULE = "9.5"
 __all__ += ["breach_damage", "can_see", "combat", "combat_json", "fire", "fire_json", "load_combat_tables", "lof",
             "lof_json", "mandatory_targets", "melee_column", "mining_shafts", "missile_column", "recovery",
             "recovery_order", "replacements", "shaft_damage", "shaft_hexes"]
+
+# Flank Attacks, facing, advances (11.85, 10.11, 11.86-11.9); the Assault Period tables (18.6-18.9x, 19.1-19.5)
+from .combat import advances, engine_facing, flank_attack  # noqa: E402
+from . import assault  # noqa: E402
+__all__ += ["advances", "assault", "engine_facing", "flank_attack"]
