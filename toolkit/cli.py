@@ -15,8 +15,9 @@ from typing import Any, Callable, Sequence
 import yaml
 
 from .fileio import STDOUT, OutputError, check_input, check_output, write_atomic
-from .game import GameDataError, position_from_file
-from .games import load_game_position, rule
+from .game import GameDataError, load_position, position_from_file
+from .game.module import load_game
+from .games import RULES, load_game_position, rule, rules_for
 from .hexgrid import HexNameError
 from .los import Convention, LosEngine
 from .los.explain import explain, map_obstacles, result_json
@@ -28,6 +29,40 @@ from .vassal.safezip import ArchiveError
 from .vassal.savefile import SaveError
 
 MAX_RENDER_WIDTH = 20_000  # pixels of a PNG (render --width)
+
+
+def _open_map(text: str) -> CompiledMap:
+    """The map a command names (given by the user on the command line): a bundled map id, a map file, or a game
+    folder (its ``game.yaml`` ``map``); a folder with a ``map.yaml`` and no ``game.yaml`` is that map.  A bundled
+    id wins over a folder of the same name (``./NAME`` names the folder)."""
+    if text in {m for m, _, _ in list_maps()}:   # a bundled id wins over a folder of that name (./NAME for it)
+        return open_map(text)
+    if os.path.isdir(text) and os.path.isfile(os.path.join(text, "game.yaml")):
+        return load_game(text).map
+    return open_map(text)
+
+
+def _game_arg(args: argparse.Namespace):
+    """The game the user gave with ``--game`` (a bundled id or a game folder), loaded; None without it."""
+    given = getattr(args, "game", None)
+    return None if given is None else load_game(given)
+
+
+def _load_position(path: str, game_arg: str | None):
+    """A position file: of the bundled game it names, or of the game the user gave (``--game ./my-game``: the
+    file's ``game`` must be that game's id -- a position never names a folder itself).  Counter values are
+    checked by the game's rules package when the toolkit has one."""
+    if game_arg is None:
+        return load_game_position(path)
+    position = load_position(path, load_game(game_arg))
+    if position.game.spec.id in RULES:
+        rules = rules_for(position.game.spec.id)
+        for i, counter in enumerate(position.game.manifest.counters):
+            problems = rules.check_counter(counter)
+            if problems:
+                raise GameDataError(str(position.game.folder / "counters.yaml"), f"counters[{i}].values",
+                                    "; ".join(problems))
+    return position
 
 
 def _print_json(data: Any) -> None:
@@ -65,7 +100,7 @@ def hex_json(cmap: CompiledMap, text: str) -> dict[str, Any]:
 
 def cmd_hex(args: argparse.Namespace) -> None:
     """Describe one hex, given by name or by place name."""
-    cmap = open_map(args.map)
+    cmap = _open_map(args.map)
     data = hex_json(cmap, args.hex)
     if args.json:
         _print_json(data)
@@ -123,7 +158,7 @@ def _los_all(args: argparse.Namespace, cmap: CompiledMap, hex_text: str, directi
 
 def cmd_seen(args: argparse.Namespace) -> None:
     """Every hex that sees HEX, with the map's obstacles."""
-    _los_all(args, open_map(args.map), args.hex, "to")
+    _los_all(args, _open_map(args.map), args.hex, "to")
 
 
 #: Maps whose game has its own line of fire: plain ``toolkit los`` uses the map's defaults and says so.
@@ -142,19 +177,19 @@ def cmd_los(args: argparse.Namespace) -> None:
             args.hexes, args.from_hex = args.hexes[:1], args.hexes[1]  # `los MAP HEX --all` reads as --from HEX
         if not (args.all and args.from_hex) or len(args.hexes) != 1 or args.position:
             raise ValueError("give MAP --from HEX --all (every hex that HEX sees)")
-        _los_all(args, open_map(args.hexes[0]), args.from_hex, "from")
+        _los_all(args, _open_map(args.hexes[0]), args.from_hex, "from")
         return
     if args.position:
         if len(args.hexes) != 2:
             raise ValueError("with --position give FROM and TO only (the map is the position's)")
-        position = load_game_position(args.position)
+        position = _load_position(args.position, args.game)
         cmap = position.game.map
         a, b = (cmap.resolve(h) for h in args.hexes)
         result = rule(position.game.spec.id, "can_see")(position, a, b)
     else:
         if len(args.hexes) != 3:
             raise ValueError("give MAP FROM TO (or --position POSITION FROM TO)")
-        cmap = open_map(args.hexes[0])
+        cmap = _open_map(args.hexes[0])
         a, b = (cmap.resolve(h) for h in args.hexes[1:])
         convention = args.convention or cmap.los.convention
         result = LosEngine(cmap.grid).check(a, b, convention, map_obstacles(cmap), rule=cmap.los.rule)
@@ -185,7 +220,7 @@ def cmd_render(args: argparse.Namespace) -> None:
     """Draw a map as SVG or PNG, optionally highlighting hexes."""
     if args.width is not None and not 16 <= args.width <= MAX_RENDER_WIDTH:
         raise ValueError(f"--width {args.width}: give 16 to {MAX_RENDER_WIDTH} pixels")
-    cmap = open_map(args.map)
+    cmap = _open_map(args.map)
     marks = {}
     for item in args.highlight:
         where, _, label = item.partition("=")
@@ -235,7 +270,7 @@ def moves_json(position, unit_ids: list[str], result) -> dict[str, Any]:
 
 def cmd_moves(args: argparse.Namespace) -> None:
     """Legal moves of a unit or stack in a position."""
-    position = load_game_position(args.position)
+    position = _load_position(args.position, args.game)
     unit_ids = [args.unit, *args.with_units]
     _require_units(position, args.position, unit_ids + args.pickup)
     kind = {"kind": args.kind} if args.kind else {}  # games with several kinds of movement (No Prisoners 8.1, 8.8)
@@ -281,9 +316,9 @@ def _game_command(args: argparse.Namespace):
         pf, unplaced = read_position_save(args.position, getattr(args, "game", None))
         for u in unplaced:
             print(f"toolkit: note: {args.position}: piece {u} not placed", file=sys.stderr)
-        position = position_from_file(pf, str(args.position))
+        position = position_from_file(pf, str(args.position), _game_arg(args))
     else:
-        position = load_game_position(args.position)
+        position = _load_position(args.position, getattr(args, "game", None))
     return position, _Rules(position.game.spec.id)
 
 
@@ -446,7 +481,7 @@ def cmd_vsav_write(args: argparse.Namespace) -> None:
     """Write a position as a VASSAL save for the game's module."""
     if same_file(args.position, args.output):
         raise ValueError(f"{args.output}: refusing to write over the input position; choose another -o")
-    position = load_game_position(args.position)
+    position = _load_position(args.position, args.game)
     verb = _verb(args.output)
     omitted = write_position_save(position, args.output)
     print(f"{verb} {args.output}" + (f"; off the map, not in the save: {', '.join(omitted)}" if omitted else ""),
@@ -565,6 +600,21 @@ def cmd_odds(args: argparse.Namespace) -> None:
         print(f"  target {', '.join(data.get('targets') or [])}; immune {', '.join(data['immune'])} (9.11, 9.12)")
 
 
+def cmd_new(args: argparse.Namespace) -> None:
+    """Write a new, minimal, valid game into a new or empty folder (docs/new-game.md)."""
+    from .scaffold import new_game
+
+    written = new_game(args.game_dir, args.cols, args.rows, orientation=args.orientation,
+                       numbering=args.numbering, title=args.title)
+    for path in written:
+        print(f"wrote {path}")
+    if args.orientation == "flat":
+        print(f"next: toolkit vmod {args.game_dir} -o {os.path.basename(os.path.normpath(args.game_dir))}.vmod")
+    else:
+        print("note: the VASSAL export lays flat-top grids only: `toolkit vmod` refuses this pointy-top game; "
+              "the map, line of sight and render commands take it")
+
+
 def cmd_schema(args: argparse.Namespace) -> None:
     """Print the JSON Schema of a file format."""
     _print_json(map_json_schema())
@@ -574,7 +624,8 @@ def _rules_parser(sub, name: str, help: str, func, svg: str | None = None) -> ar
     """A rules command: a position file or VASSAL save, ``--game``, ``--json`` and, given ``svg``, ``--svg``."""
     s = sub.add_parser(name, help=help)
     s.add_argument("position", help="position file or SAVE.vsav")
-    s.add_argument("--game", help="for a save of a module that is not one of ours")
+    s.add_argument("--game", help="the game: a bundled id or your game's folder (a position of your own game, or a "
+                                  "save of a module that is not one of ours)")
     s.add_argument("--json", action="store_true")
     if svg:
         s.add_argument("--svg", metavar="OUT", help=f"{svg} (.svg or .png)")
@@ -592,7 +643,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_maps)
 
     s = sub.add_parser("hex", help="a hex's attributes, neighbours and hexside features")
-    s.add_argument("map", help="bundled map id or path to a map.yaml")
+    s.add_argument("map", help="bundled map id, path to a map.yaml, or a game folder")
     s.add_argument("hex", help="hex name (e.g. 0507, QQ36) or place name")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_hex)
@@ -605,6 +656,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--from", dest="from_hex", metavar="HEX", help="with --all: the viewer's hex or place")
     s.add_argument("--all", action="store_true", help="every hex the --from hex sees (list, --json, --svg picture)")
     s.add_argument("--position", help="apply this position's game spotting rules (e.g. Jerusalem! 10.7)")
+    s.add_argument("--game", help="with --position: your game's folder, for a position of your own game")
     s.add_argument("--convention", choices=[c.value for c in Convention],
                    help="default: the map's own convention")
     s.add_argument("--json", action="store_true")
@@ -612,7 +664,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_los)
 
     s = sub.add_parser("seen", help="every hex that sees HEX (the map's obstacles and convention)")
-    s.add_argument("map", help="bundled map id or path to a map.yaml")
+    s.add_argument("map", help="bundled map id, path to a map.yaml, or a game folder")
     s.add_argument("hex", help="hex name or place name")
     s.add_argument("--convention", choices=[c.value for c in Convention], help="default: the map's own convention")
     s.add_argument("--json", action="store_true")
@@ -620,7 +672,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_seen)
 
     s = sub.add_parser("render", help="draw a map as SVG or PNG")
-    s.add_argument("map")
+    s.add_argument("map", help="bundled map id, path to a map.yaml, or a game folder")
     s.add_argument("-o", "--output", required=True, help="OUT.svg or OUT.png")
     s.add_argument("--highlight", nargs="*", default=[], metavar="HEX[=LABEL]",
                    help="hexes (or places) to highlight, each optionally with a label such as an MP cost")
@@ -630,6 +682,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("moves", help="legal moves of a unit or stack in a position")
     s.add_argument("position", help="position file (YAML)")
     s.add_argument("unit", help="unit id")
+    s.add_argument("--game", help="your game's folder, for a position of your own game (its `game` is the id)")
     s.add_argument("--with", dest="with_units", nargs="*", default=[], metavar="UNIT",
                    help="other units moving together")
     s.add_argument("--pickup", nargs="*", default=[], metavar="UNIT", help="units a transport picks up first")
@@ -695,7 +748,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("vmod", help="build a game's VASSAL module, or check one (vmod check FILE.vmod)",
                        usage="toolkit vmod GAME -o FILE.vmod | toolkit vmod check FILE.vmod [--json]")
-    s.add_argument("game", help="bundled game id (e.g. jerusalem-1948), or 'check'")
+    s.add_argument("game", help="bundled game id (e.g. jerusalem-1948) or a game folder (./my-game), or 'check'")
     s.add_argument("file", nargs="?", help="with 'check': the module to check")
     s.add_argument("-o", "--output", help="FILE.vmod to build ('-' for standard output)")
     s.add_argument("--json", action="store_true", help="with 'check': the problems as JSON")
@@ -706,12 +759,25 @@ def build_parser() -> argparse.ArgumentParser:
     r = vsub.add_parser("read", help="decode SAVE.vsav into a position file")
     r.add_argument("save")
     r.add_argument("-o", "--output", required=True, help="POSITION.yaml")
-    r.add_argument("--game", help="the game, when the save's module is not one of ours")
+    r.add_argument("--game", help="the game (bundled id or your game's folder), when the save's module is not one "
+                                  "of the bundled games")
     r.set_defaults(func=cmd_vsav_read)
     w = vsub.add_parser("write", help="write a position as a save for the game's module")
     w.add_argument("position")
     w.add_argument("-o", "--output", required=True, help="SAVE.vsav")
+    w.add_argument("--game", help="your game's folder, for a position of your own game (its `game` is the id)")
     w.set_defaults(func=cmd_vsav_write)
+
+    s = sub.add_parser("new", help="write a new, minimal, valid game into a new or empty folder (docs/new-game.md)")
+    s.add_argument("game_dir", metavar="GAME_DIR", help="the folder to write (new or empty)")
+    s.add_argument("--cols", type=int, required=True, help="columns of hexes (4 to 200)")
+    s.add_argument("--rows", type=int, required=True, help="rows of hexes (4 to 200)")
+    s.add_argument("--numbering", default="ccrr", type=str.lower, choices=["ccrr"],
+                   help="hex names: ccrr, column then row (0507)")
+    s.add_argument("--orientation", default="flat", choices=["flat", "pointy"],
+                   help="flat-top (default; the VASSAL export needs it) or pointy-top hexes")
+    s.add_argument("--title", help="the game's title (default: from the folder's name)")
+    s.set_defaults(func=cmd_new)
 
     s = sub.add_parser("schema", help="print the JSON Schema of a file format")
     s.add_argument("kind", choices=["map"])
@@ -745,8 +811,9 @@ def check_paths(args: argparse.Namespace) -> None:
     names an input (every output option, ``-o`` and ``--svg`` alike)."""
     inputs = [getattr(args, k) for k in INPUTS if isinstance(getattr(args, k, None), str)]
     inputs += [h for h in getattr(args, "hexes", None) or [] if os.path.sep in h or h.endswith((".yaml", ".yml"))]
+    folders = {getattr(args, "map", None), *(getattr(args, "hexes", None) or [])[:1]}   # a map may be a game folder
     for path in inputs:
-        if os.path.exists(path):
+        if os.path.exists(path) and not (path in folders and os.path.isdir(path)):
             check_input(path)
     for key in OUTPUTS:
         out = getattr(args, key, None)

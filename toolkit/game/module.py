@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
 import toolkit
+import yaml
 
 from ..datafile import DataFileError, expected, load_yaml_model
-from ..mapdata import CompiledMap, open_map
+from ..mapdata import CompiledMap, list_maps, open_map
 from .schema import Counter, CounterManifest, GameSpec, Marker
 
 DOC = "docs/game-files.md"
@@ -35,8 +37,16 @@ class Game:
 
     @cached_property
     def map(self) -> CompiledMap:
-        """The compiled map the game is played on."""
-        return open_map(self.spec.map)
+        """The compiled map the game is played on (``game.yaml`` ``map``: a bundled map id, or for a game folder
+        of the user's a path inside the folder, e.g. ``map.yaml``)."""
+        if self.bundled:   # bundled data: a map id (or, for test modules, any path)
+            return open_map(self.spec.map)
+        return open_map(game_map_path(self.spec.map, self.folder))
+
+    @property
+    def bundled(self) -> bool:
+        """Whether this is one of the bundled games (``modules/<id>/``), not a folder the user named."""
+        return self.folder == (modules_dir() / self.spec.id).resolve()
 
     @cached_property
     def counters(self) -> dict[str, Counter]:
@@ -82,20 +92,143 @@ def _check_manifest(spec: GameSpec, manifest: CounterManifest, file: str) -> Non
             raise GameDataError(file, f"markers[{i}].id", f"duplicate id {m!r}")
 
 
+_KEY = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def yaml_line(file: str | Path, key_path: str) -> int | None:
+    """The line (1-based) of a key path such as ``counters[3].values`` in a YAML file, or None.
+
+    Used on the error path only, on a file that has already passed the data-file limits (``toolkit.datafile``):
+    the document is composed (aliases are not expanded) and walked along the path, one step per key.
+    """
+    try:
+        with open(file, "rb") as f:
+            node = yaml.compose(f.read(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (OSError, yaml.YAMLError, RecursionError):
+        return None
+    line = None
+    for name, index in _KEY.findall(key_path):
+        if node is None:
+            return line
+        if index and isinstance(node, yaml.SequenceNode) and int(index) < len(node.value):
+            node = node.value[int(index)]
+        elif name and isinstance(node, yaml.MappingNode):
+            hit = next(((k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == name), None)
+            if hit is None:
+                return line
+            line = hit[0].start_mark.line + 1
+            node = hit[1]
+            continue
+        else:
+            return line
+        line = node.start_mark.line + 1
+    return line
+
+
+def with_line(err: GameDataError) -> GameDataError:
+    """``err`` with the line of its key path in its file added at the end (``file: key: problem (line N)``: the
+    ``file: key: `` start stays as it was), when found."""
+    if not err.path or err.path.startswith("line ") or err.problem.endswith(")") and " (line " in err.problem \
+            or not err.file.endswith((".yaml", ".yml")):
+        return err
+    line = yaml_line(err.file, err.path)
+    if line is None:
+        return err
+    return GameDataError(err.file, err.path, f"{err.problem} (line {line})", err.details)
+
+
+#: ``game.yaml`` ``map`` values read as a path (relative to the game folder) rather than a bundled map id.
+def _is_path(value: str) -> bool:
+    return "/" in value or "\\" in value or value.endswith((".yaml", ".yml"))
+
+
+def game_map_path(value: str, folder: Path) -> str | Path:
+    """What ``open_map`` opens for ``game.yaml``'s ``map``: a bundled map id as it is, or a path (anything with
+    a ``/`` or ending ``.yaml``) relative to the game folder, which must stay inside the folder."""
+    file = str(folder / "game.yaml")
+    if not _is_path(value):
+        if value not in {i for i, _, _ in list_maps()}:
+            raise with_line(GameDataError(file, "map", f"{value!r} is not a bundled map id (one of: "
+                                          f"{', '.join(i for i, _, _ in list_maps())}); for your own map give its "
+                                          "path relative to the game folder, e.g. `map: map.yaml`"))
+        return value
+    path = (folder / value).resolve()
+    if not path.is_relative_to(folder.resolve()):
+        raise with_line(GameDataError(file, "map", f"{value!r} leads out of the game folder {str(folder)!r}; "
+                                                   "keep the map file inside it (e.g. `map: map.yaml`)"))
+    if not path.is_file():
+        raise with_line(GameDataError(file, "map", f"no map file {value!r} in the game folder {str(folder)!r}; "
+                                                   "give a map file's path relative to the folder (e.g. "
+                                                   "`map: map.yaml`) or a bundled map id"))
+    return path
+
+
+def _stamp(folder: Path) -> tuple:
+    """The size and modification time of a game folder's files: a user's game is reloaded when they change."""
+    out = []
+    for name in ("game.yaml", "counters.yaml"):
+        try:
+            st = (folder / name).stat()
+            out.append((st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append(None)
+    return tuple(out)
+
+
 @lru_cache(maxsize=8)
-def _load(folder: Path) -> Game:
-    spec = load_yaml_model(folder / "game.yaml", GameSpec, DOC, GameDataError)
-    manifest = load_yaml_model(folder / "counters.yaml", CounterManifest, DOC, GameDataError)
-    if manifest.game != spec.id:
-        raise GameDataError(str(folder / "counters.yaml"), "game", f"is {manifest.game!r} but game.yaml says {spec.id!r}")
-    _check_manifest(spec, manifest, str(folder / "counters.yaml"))
+def _load(folder: Path, stamp: tuple | None = None) -> Game:
+    try:
+        spec = load_yaml_model(folder / "game.yaml", GameSpec, DOC, GameDataError)
+        manifest = load_yaml_model(folder / "counters.yaml", CounterManifest, DOC, GameDataError)
+        if manifest.game != spec.id:
+            raise GameDataError(str(folder / "counters.yaml"), "game",
+                                f"is {manifest.game!r} but game.yaml says {spec.id!r}")
+        _check_manifest(spec, manifest, str(folder / "counters.yaml"))
+    except GameDataError as err:
+        raise with_line(err) from None
     return Game(spec, manifest, folder)
 
 
-def load_game(game_id: str) -> Game:
-    """The bundled game module ``game_id`` (cached); raises :class:`GameDataError` on bad files."""
-    folder = modules_dir() / game_id
-    if not (folder / "game.yaml").is_file():
-        known = sorted(p.parent.name for p in modules_dir().glob("*/game.yaml"))
-        raise GameDataError(str(folder), "", expected("game", game_id, known))
-    return _load(folder.resolve())
+def _bundled_ids() -> list[str]:
+    return sorted(p.parent.name for p in modules_dir().glob("*/game.yaml"))
+
+
+def load_bundled_game(game_id: str) -> Game:
+    """The bundled game ``game_id`` only (never a folder: for ids read from files)."""
+    bundled = modules_dir() / game_id
+    if not (_GAME_ID.fullmatch(game_id) and (bundled / "game.yaml").is_file()):
+        raise GameDataError(str(bundled), "", expected("game", game_id, _bundled_ids()))
+    return _load(bundled.resolve())
+
+
+def load_game(game: str | os.PathLike[str]) -> Game:
+    """A game (cached): a bundled game id (``jerusalem-1948``), or the path of a game folder the *user* named
+    (``./my-game``, or its ``game.yaml``) -- never a path read from inside a file (issue 11: positions name
+    bundled ids only).  A bundled id wins over a folder of the same name (write ``./NAME`` for the folder).
+    Raises :class:`GameDataError` naming the file, line and key."""
+    text = os.fspath(game)
+    bundled = modules_dir() / text
+    if _GAME_ID.fullmatch(text) and (bundled / "game.yaml").is_file():
+        return _load(bundled.resolve())
+    path = Path(text)
+    if path.name == "game.yaml" and path.is_file():
+        path = path.parent
+    if not path.is_dir():
+        if _GAME_ID.fullmatch(text):
+            raise GameDataError(text, "", expected("game", text, _bundled_ids()) + " (or the path of a game folder)")
+        raise GameDataError(text, "", "no such game folder; give a folder holding game.yaml and counters.yaml "
+                                      "(`toolkit new GAME_DIR` writes one) or a bundled game id: "
+                                      + ", ".join(_bundled_ids()))
+    if not (path / "game.yaml").is_file():
+        raise GameDataError(str(path / "game.yaml"), "", "missing: a game folder holds game.yaml and counters.yaml "
+                                                         "(`toolkit new GAME_DIR` writes one)")
+    loaded = _load(path.resolve(), _stamp(path))
+    if loaded.spec.id in _bundled_ids() and not loaded.bundled:
+        raise with_line(GameDataError(str(path / "game.yaml"), "id",
+                                      f"{loaded.spec.id!r} is a bundled game's id; give your game its own id "
+                                      "(the rules assistants and saves know games by id)"))
+    return loaded
+
+
+#: A bundled game id (a position's ``game``; never a path).
+_GAME_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")

@@ -16,7 +16,7 @@ from typing import Iterable
 
 from ..datafile import expected, load_yaml_model
 from ..hexgrid import Hex, HexNameError
-from .module import DOC, Game, GameDataError, load_game
+from .module import DOC, Game, GameDataError, _bundled_ids, load_bundled_game, with_line
 from .schema import Counter, MarkerPlacement, PositionFile, UnitPlacement, Value
 
 
@@ -176,12 +176,31 @@ def _check_carrying(units: dict[str, Unit], file: str) -> None:
                                     "carriers may be stacked one in another")
 
 
-def position_from_file(pf: PositionFile, file: str = "<position>") -> Position:
-    """Check a parsed position file against its game and resolve it."""
+def position_game(pf: PositionFile, file: str, game: Game | None = None) -> Game:
+    """The game of a position: the one the *user* gave (``--game DIR``, already loaded), whose id the position's
+    ``game`` must name; else the bundled game the position names.  A position never names a folder (issue 11:
+    a file from a stranger cannot load a game from anywhere)."""
+    if game is not None:
+        if pf.game != game.spec.id:
+            raise with_line(GameDataError(file, "game", f"is {pf.game[:80]!r} but the game given ({str(game.folder)!r})"
+                                                        f" is {game.spec.id!r}; give the position's own game"))
+        return game
     if not GAME_ID.fullmatch(pf.game):
-        raise GameDataError(file, "game", f"{pf.game[:80]!r} is not a game id; a position names a bundled game "
-                                          "(lower-case letters, digits, '-', '_'), never a folder")
-    game = load_game(pf.game)
+        raise with_line(GameDataError(file, "game", f"{pf.game[:80]!r} is not a game id; a position names its game "
+                                                    "by id (lower-case letters, digits, '-', '_'), never a folder: "
+                                                    "for your own game write its id and give the folder on the "
+                                                    "command line (--game ./my-game)"))
+    if pf.game not in _bundled_ids():
+        raise with_line(GameDataError(file, "game", f"{pf.game!r} is not a bundled game ("
+                                                    f"{', '.join(_bundled_ids())}); for your own game give its "
+                                                    "folder on the command line (--game ./my-game)"))
+    return load_bundled_game(pf.game)
+
+
+def position_from_file(pf: PositionFile, file: str = "<position>", game: Game | None = None) -> Position:
+    """Check a parsed position file against its game (``game``, given by the user, or the bundled game the file
+    names: :func:`position_game`) and resolve it."""
+    game = position_game(pf, file, game)
     spec = game.spec
     _check_choice(pf.turn, spec.turns, "turn", file, "turn")
     _check_choice(pf.phase, spec.phases, "phase", file, "phase")
@@ -221,6 +240,11 @@ def position_from_file(pf: PositionFile, file: str = "<position>") -> Position:
                     dict(pf.params), pf.scenario, file)
 
 
-def load_position(path: str | Path) -> Position:
-    """Read and check a position file; raises :class:`GameDataError` naming the file, key and fix."""
-    return position_from_file(load_yaml_model(path, PositionFile, DOC, GameDataError), str(path))
+def load_position(path: str | Path, game: Game | None = None) -> Position:
+    """Read and check a position file (of ``game`` when the user gave one: :func:`position_game`); raises
+    :class:`GameDataError` naming the file, key and fix."""
+    pf = load_yaml_model(path, PositionFile, DOC, GameDataError)
+    try:
+        return position_from_file(pf, str(path), game)
+    except GameDataError as err:
+        raise (with_line(err) if err.file == str(path) else err) from None

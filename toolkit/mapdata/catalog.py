@@ -42,12 +42,17 @@ def list_maps() -> list[tuple[str, str, Path]]:
 
 
 def open_map(id_or_path: str | Path) -> CompiledMap:
-    """A compiled map from a bundled map id or a path to a map file (cached)."""
+    """A compiled map from a bundled map id, a path to a map file, or a folder holding ``map.yaml`` (cached)."""
     files = _map_files()
     text = str(id_or_path)
     if text in files:
         return load_map(files[text])
     if Path(text).is_file():
         return load_map(text)
+    if Path(text).is_dir():   # a folder: its map.yaml (a game folder's map.yaml, say)
+        if (Path(text) / "map.yaml").is_file():
+            return load_map(Path(text) / "map.yaml")
+        raise MapError(text, "", "is a folder without a map.yaml (or game.yaml); give a map file, a game folder or "
+                                 f"a bundled map id ({', '.join(files) or 'none bundled'})")
     raise MapError(text, "", f"no such map file or bundled map; expected a path to a map.yaml or one of: "
                              f"{', '.join(files) or '(no bundled maps in ' + str(maps_dir()) + ')'}")

@@ -1,4 +1,4 @@
-"""Build a game's VASSAL module (``.vmod``): ``build_module(game_id, out_path)``.
+"""Build a game's VASSAL module (``.vmod``): ``build_module(game, out_path)`` (a bundled id or a game folder).
 
 The module is a zip holding ``buildFile.xml``, ``moduledata`` (VassalVersion
 3.6.0) and ``images/`` (the board, every counter face and marker).  Builds are
@@ -68,7 +68,7 @@ def module_files(game: Game, pixels_per_hex: int = DEFAULT_PIXELS_PER_HEX) -> di
 
 def scenario_saves(game: Game) -> dict[str, bytes]:
     """Each scenario position of the game as a save, by its file name in the module (predefined setups)."""
-    return {f"{path.stem}.vsav": position_save(load_position(path))[0]
+    return {f"{path.stem}.vsav": position_save(load_position(path, game))[0]
             for path in sorted((game.folder / "scenarios").glob("*.yaml"))}
 
 
@@ -89,7 +89,19 @@ def zip_bytes(files: dict[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
-def build_module(game_id: str, out_path: str | os.PathLike[str]) -> Path:
-    """Build the VASSAL module of bundled game ``game_id`` into ``out_path``; returns the path."""
-    game = load_game(game_id)
-    return write_atomic(out_path, zip_bytes(module_files(game)))
+class ModuleError(ValueError):
+    """A game the VASSAL export cannot build (the message names the file and key)."""
+
+
+def build_module(game: str | os.PathLike[str], out_path: str | os.PathLike[str]) -> Path:
+    """Build the VASSAL module of ``game`` -- a bundled game id, or the path of a game folder the user named
+    (``toolkit.game.module.load_game``) -- into ``out_path``; returns the path.
+
+    Raises :class:`ModuleError` for a pointy-top map: the export lays flat-top grids only (``board.py``).
+    """
+    loaded = load_game(game)
+    if loaded.map.grid.layout.orientation != "flat":
+        where = loaded.spec.map if loaded.bundled else loaded.folder / loaded.spec.map
+        raise ModuleError(f"{where}: grid.orientation: 'pointy': the VASSAL export supports flat-top grids only "
+                          "(pointy-top boards are not laid out yet); use `orientation: flat` to build a module")
+    return write_atomic(out_path, zip_bytes(module_files(loaded)))
