@@ -136,3 +136,129 @@ def test_properties_paths_priced_more_mf_never_shrinks_check_accepts_moves():
                 assert [v for v in check(moved) if "m" in v.units] == []
             less = pos([{"id": "m", "counter": counter, "hex": h, "spent": 2}, units[1]], side=side)
             assert set(moves(less, ["m"]).destinations) <= set(r.destinations)
+
+
+# -- issue 13, the movement items finished later ------------------------------------------------------------
+
+def _off(uid, counter, **kw):
+    return {"id": uid, "counter": counter, "hex": None, "box": "off_map", **kw}
+
+
+def test_3_3_entering_the_map_by_the_recorded_edge():
+    p = pos([_off("a", "v-1-7-8"), ("hq", "v-hq", "M23")], params={"off_map_entry": "V:west"})
+    r = moves(p, ["a"], enter="H30")
+    name = p.game.map.name
+    got = {name(k): v.mp for k, v in r.destinations.items()}
+    assert r.refused is None and got["H30"] == 1.0 and got["I30"] == 2.0   # the edge hex costs its terrain only
+    assert moves(p, ["a"], enter="ZZ58").refused.rule == "3.3"              # not the recorded edge
+    every = {name(k) for k in moves(p, ["a"]).destinations}                 # no --enter: any hex of that edge
+    assert {"H23", "H30", "H50"} <= every
+    assert moves(pos([_off("a", "v-1-7-8")]), ["a"], enter="H30").refused.rule == "3.3"   # nothing recorded
+    late = pos([_off("a", "v-1-7-8")], params={"off_map_entry": "V:west:3"})
+    assert moves(late, ["a"], enter="H30").refused.rule == "3.3"            # its recorded turn is AP I/3
+    j = pos([_off("j", "y-regulars-5-7")], side="jewish", params={"off_map_entry": "Y:west"})
+    assert moves(j, ["j"], enter="H30").refused.rule == "8.14"              # Jews that left never return
+
+
+def test_8_14_leaving_the_map_costs_one_mf_more():
+    p = pos([("a", "v-1-7-8", "H30")])
+    r = moves(p, ["a"])
+    (e,) = r.exits.values()
+    assert e.mp == 1.0 and p.game.map.name(e.hex) == "H30"                  # from where it stands, as a Clear hex
+    tired = pos([{"id": "a", "counter": "v-1-7-8", "hex": "H30", "spent": 7}])
+    assert moves(tired, ["a"]).exits == {}                                  # no MF left to pay for it
+
+
+def test_8_2_one_unit_at_a_time():
+    moving = pos([{"id": "a", "counter": "v-1-7-8", "hex": "M23", "flags": ["moved"], "spent": 2},
+                  ("b", "v-2-7-8", "M30")], params={"moving": "a"})
+    r = moves(moving, ["a"])
+    assert r.refused is None and r.budget == 10                             # still moving: its 5 MF left
+    done = pos([{"id": "a", "counter": "v-1-7-8", "hex": "M23", "flags": ["moved"], "spent": 2},
+                ("b", "v-2-7-8", "M30")], params={"moving": "b"})
+    assert moves(done, ["a"]).refused.rule == "8.2"                        # another unit began to move
+
+
+def test_8_7_ladder_uses_per_phase():
+    full = pos([("base", "v-1-7-8", "Z22", "ladder_base"), ("m", "v-2-7-8", "Y22")],
+               [{"marker": "ladder", "hex": "Z22", "value": "full"}])
+    assert dest(full, ["m"], "AA22")[0] is None                             # two units used it this phase
+    one = [{"marker": "ladder", "hex": "Z22", "value": 1}]
+    p = pos([("base", "v-1-7-8", "Z22", "ladder_base"), ("m", "v-2-7-8", "Y22"), ("n", "v-2-6-8", "Y22")], one)
+    assert dest(p, ["m"], "AA22") == (7.0, ["Y22", "Z22", "AA22"])          # one use left
+    assert dest(p, ["m", "n"], "AA22")[0] is None                           # not two
+
+
+def test_8_7_climbing_from_the_foot_of_a_ladder():
+    lad = [{"marker": "ladder", "hex": "Z22"}]
+    p = pos([("base", "v-1-7-8", "Z22", "ladder_base"), ("m", "v-2-7-8", "Z22")], lad)
+    assert dest(p, ["m"], "AA22") == (6.0, ["Z22", "AA22"])                 # 4 MF up the Ladder, 2 to the wall
+
+
+def test_8_61_tower_stepped_off_no_longer_moves():
+    p = pos([{"id": "tw", "counter": "x-tower", "hex": "EE18", "flags": ["facing_s", "stepped_off"]},
+             ("p", "x-1-7-8", "EE18", "pushing")])
+    assert moves(p, ["tw"]).refused.rule == "8.61"
+
+
+def test_8_4_artillery_that_began_the_assault_period_elevated():
+    p = pos([("a", "v-ballista", "M23", "disrupted", "ap_elevated")])
+    assert moves(p, ["a"]).refused.rule == "8.4"
+    assert moves(pos([("a", "v-ballista", "M23", "disrupted")]), ["a"]).refused is None
+
+
+def test_8_8_joining_a_testudo_by_entering_its_hex():
+    p = pos([("a", "v-1-7-8", "M23", "testudo"), ("b", "v-1-6-8", "M23", "testudo"), ("c", "v-2-7-8", "L23")],
+            [{"marker": "testudo", "hex": "M23"}])
+    r = moves(p, ["c"])
+    d = r.destinations[p.game.map.resolve("M23")]
+    assert d.mp == 7.0 and d.stop.rule == "8.8"                             # 1 MF for the hex and 6 to join
+
+
+def _act(p, ids):
+    from toolkit.games.siege import actions
+    return {a.action: a for a in actions(p, ids)}
+
+
+def test_6_6_8_8_forming_and_disbanding_a_testudo():
+    from toolkit.games.siege import apply_action
+    p = pos([("a", "v-1-7-8", "M23"), ("b", "v-2-7-8", "M23"), ("hq", "v-hq", "K23")])
+    form = _act(p, ["a", "b"])["form_testudo"]
+    assert form.legal and form.mf == 6 and form.rule == "8.8"
+    formed = apply_action(p, form)
+    assert formed.by_id["a"].has("testudo") and formed.markers_at(formed.by_id["a"].hex, "testudo")
+    assert moves(formed, ["a", "b"]).budget == 2                            # 8.8: one MF left
+    mixed = pos([("a", "v-1-7-8", "M23"), ("b", "x-2-7-8", "M23")])
+    assert _act(mixed, ["a", "b"])["form_testudo"].reason.rule == "6.6"     # different Legions
+    dis = pos([("a", "v-1-7-8", "M23"), ("b", "v-2-7-8", "M23", "disrupted")])
+    assert not _act(dis, ["a", "b"])["form_testudo"].legal
+    occ = pos([("a", "v-1-7-8", "M23", "out_of_cc"), ("b", "v-2-7-8", "M23", "out_of_cc")])
+    assert _act(occ, ["a", "b"])["form_testudo"].reason.rule == "5.3"
+    t = pos([("a", "v-1-7-8", "M23", "testudo"), ("b", "v-2-7-8", "M23", "testudo"), ("hq", "v-hq", "K23")],
+            [{"marker": "testudo", "hex": "M23"}])
+    dis = _act(t, ["a", "b"])["disband_testudo"]
+    assert dis.legal and dis.mf == 6
+    after = apply_action(t, dis)
+    assert not after.by_id["a"].has("testudo") and not after.markers_at(after.by_id["a"].hex, "testudo")
+    moved = pos([{"id": "a", "counter": "v-1-7-8", "hex": "M23", "flags": ["testudo", "moved"], "spent": 1},
+                 {"id": "b", "counter": "v-2-7-8", "hex": "M23", "flags": ["testudo", "moved"], "spent": 1}],
+                [{"marker": "testudo", "hex": "M23"}], params={"moving": "a,b"})
+    assert _act(moved, ["a", "b"])["disband_testudo"].reason.rule == "8.8"  # only before it moves
+
+
+def test_6_5_8_7_placing_and_withdrawing_a_ladder():
+    from toolkit.games.siege import apply_action
+    p = pos([("a", "v-1-7-8", "Z22"), ("hq", "v-hq", "X23")])
+    place = _act(p, ["a"])["place_ladder"]
+    assert place.legal and place.mf == 4
+    after = apply_action(p, place)
+    assert after.by_id["a"].has("ladder_base") and after.markers_at(after.by_id["a"].hex, "ladder")
+    assert _act(pos([("a", "v-1-7-8", "M23")]), ["a"])["place_ladder"].reason.rule == "8.7"   # no wall beside
+    assert not _act(pos([("a", "v-cavalry", "Z22")]), ["a"])["place_ladder"].legal
+    lad = [{"marker": "ladder", "hex": "Z22"}]
+    b = pos([("a", "v-1-7-8", "Z22", "ladder_base"), ("hq", "v-hq", "X23")], lad)
+    w = _act(b, ["a"])["withdraw_ladder"]
+    assert w.legal and w.mf == 4
+    assert not apply_action(b, w).markers_at(b.by_id["a"].hex, "ladder")
+    up = pos([("a", "v-1-7-8", "Z22", "ladder_base"), ("c", "v-2-7-8", "Z22", "on_ladder")], lad)
+    assert _act(up, ["a"])["withdraw_ladder"].reason.rule == "8.7"          # someone on top

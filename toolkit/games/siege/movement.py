@@ -118,6 +118,54 @@ def engine_facings(position: Position, facts: MapFacts) -> dict[str, str]:
     return out
 
 
+EDGES = ("north", "east", "south", "west")
+
+
+def edge_sides(facts: MapFacts, cmap) -> dict[Hex, str]:
+    """Each map-edge hex's board edge (3.3): the nearest side of the map picture (north at the top)."""
+    got = getattr(facts, "_edge_sides", None)
+    if got is None:
+        lay = cmap.grid.layout
+        cs = {h: lay.centre(h) for h in facts.neighbors}
+        xs, ys = [c[0] for c in cs.values()], [c[1] for c in cs.values()]
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        got = {}
+        for h in facts.edge:
+            x, y = cs[h]
+            got[h] = min((y - y0, "north"), (x1 - x, "east"), (y1 - y, "south"), (x - x0, "west"))[1]
+        facts._edge_sides = got
+    return got
+
+
+def moving_now(position: Position) -> frozenset[str]:
+    """8.2: the units still moving (position parameter ``moving``, ids); every other ``moved`` unit is done."""
+    raw = position.params.get("moving")
+    return frozenset(x for x in str(raw).replace(",", " ").split()) if raw else frozenset()
+
+
+def entry_records(position: Position) -> dict[str, tuple[str, int | None]]:
+    """3.3: ``off_map_entry`` ``LEGION:EDGE[:TURN]`` records (TURN: the turn of the Assault Period)."""
+    out: dict[str, tuple[str, int | None]] = {}
+    raw = position.params.get("off_map_entry")
+    for part in (str(raw).replace(",", " ").split() if raw else []):
+        bits = part.split(":")
+        if len(bits) >= 2:
+            turn = int(bits[2]) if len(bits) > 2 and bits[2].isdigit() else None
+            out[bits[0]] = (bits[1].lower(), turn)
+    return out
+
+
+def ladder_uses(position: Position, h: Hex) -> int:
+    """8.7: units that used the Ladder in ``h`` this phase (marker value: a number, or ``full`` for two)."""
+    best = 0
+    for m in position.markers_at(h, "ladder"):
+        if m.value == "full":
+            return 2
+        if isinstance(m.value, (int, float)) and not isinstance(m.value, bool):
+            best = max(best, int(m.value))
+    return best
+
+
 @dataclass
 class SiegeMove:
     """One unit, stack, Testudo or Siege Engine moving (a :class:`~toolkit.game.moves.MoveRules`)."""
@@ -128,6 +176,7 @@ class SiegeMove:
     out_of_cc: bool | None = None
     board: Board = field(default=None, repr=False)
     zmap: object = field(default=None, repr=False)
+    enter: Hex | None = None
 
     def __post_init__(self):
         pos = self.position
@@ -169,6 +218,9 @@ class SiegeMove:
             u.counter.value("garrison_area") for u in self.units)
         self.refuge = _refuge(self.facts) if self.routed else []
         self.start_refuge = self._refuge_distance(self.start) if self.routed and self.start is not None else None
+        self.moving_now = moving_now(pos)
+        if self.start is None:
+            self.entries = self._entries                                                       # 3.3
 
     # -- make-up and budget ----------------------------------------------------------------------------------
     def _make_up(self, units: list[Unit]) -> tuple[str, list[Unit]]:
@@ -231,21 +283,84 @@ class SiegeMove:
     def _refuge_distance(self, h: Hex) -> int:
         return min((h.distance(r) for r in self.refuge), default=0)
 
+    # -- entering the map (3.3) ----------------------------------------------------------------------------
+    def _entry_refusal(self) -> Reason | None:
+        pos = self.position
+        if self.side == JEWISH:
+            return Reason("8.14", "Jewish units that leave the map never return")
+        records = entry_records(pos)
+        edges = set()
+        for u in self.units:
+            rec = records.get(formation(u) or "")
+            if rec is None:
+                return Reason("3.3", f"{u.id}: no recorded entry for its Legion (position parameter "
+                                     "`off_map_entry`, LEGION:EDGE[:TURN])")
+            edge, turn = rec
+            if edge not in EDGES:
+                return Reason("3.3", f"{u.id}: the recorded edge {edge!r} is not north, east, south or west")
+            now = str(pos.turn).rsplit("/", 1)[-1]
+            if turn is not None and now.isdigit() and int(now) != turn:
+                return Reason("3.3", f"{u.id}'s Legion is recorded to enter on turn {turn} of the Assault Period, "
+                                     f"not {pos.turn}")
+            edges.add(edge)
+        if len(edges) > 1:
+            return Reason("3.3", "units entering together must share one recorded edge")
+        self.entry_edge = edges.pop()
+        if self.enter is not None:
+            side = edge_sides(self.facts, pos.game.map).get(self.enter)
+            if side is None:
+                return Reason("3.3", f"{self.facts.name(self.enter)} is not a map-edge hex")
+            if side != self.entry_edge:
+                return Reason("3.3", f"{self.facts.name(self.enter)} is on the {side} edge; the Legion is recorded "
+                                     f"to enter by the {self.entry_edge} edge")
+        return None
+
+    def _entries(self) -> Iterable[Step | Blocked]:
+        """3.3: the first step onto the map: one hex of the recorded edge, at its own cost (no additional cost)."""
+        sides = edge_sides(self.facts, self.position.game.map)
+        hexes = [self.enter] if self.enter is not None else sorted(
+            (h for h, s in sides.items() if s == self.entry_edge), key=self.facts.name)
+        for b in hexes:
+            why = self._occupied(b)
+            if why is None and self.board.elevated(b):
+                why = Reason("3.3", "units enter the map at Ground level")
+            if why is None:
+                why = self._ground_step(b, b)
+            cost = self.m.cost(self.board.terrain(b), self.side) if why is None else None
+            if why is None and cost is None:
+                why = Reason("8.11", f"{self.board.terrain(b)} may not be entered")
+            stop = None
+            if why is None and self._zoc_at(b, "g"):
+                if self.disrupted or self.out_of_cc:
+                    why = Reason("16.51" if self.disrupted else "5.3",
+                                 "Disrupted units and units out of CC may not enter an enemy ZOC")
+                elif not self.soft:
+                    stop = Reason("7.31", "Infantry, Artillery and Siege Engines stop on entering an enemy ZOC")
+            if why is not None:
+                yield Blocked(b, why)
+                continue
+            yield Step(b, cost, stop, self._end(b, "g", False), ("g", False))
+
     # -- refusal --------------------------------------------------------------------------------------------
     def refusal(self) -> Reason | None:
         pos = self.position
         if self.start is None:
-            return Reason("3.3", "off-map units enter by their recorded edge at the start of an Assault Period; "
-                                 "entering the map is not computed yet")
-        if len({u.hex for u in self.units}) > 1:
+            why = self._entry_refusal()
+            if why:
+                return why
+        if len({u.hex for u in self.units}) > 1 or len({u.box for u in self.units}) > 1:
             return Reason("8.3", "units move together only from one hex")
         if any(u.side != self.side for u in self.units) or self.side != pos.phasing_side:
             return Reason("4.13", "only the phasing side's units move, in its own Movement Phase (4.13, 4.23)")
         if pos.phase != "movement":
             return Reason("4.13", f"units move only in their Movement Phase, not in the {pos.phase} phase")
         for u in self.units:
-            if u.has("moved"):
-                return Reason("8.2", f"{u.id} has already moved this Movement Phase")
+            if u.has("moved") and u.id not in self.moving_now:
+                if self.kind == "testudo" and not all(x.has("moved") for x in self.units):
+                    return Reason("8.8", f"{u.id} joined the Testudo before it moved: it may not move this MPh")
+                return Reason("8.2", f"{u.id} has already moved this Movement Phase: a unit's move ends as soon "
+                                     "as another unit begins to move (position parameter `moving` names the units "
+                                     "still moving)")
             if u.has("ladder_base") and self.kind == "unit":
                 return Reason("8.7", f"{u.id} holds a Ladder: a unit beneath a Ladder may not move")
         if self.kind == "engine":
@@ -275,13 +390,16 @@ class SiegeMove:
             return Reason("8.4", f"{u.id}: Jewish Artillery other than Cauldrons moves only between Assault Periods")
         if fresh(u):
             return Reason("8.4", f"{u.id}: Roman Artillery must be Disrupted (turned over) to move (2.46, 8.4)")
-        if self.board.elevated(self.start):
+        if u.has("ap_elevated") or (self.start is not None and self.board.elevated(self.start)):
             return Reason("8.4", f"{u.id}: Roman Artillery that began the Assault Period on an Elevated Hex may not "
-                                 "move (read from where it stands)")
+                                 "move (flag `ap_elevated`; where it stands when the flag is absent)")
         return None
 
     def _engine_refusal(self) -> Reason | None:
         e = self.engine
+        if e.has("stepped_off"):
+            return Reason("8.61", f"a unit has moved from {e.id} to an Elevated Hex this MPh: the Tower may not "
+                                  "move further or change facing")
         if not fresh(e) or value(e, "movement") is None:
             return Reason("2.45", f"{e.id} is uncrewed (white side up): no Fresh Heavy Infantry or Velites beneath "
                                   "it at the start of the Movement Phase")
@@ -425,7 +543,7 @@ class SiegeMove:
                 if cost is None:
                     return Reason("8.11", f"{bd.terrain(b)} may not be entered")
                 out = [(cost, "g", None, None, False)]
-                if b in bd.ladders and fresh_inf and self.side == ROMAN and level == "g":
+                if b in bd.ladders and fresh_inf and self.side == ROMAN and level == "g" and self._ladder_room(b):
                     out.append((cost + m.ladder_climb, "ladder", None, None, False))                  # 8.7
                 tower = self._tower(b)
                 if tower is not None and fresh_inf and level == "g" and self._may_ride(tower):
@@ -436,6 +554,11 @@ class SiegeMove:
             # into an Elevated Hex from Ground level
             if level == "gate":
                 return Reason("8.91", "a unit passing a Gate at Ground level leaves it by its other Entry hexside")
+            if first and a in bd.ladders and fresh_inf and self.side == ROMAN and self._ladder_room(a):
+                foot = [(m.ladder_climb + m.ladder_to_elevated, "e", None, None, False)]             # 8.7
+                if pair in f.stairway:
+                    foot.append((m.level_change, "e", None, None, False))
+                return foot
             base = f.base[b]
             if base in ("gate", "bridge") and pair in f.entry:
                 if bd.controller(b) != self.side:
@@ -473,7 +596,7 @@ class SiegeMove:
                 return [(m.level_change, "g", None, None, False)]                                 # 8.91, 8.93
             if bd.ramps.get(b) == a:
                 return [(m.ramp_to_elevated, "g", None, None, False)]                             # 18.8
-            if b in bd.ladders and self.side == ROMAN:
+            if b in bd.ladders and self.side == ROMAN and self._ladder_room(b):
                 return [(m.ladder_to_elevated, "ladder", None, None, False)]                      # 8.7
             tower = self._tower(b)
             if tower is not None and self._may_ride(tower) and self.facing.get(tower.id) in (None, f.name(a)):
@@ -554,6 +677,11 @@ class SiegeMove:
         ea, eb = self.facts.cmap.hexes[a].elevation, self.facts.cmap.hexes[b].elevation
         return eb < ea or (frozenset((a, b)) not in self.facts.crest and self.board.terrain(a) == "slope")
 
+    def _ladder_room(self, h: Hex) -> bool:
+        """8.7: at most two units use a Ladder a phase (HQ not counted, 6.5)."""
+        users = [u for u in self.units if unit_class(u) != "hq"]
+        return len(users) <= self.tables.stacking.ladder_climbers - ladder_uses(self.position, h)
+
     def _tower(self, h: Hex) -> Unit | None:
         return next((u for u in self.position.at(h) if u.type in TOWERS and u.side == self.side), None)
 
@@ -601,6 +729,9 @@ class SiegeMove:
             cost *= self.m.full_stack_multiplier                                                   # 8.13
         if in_zoc_b and not self.soft and stop is None:
             stop = Reason("7.31", "Infantry, Artillery and Siege Engines stop on entering an enemy ZOC")
+        if self.kind in ("unit", "leave_testudo") and any(u.has("testudo") for u in self._others(b)):
+            cost += self.m.testudo_join                                                            # 8.8
+            stop = Reason("8.8", "a unit entering a Testudo's hex joins it, for 6 MF more, and ends its move there")
         if any(u.has("panicked") for u in self._others(b) if u.side == self.side):
             over = self._over(b, new, extra=len(self._counting()))
             if over is not None and over[0] > over[1]:
@@ -693,10 +824,184 @@ def moves(position: Position, unit_ids: Sequence[str], pickup: Sequence[str] = (
     """
     from .command import out_of_command
     units = [position.by_id[u] for u in unit_ids]
-    out = any(u.has("out_of_cc") for u in units) or bool(out_of_command(position, unit_ids))
-    rules = SiegeMove(position, units, out_of_cc=out)
-    if pickup or terrorist or enter is not None:
-        refused = Reason("8.3", "The Siege of Jerusalem has no transports, terrorist moves or map entry hexes: "
-                                "move units as a stack (a Siege Engine takes its pushers and riders)")
+    off = all(u.hex is None for u in units)
+    out = any(u.has("out_of_cc") for u in units) or (not off and bool(out_of_command(position, unit_ids)))
+    where = position.game.map.resolve(enter) if enter is not None and off else None
+    rules = SiegeMove(position, units, out_of_cc=out, enter=where)
+    if pickup or terrorist or (enter is not None and not off):
+        refused = Reason("8.3" if pickup or terrorist else "3.3",
+                         "The Siege of Jerusalem has no transports or terrorist moves: move units as a stack (a "
+                         "Siege Engine takes its pushers and riders)" if pickup or terrorist else
+                         "only off-map units enter the map (3.3)")
         return MoveResult(rules.start, rules.budget, refused)
-    return legal_moves(rules)
+    return _leaving(rules, legal_moves(rules))
+
+
+def _leaving(rules: SiegeMove, result: MoveResult) -> MoveResult:
+    """8.14: leaving the map costs as entering a Clear hex, from a hex where the move need not end."""
+    if not result.exits:
+        return result
+    from dataclasses import replace
+    extra, budget = rules.m.leave_map, rules.budget
+    cands = [d for d in result.destinations.values() if d.stop is None and rules.exits(d.hex)]
+    cands += [d for d in result.exits.values() if d.hex == rules.start]
+    exits = {}
+    for d in sorted(cands, key=lambda d: (d.cost, d.hex)):
+        if budget is not None and d.cost + extra > budget:
+            continue
+        for name in rules.exits(d.hex):
+            exits.setdefault(name, replace(d, cost=d.cost + extra))
+    result.exits = exits
+    return result
+
+
+# -- actions in place: Testudo and Ladder (6.5, 6.6, 8.7, 8.8) ---------------------------------------------------
+
+@dataclass(frozen=True)
+class Action:
+    """A Movement Phase action in place: its name, rule, MF cost per unit, and why not (``reason``) if refused."""
+
+    action: str                       # form_testudo, disband_testudo, place_ladder, withdraw_ladder
+    rule: str
+    mf: float
+    units: tuple[str, ...]
+    hex: Hex | None
+    reason: Reason | None = None
+
+    @property
+    def legal(self) -> bool:
+        return self.reason is None
+
+
+HI_OR_VELITES = "Fresh Heavy Infantry or Velites"
+
+
+def _hi_or_velites(u: Unit) -> bool:
+    return unit_class(u) == "heavy_infantry" or u.type == "velites"
+
+
+def actions(position: Position, unit_ids: Sequence[str]) -> list[Action]:
+    """Forming and disbanding a Testudo, placing and withdrawing a Ladder (6.5, 6.6, 8.7, 8.8) for the named
+    units, each legal or with the reason and rule.  Joining a Testudo is a move into its hex (``moves``: 6 MF
+    more and the move ends there); leaving one is moving some of its units (half MF, 8.8)."""
+    from .command import out_of_command
+    tables = load_tables(position.game.folder)
+    m, st = tables.movement, tables.stacking
+    units = [position.by_id[u] for u in unit_ids]
+    here = units[0].hex
+    ids = tuple(u.id for u in units)
+    facts = facts_for(position, tables)
+    board = Board.of(position, facts)
+    now = moving_now(position)
+    others = [u for u in position.at(here) if u.id not in ids] if here is not None else []
+    fighters = [u for u in units if unit_class(u) != "hq"]
+    out_cc = any(u.has("out_of_cc") for u in units) or (here is not None and bool(out_of_command(position, ids)))
+
+    def left(u: Unit) -> float:
+        mf = value(u, "movement")
+        return -1.0 if mf is None else float(mf) - float(u.spent or 0)
+
+    def common(cost: float, payers: list[Unit]) -> Reason | None:
+        if here is None or len({u.hex for u in units}) > 1:
+            return Reason("8.3", "the units must stand together in one hex on the map")
+        if any(u.side != position.phasing_side for u in units) or position.phase != "movement":
+            return Reason("4.13", "only the phasing side acts, in its own Movement Phase")
+        if units[0].side != ROMAN:
+            return Reason("6.5", "only the Romans have Ladders and Testudos")
+        for u in units:
+            if u.has("moved") and u.id not in now:
+                return Reason("8.2", f"{u.id} has already moved this Movement Phase")
+        short = [u.id for u in payers if left(u) < cost]
+        if short:
+            return Reason("8.8" if cost == m.testudo_join / 2 else "8.7",
+                          f"{', '.join(short)} lack the {cost:g} MF it costs")
+        return None
+
+    def cc(why: Reason | None) -> Reason | None:
+        if why is None and out_cc:
+            return Reason("5.3", "units out of Command Control may not place Ladders or form or leave a Testudo")
+        return why
+
+    out: list[Action] = []
+    # form (6.6, 8.8)
+    cost = m.testudo_join / 2
+    payers = [u for u in fighters if fresh(u)]
+    why = common(cost, payers)
+    if why is None:
+        hi = [u for u in fighters if unit_class(u) == "heavy_infantry"]
+        vel = [u for u in fighters if u.type == "velites"]
+        if any(u.has("testudo") for u in units):
+            why = Reason("6.6", "already in a Testudo")
+        elif not all(fresh(u) and _hi_or_velites(u) for u in fighters) or len(hi) < st.testudo_min \
+                or len(vel) > 1 or not st.testudo_min <= len(fighters) <= st.testudo_max:
+            why = Reason("6.6", "a Testudo is two or three Fresh Heavy Infantry, or two and a Velites, plus an HQ")
+        elif len({formation(u) for u in fighters}) > 1:
+            why = Reason("6.6", "units of different Legions may not form a Testudo")
+        elif others:
+            why = Reason("6.61", "every unit in the hex must be part of the Testudo (6.1, 6.61)")
+        elif board.elevated(here) or board.built_up(here) or here in board.ladders:
+            why = Reason("6.61", "a Testudo forms on Ground outside Built-up hexes, away from a Ladder (reading)")
+    out.append(Action("form_testudo", "8.8", cost, ids, here, cc(why)))
+    # disband (8.8)
+    why = common(cost, payers)
+    if why is None:
+        whole = {u.id for u in position.at(here) if u.has("testudo")}
+        if not all(u.has("testudo") for u in units) or set(ids) != whole:
+            why = Reason("8.8", "name every unit of the Testudo to disband it")
+        elif any(u.has("moved") for u in units):
+            why = Reason("8.8", "only a Testudo that has not yet moved this MPh may be disbanded")
+    out.append(Action("disband_testudo", "8.8", cost, ids, here, cc(why)))
+    # place a Ladder (6.5, 8.7)
+    cost = m.ladder_place / 2
+    why = common(cost, fighters)
+    if why is None:
+        if len(fighters) != 1 or not (fresh(fighters[0]) and _hi_or_velites(fighters[0])):
+            why = Reason("6.5", f"one {HI_OR_VELITES} unit holds a Ladder (its Base unit)")
+        elif here in board.ladders:
+            why = Reason("8.7", "only one Base unit, one Ladder, a hex")
+        elif any(u.has("testudo") for u in units + others) or any(
+                not (_hi_or_velites(u) or unit_class(u) == "hq") for u in others):
+            why = Reason("6.5", "no Ladder where a Testudo or units other than Heavy Infantry, Velites and HQ are")
+        elif board.elevated(here) or not any(board.elevated(n) for n in facts.neighbors[here]):
+            why = Reason("8.7", "the Base unit stands at Ground level next to an Elevated Hex")
+    out.append(Action("place_ladder", "8.7", cost, ids, here, cc(why)))
+    # withdraw a Ladder (8.7)
+    why = common(cost, fighters)
+    if why is None:
+        if len(fighters) != 1 or not fighters[0].has("ladder_base") or not fresh(fighters[0]):
+            why = Reason("8.7", "a Fresh Base unit withdraws its Ladder")
+        elif any(u.has("on_ladder") for u in others):
+            why = Reason("8.7", "a Ladder is withdrawn only when no unit is atop it")
+    out.append(Action("withdraw_ladder", "8.7", cost, ids, here, why))
+    return out
+
+
+def apply_action(position: Position, action: Action) -> Position:
+    """The position after a legal :class:`Action`: flags, markers, MF spent, and the units now moving (8.2)."""
+    from dataclasses import replace
+    from ...game.position import MarkerAt
+    if not action.legal:
+        raise ValueError(f"{action.action} is not legal: {action.reason}")
+    units = {u: position.by_id[u] for u in action.units}
+    markers = list(position.markers)
+    pay = action.mf
+    add, drop, kinds = set(), set(), ()
+    if action.action == "form_testudo":
+        add, kinds = {"testudo"}, ("testudo", "testudo_velites")
+        velites = any(u.type == "velites" for u in units.values())
+        markers.append(MarkerAt("testudo_velites" if velites else "testudo", action.hex))
+    elif action.action == "disband_testudo":
+        drop, kinds = {"testudo"}, ("testudo", "testudo_velites")
+        markers = [mk for mk in markers if not (mk.hex == action.hex and mk.marker in kinds)]
+    elif action.action == "place_ladder":
+        add = {"ladder_base"}
+        markers.append(MarkerAt("ladder", action.hex))
+    elif action.action == "withdraw_ladder":
+        drop = {"ladder_base"}
+        markers = [mk for mk in markers if not (mk.hex == action.hex and mk.marker == "ladder")]
+    changed = {}
+    for uid, u in units.items():
+        paid = pay if (unit_class(u) != "hq" and fresh(u)) else 0.0             # 8.8: Disrupted occupants do not pay
+        changed[uid] = replace(u, flags=(u.flags | add | {"moved"}) - drop, spent=float(u.spent or 0) + paid)
+    params = {**position.params, "moving": ",".join(action.units)}
+    return replace(position.moved(changed), markers=tuple(markers), params=params)
