@@ -89,41 +89,112 @@ def _level(board: Board, u: Unit) -> str:
     return "e" if board.elevated(u.hex) else "g"
 
 
-def trace(position: Position, hq: Unit, r: int, board: Board | None = None, zmap=None) -> dict[tuple[Hex, str], int]:
-    """Every (hex, level) the HQ reaches within ``r`` hexes through hexes it could enter (5.2)."""
-    from .movement import SiegeMove
+def trace(position: Position, hq: Unit, r: int, board: Board | None = None, zmap=None,
+          edges: dict | None = None) -> dict[tuple[Hex, str], int]:
+    """Every (hex, level) the HQ reaches within ``r`` hexes through hexes it could enter (5.2).
+
+    ``edges`` (one dict for every HQ of a report) shares the steps out of each (hex, level) between HQs
+    whose steps are the same: same side, Fresh or not, Flight or not.  Steps next to a Siege Tower (6.42:
+    its own Legion only) are not shared.
+    """
+    from .movement import TOWERS, SiegeMove
     mover = SiegeMove(position, [hq], out_of_cc=False, board=board, zmap=zmap)
     bd, f = mover.board, mover.facts
+    if edges is None:
+        edges = {}
+    shared = edges.setdefault((hq.side, mover.disrupted, hq.has("panicked"), mover.fleeing_ok), {})
+    towers = edges.get("towers")
+    if towers is None:
+        towers = edges["towers"] = frozenset(u.hex for u in position.units if u.type in TOWERS and u.hex is not None)
+    occupied = edges.get("occupied")
+    if occupied is None:
+        occupied = edges["occupied"] = frozenset(position.occupied())
+    closed = shared.setdefault("closed", {})
     start = (hq.hex, mover.level0)
     dist = {start: 0}
     queue = deque([start])
-    closed: dict[Hex, bool] = {}
-    occupied = set(position.occupied())
+    neighbors, elevated, ladders, blocked = f.neighbors, bd.elevated, bd.ladders, f.blocked
+    plain = not bd.ramps
+    ground_nbrs, wall_nbrs, low_nbrs, updown = _static_steps(f)
+    near = edges.get("near")
+    if near is None:
+        near = edges["near"] = (frozenset(x for h in bd.breaches for x in (h, *neighbors[h])),
+                                frozenset(x for h in towers for x in (h, *neighbors[h])))
+    near_breach, near_tower = near
+    connected_sides = f.connected_sides if f.has_connected else None
+    flee = mover.fleeing_ok
     while queue:
-        h, lvl = queue.popleft()
-        d = dist[(h, lvl)]
+        here = queue.popleft()
+        d = dist[here]
         if d == r:
             continue
-        for b in f.neighbors[h]:
-            shut = closed.get(b)
-            if shut is None:
-                shut = closed[b] = b in occupied and mover._occupied(b) is not None
-            if shut:
-                continue
-            if lvl == "g" and not bd.elevated(b) and not bd.ramps and frozenset((h, b)) not in f.blocked:
-                if (b, "g") not in dist:                         # plain Ground / Built-up step (fast path)
-                    dist[(b, "g")] = d + 1
-                    queue.append((b, "g"))
-                if b not in bd.ladders and b not in occupied:
+        outs = shared.get(here)
+        if outs is None:
+            h, lvl = here
+            outs = []
+            if lvl == "g" and plain and h not in near_breach:
+                # Ground level, no game state about: plain steps at once, the rest through the movement rules
+                slow = []
+                for b in ground_nbrs[h]:
+                    if b in occupied or b in ladders:
+                        slow.append(b)
+                    else:
+                        outs.append((b, "g"))
+                for b in wall_nbrs[h]:
+                    if (h, b) in updown:
+                        slow.append(b)          # a Stairway or Entry hexside; other walls and blocked sides: no step
+            elif lvl == "e" and plain and not flee and h not in near_breach:
+                # on a standing wall: along connected walls at once; down only by a Stairway, Entry, Ladder, Tower
+                slow = []
+                for b in wall_nbrs[h]:
+                    if b in occupied or b in ladders:
+                        slow.append(b)
+                    elif connected_sides is None or frozenset((h, b)) in connected_sides:
+                        outs.append((b, "e"))
+                for b in low_nbrs[h]:
+                    if (h, b) in updown or b in occupied or b in ladders:
+                        slow.append(b)
+            else:
+                slow = neighbors[h]
+            for b in slow:
+                shut = closed.get(b)
+                if shut is None:
+                    shut = closed[b] = b in occupied and mover._occupied(b) is not None
+                if shut:
                     continue
-            opts = mover._level_options(h, lvl, b, False)
-            if isinstance(opts, Reason):
-                continue
-            for _, new, _, _, _ in opts:
-                if (b, new) not in dist:
-                    dist[(b, new)] = d + 1
-                    queue.append((b, new))
+                if lvl == "g" and plain and not elevated(b) and frozenset((h, b)) not in blocked:
+                    outs.append((b, "g"))                       # plain Ground / Built-up step (fast path)
+                    if b not in ladders and b not in occupied:
+                        continue
+                opts = mover._level_options(h, lvl, b, False)
+                if isinstance(opts, Reason):
+                    continue
+                outs.extend((b, o[1]) for o in opts)
+            if h not in near_tower:
+                shared[here] = outs
+        nd = d + 1
+        for k in outs:
+            if k not in dist:
+                dist[k] = nd
+                queue.append(k)
     return dist
+
+
+def _static_steps(f) -> tuple[dict, dict, dict, frozenset]:
+    """Per map: each hex's Ground-level neighbours across open hexsides, its wall neighbours, all its Ground-level
+    neighbours, and the ordered pairs joined by a Stairway or an Entry hexside (8.91, 8.92, 8.93)."""
+    got = getattr(f, "_cc_static", None)
+    if got is None:
+        from .zoc import ELEVATED
+        ground, walls, low = {}, {}, {}
+        for h, ns in f.neighbors.items():
+            ground[h] = tuple(b for b in ns if f.base[b] not in ELEVATED and frozenset((h, b)) not in f.blocked)
+            walls[h] = tuple(b for b in ns if f.base[b] in ELEVATED)
+            low[h] = tuple(b for b in ns if f.base[b] not in ELEVATED)
+        updown = frozenset(x for pair in f.stairway | f.entry if len(pair) == 2
+                           for x in (tuple(pair), tuple(reversed(tuple(pair)))))
+        got = f._cc_static = (ground, walls, low, updown)
+    return got
 
 
 @dataclass(frozen=True)
@@ -145,7 +216,7 @@ class CommandReport:
     position: Position = field(repr=False)
 
 
-def automatic(position: Position, board: Board, units: Iterable[Unit]) -> dict[str, Reason]:
+def automatic(position: Position, board: Board, units: Iterable[Unit], zmap=None) -> dict[str, Reason]:
     """Units in CC whatever the HQ (5.5, 5.6, 17.3, 18.4)."""
     out: dict[str, Reason] = {}
     reach: set[Hex] | None = None
@@ -167,26 +238,29 @@ def automatic(position: Position, board: Board, units: Iterable[Unit]) -> dict[s
                 out[u.id] = Reason("5.6", "Jews in an unbreached Fortress are always in CC")
             elif board.elevated(u.hex):
                 if reach is None:
-                    reach = _fortress_reach(position, board)
+                    reach = _fortress_reach(position, board, zmap)
                 if u.hex in reach or any(board.connected(u.hex, n) and n in reach for n in f.neighbors[u.hex]):
                     out[u.id] = Reason("5.6", "joined to a Jewish Fortress by connected Elevated Hexes free of Roman "
                                               "units and their ZOC")
     return out
 
 
-def _fortress_reach(position: Position, board: Board) -> set[Hex]:
+def _fortress_reach(position: Position, board: Board, zmap=None) -> set[Hex]:
     """Elevated Hexes joined to a Jewish-controlled Fortress by connected walls free of Romans and their ZOC."""
     f = board.facts
     roman = {u.hex for u in position.units if u.side == ROMAN and u.hex is not None}
-    rzoc = set(zoc(position, board).by_side.get(ROMAN, {}))
+    rzoc = set((zmap if zmap is not None else zoc(position, board)).by_side.get(ROMAN, {}))
     seeds = [h for h, t in f.base.items() if t in FORTRESS and h not in board.breaches and h not in roman
              and board.controller(h) == JEWISH]
     seen = set(seeds)
     queue = deque(seeds)
+    walls = _static_steps(f)[1]
+    out = roman | rzoc | board.breaches
+    sides = f.connected_sides if f.has_connected else None
     while queue:
         h = queue.popleft()
-        for n in f.neighbors[h]:
-            if n in seen or n in roman or n in rzoc or not board.connected(h, n):
+        for n in walls[h]:                                   # standing, connected Elevated Hexes (7.12)
+            if n in seen or n in out or (sides is not None and frozenset((h, n)) not in sides):
                 continue
             seen.add(n)
             queue.append(n)
@@ -206,9 +280,10 @@ def command(position: Position, only: Sequence[str] | None = None) -> CommandRep
     if only is not None:
         wanted = set(only)
         subjects = [u for u in subjects if u.id in wanted]
-    auto = automatic(position, board, subjects)
+    auto = automatic(position, board, subjects, zmap)
     need = [u for u in subjects if u.id not in auto]
     hqs, in_command = [], {}
+    edges: dict = {}                                   # steps shared between the HQs' traces
     nearest: dict[str, tuple[int, str]] = {}
     for hq in position.units:
         if hq.hex is None or not is_hq(hq):
@@ -222,7 +297,7 @@ def command(position: Position, only: Sequence[str] | None = None) -> CommandRep
                     if d < nearest.get(u.id, (10 ** 9, ""))[0]:
                         nearest[u.id] = (d, hq.id)
             continue
-        dist = trace(position, hq, r, board, zmap)
+        dist = trace(position, hq, r, board, zmap, edges)
         got = []
         for u in mine:
             d = dist.get((u.hex, _level(board, u)))

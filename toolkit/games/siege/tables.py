@@ -95,9 +95,19 @@ def _load(path: Path) -> Tables:
     return load_yaml_model(path, Tables, DOC, GameDataError)
 
 
+_BY_FOLDER: dict = {}
+
+
 def load_tables(folder: str | Path | None = None) -> Tables:
     """The game's tables (cached); ``folder`` is the game module folder (default: the bundled one)."""
+    got = _BY_FOLDER.get(folder)
+    if got is not None:
+        return got
+    key = folder
     if folder is None:
         from ...game import load_game
         folder = load_game("siege-of-jerusalem").folder
-    return _load((Path(folder) / "tables.yaml").resolve())
+    got = _load((Path(folder) / "tables.yaml").resolve())
+    if len(_BY_FOLDER) < 16:
+        _BY_FOLDER[key] = got
+    return got
