@@ -15,9 +15,9 @@ from typing import Any, Callable, Sequence
 import yaml
 
 from .fileio import STDOUT, OutputError, check_input, check_output, write_atomic
-from .game import GameDataError, load_position, position_from_file
+from .game import GameDataError, position_from_file
 from .game.module import load_game
-from .games import RULES, load_game_position, rule, rules_for
+from .games import load_game_position, rule
 from .hexgrid import HexNameError
 from .los import Convention, LosEngine
 from .los.explain import explain, map_obstacles, result_json
@@ -52,17 +52,7 @@ def _load_position(path: str, game_arg: str | None):
     """A position file: of the bundled game it names, or of the game the user gave (``--game ./my-game``: the
     file's ``game`` must be that game's id -- a position never names a folder itself).  Counter values are
     checked by the game's rules package when the toolkit has one."""
-    if game_arg is None:
-        return load_game_position(path)
-    position = load_position(path, load_game(game_arg))
-    if position.game.spec.id in RULES:
-        rules = rules_for(position.game.spec.id)
-        for i, counter in enumerate(position.game.manifest.counters):
-            problems = rules.check_counter(counter)
-            if problems:
-                raise GameDataError(str(position.game.folder / "counters.yaml"), f"counters[{i}].values",
-                                    "; ".join(problems))
-    return position
+    return load_game_position(path, None if game_arg is None else load_game(game_arg))
 
 
 def _print_json(data: Any) -> None:
@@ -193,27 +183,19 @@ def cmd_los(args: argparse.Namespace) -> None:
         a, b = (cmap.resolve(h) for h in args.hexes[1:])
         convention = args.convention or cmap.los.convention
         result = LosEngine(cmap.grid).check(a, b, convention, map_obstacles(cmap), rule=cmap.los.rule)
-        if cmap.id in OWN_LOF_RULES:   # the map's defaults are not the game's line of fire: say so
-            if args.svg:
-                lay = cmap.grid.layout
-                overlay = LosOverlay(lay.centre(a), lay.centre(b), result.visible, result.block_point,
-                                     list(result.blocked_by), [c.hex for c in result.touched])
-                print(f"wrote {write_image(args.svg, cmap, [overlay])}", file=sys.stderr)
-            if args.json:
-                _print_json({**result_json(cmap, result), "note": OWN_LOF_RULES[cmap.id]})
-            else:
-                print(explain(cmap, result))
-                print(f"note: {OWN_LOF_RULES[cmap.id]}")
-            return
+    # on a map whose game has its own line of fire, the map's defaults are not the game's verdict: say so
+    note = OWN_LOF_RULES.get(cmap.id) if not args.position else None
     if args.svg:
         lay = cmap.grid.layout
         overlay = LosOverlay(lay.centre(a), lay.centre(b), result.visible, result.block_point,
                              list(result.blocked_by), [c.hex for c in result.touched])
         print(f"wrote {write_image(args.svg, cmap, [overlay])}", file=sys.stderr)
     if args.json:
-        _print_json(result_json(cmap, result))
+        _print_json({**result_json(cmap, result), **({"note": note} if note else {})})
     else:
         print(explain(cmap, result))
+        if note:
+            print(f"note: {note}")
 
 
 def cmd_render(args: argparse.Namespace) -> None:

@@ -5,7 +5,7 @@ import importlib
 from pathlib import Path
 from types import ModuleType
 
-from ..game import GameDataError, Position, load_position
+from ..game import Game, GameDataError, Position, load_position
 
 RULES = {"jerusalem-1948": "toolkit.games.jerusalem", "no-prisoners": "toolkit.games.no_prisoners",
          "siege-of-jerusalem": "toolkit.games.siege"}
@@ -26,12 +26,15 @@ def rule(game_id: str, name: str):
     return found
 
 
-def load_game_position(path: str | Path) -> Position:
-    """A position, with its game's counter values checked by the game's rules package.
+def load_game_position(path: str | Path, game: Game | None = None) -> Position:
+    """A position (of ``game`` when the user gave one, see :func:`toolkit.game.load_position`), with its game's
+    counter values checked by the game's rules package when the toolkit has one.
 
     Raises :class:`GameDataError` naming ``counters.yaml`` and the counter when a value is wrong.
     """
-    position = load_position(path)
+    position = load_position(path, game)
+    if game is not None and position.game.spec.id not in RULES:
+        return position  # a user's own game: no rules package checks its values
     rules = rules_for(position.game.spec.id)
     for i, counter in enumerate(position.game.manifest.counters):
         problems = rules.check_counter(counter)
