@@ -55,3 +55,20 @@ def test_5_2_traced_only_through_hexes_the_hq_could_enter():
     # a Roman unit on the wall AA22 is next to its HQ at Z22, but the HQ has no way up there (8.93)
     p = pos([("hq", "v-hq", "Z22"), ("w", "v-1-7-8", "AA22")])
     assert [o["unit"] for o in command_json(command(p))["out_of_command"]] == ["w"]
+
+
+def test_5_2_traces_sharing_steps_between_hqs_agree_with_each_alone():
+    import sys
+    from pathlib import Path
+    from toolkit.games import load_game_position
+    from toolkit.games.siege.movement import facts_for
+    from toolkit.games.siege.tables import load_tables
+    from toolkit.games.siege.zoc import Board
+    cc = sys.modules["toolkit.games.siege.command"]
+    p = load_game_position(Path(__file__).resolve().parent.parent / "modules" / "siege-of-jerusalem" / "scenarios"
+                           / "demonstration.yaml")
+    board = Board.of(p, facts_for(p, load_tables(p.game.folder)))
+    shared: dict = {}
+    for hq in [u for u in p.units if u.hex is not None and cc.is_hq(u)]:
+        r, _ = cc.radius(p, hq, board)
+        assert cc.trace(p, hq, r, board, None, shared) == cc.trace(p, hq, r)

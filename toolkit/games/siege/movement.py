@@ -38,10 +38,26 @@ Other rules: enemy Combat units (8.11); stacking at the end only, passing throug
 ``exits``, each hex at the edge, leaving costs as Clear); Flight (18.92, 18.922) when the position parameter
 ``flight`` is true.
 
+Entering and leaving the map (3.3, 8.14): off-map Roman units enter by the edge their Legion's record gives
+(position parameter ``off_map_entry``, ``LEGION:EDGE[:TURN]``; the edges are those of the map picture), at one
+edge hex (``enter``) or any, paying only that hex's cost; Jews never return.  Leaving costs 1 MF more than
+reaching the edge hex, from a hex where the move need not end.
+
+Per-phase state: 8.2, the position parameter ``moving`` names the units still moving (others flagged
+``moved`` are done); 8.7, a Ladder marker's value counts the units that used it this phase (``full`` = two);
+8.61, flag ``stepped_off`` on a Tower a unit has left for the wall; 8.4, flag ``ap_elevated`` on Roman
+Artillery that began the Assault Period on an Elevated Hex.
+
+Actions in place (:func:`actions`, :func:`apply_action`): forming and disbanding a Testudo (6.6, 8.8, 6 MF),
+placing and withdrawing a Ladder (6.5, 8.7, 4 MF).  Joining a Testudo is a move into its hex: 6 MF more than
+the hex, and the move ends there (8.8).
+
 Readings of our own: a stack moves at its slowest unit's cost; out of CC is the flag ``out_of_cc`` (or a
-command trace, :mod:`.command`, when the flag is absent); Roman Artillery that began the Assault Period on an
-Elevated Hex is read from where it stands now; a Tower's riders leave it only for the Elevated Hex it faces;
-a unit in a Ladder hex at Ground level climbs it only on entering (the generator lists each hex once).
+command trace, :mod:`.command`, when the flag is absent); without the flag ``ap_elevated``, Roman Artillery
+is judged by where it stands (it cannot change level, so the two agree); a Tower's riders leave it only for
+the Elevated Hex it faces; a unit at the foot of a Ladder climbs straight to an adjacent Elevated Hex (4 + 2
+MF; ending atop the Ladder in its own hex is not listed); joining a Testudo costs 6 MF on top of the hex's
+entry cost (as a Ladder's 4 MF are, 8.7).
 """
 from __future__ import annotations
 
