@@ -41,3 +41,8 @@ class Strength:
     unit: str
     strength: Fraction
     how: str
+
+
+def strengths_json(strengths) -> list[dict]:
+    """Each side's part in a combat as JSON: ``[{"unit", "strength", "how"}]`` (the shape every game's ``odds`` uses)."""
+    return [{"unit": s.unit, "strength": number(s.strength), "how": s.how} for s in strengths]

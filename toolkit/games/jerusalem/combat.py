@@ -47,7 +47,7 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from ...game import Position, Unit
-from ...game.odds import Strength, number, ratio_value
+from ...game.odds import Strength, number, ratio_value, strengths_json
 from ...game.odds import fraction as _frac
 from ...game.odds import ratio as odds_ratio
 from ...game.moves import Reason
@@ -153,8 +153,8 @@ def combat_json(result: CombatResult) -> dict[str, Any]:
     """The stable JSON form of a :class:`CombatResult`."""
     return {
         "kind": result.kind,
-        "attackers": [{"unit": s.unit, "strength": number(s.strength), "how": s.how} for s in result.attackers],
-        "defenders": [{"unit": s.unit, "strength": number(s.strength), "how": s.how} for s in result.defenders],
+        "attackers": strengths_json(result.attackers),
+        "defenders": strengths_json(result.defenders),
         "attack": number(result.attack),
         "defence": number(result.defence),
         "ratio": result.raw_odds,

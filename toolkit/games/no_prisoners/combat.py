@@ -77,7 +77,7 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from ...game import Position, Unit
-from ...game.odds import Strength, number, ratio, ratio_value
+from ...game.odds import Strength, number, ratio, ratio_value, strengths_json
 from ...game.odds import fraction as _frac
 from ...game.module import GameDataError
 from ...game.moves import Reason
@@ -200,8 +200,8 @@ def combat_json(result: CombatResult) -> dict[str, Any]:
     t = result.terrain
     return {
         "kind": result.kind,
-        "attackers": [{"unit": s.unit, "strength": number(s.strength), "how": s.how} for s in result.attackers],
-        "defenders": [{"unit": s.unit, "strength": number(s.strength), "how": s.how} for s in result.defenders],
+        "attackers": strengths_json(result.attackers),
+        "defenders": strengths_json(result.defenders),
         "support": list(result.support),
         "attack": number(result.attack),
         "printed_defence": number(result.printed_defence),

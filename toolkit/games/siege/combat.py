@@ -48,7 +48,7 @@ from typing import Any, Sequence
 
 from ...game import Position, Unit
 from ...game.moves import Reason
-from ...game.odds import Strength, number, ratio
+from ...game.odds import Strength, number, ratio, strengths_json
 from ...hexgrid import Hex, hexside
 from ...mapdata import CompiledMap
 from .combat_tables import CombatTables, load_combat_tables, melee_column, missile_column, table_result
@@ -104,8 +104,8 @@ def combat_json(result: CombatResult) -> dict[str, Any]:
     """The stable JSON form of a :class:`CombatResult` (the shared keys plus ``row``, ``column``, ``results``)."""
     return {
         "kind": result.kind,
-        "attackers": [{"unit": s.unit, "strength": number(s.strength), "how": s.how} for s in result.attackers],
-        "defenders": [{"unit": s.unit, "strength": number(s.strength), "how": s.how} for s in result.defenders],
+        "attackers": strengths_json(result.attackers),
+        "defenders": strengths_json(result.defenders),
         "attack": number(result.attack),
         "defence": number(result.defence),
         "ratio": result.raw_odds,
