@@ -149,6 +149,7 @@ class _Build:
     def __init__(self, spec: MapSpec, file: str):
         self.spec, self.file = spec, file
         self.grid = build_grid(spec.grid)
+        self.bounds = self.grid.bounds()
         self.polys = hex_polygons(self.grid)
         self.tree = shapely.STRtree(self.polys)
         self.hex_area = 1.5 * math.sqrt(3.0) * spec.grid.size ** 2
@@ -186,7 +187,7 @@ class _Build:
         pts = project(self.spec.projection, points, crs)
         if where is None:
             return pts
-        minx, miny, maxx, maxy = self.grid.bounds()
+        minx, miny, maxx, maxy = self.bounds
         w, h = 10 * (maxx - minx), 10 * (maxy - miny)
         lo, hi = np.array([minx - w, miny - h]), np.array([maxx + w, maxy + h])
         if not (np.isfinite(pts).all() and (pts >= lo).all() and (pts <= hi).all()):
