@@ -110,6 +110,8 @@ class MapFacts:
         return min(h.distance(c) for c in self.city)
 
 
+MISSING = object()  # a cache miss (None is a cached answer)
+
 _FACTS: dict[tuple[str, str], MapFacts] = {}
 
 
@@ -217,6 +219,8 @@ class JerusalemMove:
         self.city_tether = [(u, u.counter.value("max_city_distance")) for u in self.moving
                             if u.counter.value("max_city_distance") is not None]  # 12.9.4
         self.alone_violation = stacking_violation(self.moving)
+        self._ending: dict[Hex, tuple] = {}     # per search: the entered hex's ZOC stop and end refusal
+        self._entering: dict[Hex, tuple] = {}   # per search: the entered hex's own entry refusals
         self.bomber = movers[0] if (len(movers) == 1 and not self.pickup and movers[0].counter.value("bomber")
                                     and len(self.moving) == 1) else None  # 13.1.1: alone, not carried
         self.lonely = [u for u in self.moving if u.counter.value("must_stack")]  # 12.6 note
@@ -507,23 +511,44 @@ class JerusalemMove:
             cost = self.costs.get(key)
             if cost is None:
                 cost = self.costs[key] = self._cost(a, b, road)
-        stop = ZOC_STOP if b in self.zoc and not self.ignores_zoc else None
-        return Step(b, cost, stop, self._end_refusal(b))
+        ending = self._ending.get(b, MISSING)
+        if ending is MISSING:  # what depends on the entered hex alone is worked out once per search
+            stop = ZOC_STOP if b in self.zoc and not self.ignores_zoc else None
+            ending = self._ending[b] = (stop, self._end_refusal(b))
+        return Step(b, cost, *ending)
 
     def _entry_refusal(self, a: Hex, b: Hex, road: str | None) -> Reason | None:
-        f = self.facts
-        if not self.british_gone and b in f.bevingrad:
-            return Reason("1.3", "no unit may enter Bevingrad before May III")
+        """Why the stack may not enter ``b`` from ``a``; the checks in rule order, those of ``b`` alone cached."""
+        by_hex = self._entering.get(b, MISSING)
+        if by_hex is MISSING:
+            by_hex = self._entering[b] = self._hex_entry_refusals(b)
+        bevingrad, stream, occupants = by_hex
+        if bevingrad:
+            return bevingrad
         if self.road_phase and road is None:
             return Reason("8.1", "the Road Movement Phase allows movement only along roads")
         if self.is_convoy:
             arrow = [m.toward for m in self.position.markers_at(a, "convoy_arrow") if m.toward is not None]
             if arrow and b not in arrow:
                 return Reason("6.2.1", "the convoy follows its announced route")
-        if self.wheeled and f.stream(b) and not f.road_in_hex(b):
-            return Reason("1.3", "trucks and buses may not enter a stream hex without a road")
+        if stream:
+            return stream
         if a == self.start and a in self.zoc and b in self.zoc and not self.ignores_zoc:
             return Reason("4.4", "a unit may not move directly from one enemy ZOC to another")
+        return occupants
+
+    def _hex_entry_refusals(self, b: Hex) -> tuple[Reason | None, Reason | None, Reason | None]:
+        """The refusals to enter ``b`` that do not depend on where from: Bevingrad (1.3), a stream without a
+        road for wheels (1.3), and the city tether, enemies and stacking (12.9.4, 4.2, 5.x)."""
+        f = self.facts
+        bevingrad = (Reason("1.3", "no unit may enter Bevingrad before May III")
+                     if not self.british_gone and b in f.bevingrad else None)
+        stream = (Reason("1.3", "trucks and buses may not enter a stream hex without a road")
+                  if self.wheeled and f.stream(b) and not f.road_in_hex(b) else None)
+        return bevingrad, stream, self._occupant_refusal(b)
+
+    def _occupant_refusal(self, b: Hex) -> Reason | None:
+        f = self.facts
         for u, limit in self.city_tether:
             if f.city_distance(b) > limit:
                 return Reason("12.9.4", f"{u.id} may never be more than {limit} hexes from a Jerusalem city hex")
