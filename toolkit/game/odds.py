@@ -46,3 +46,24 @@ class Strength:
 def strengths_json(strengths) -> list[dict]:
     """Each side's part in a combat as JSON: ``[{"unit", "strength", "how"}]`` (the shape every game's ``odds`` uses)."""
     return [{"unit": s.unit, "strength": number(s.strength), "how": s.how} for s in strengths]
+
+
+def odds_json(result) -> dict:
+    """The keys every game's ``odds --json`` shares (docs/cli.md), from a combat result with ``kind``,
+    ``attackers``/``defenders`` (:class:`Strength`), ``attack``, ``defence``, ``raw_odds``, ``odds``,
+    ``modifiers``, ``total_modifier``, ``probability``, ``refused`` and ``notes``; games add their own keys."""
+    refused = result.refused
+    return {
+        "kind": result.kind,
+        "attackers": strengths_json(result.attackers),
+        "defenders": strengths_json(result.defenders),
+        "attack": number(result.attack),
+        "defence": number(result.defence),
+        "ratio": result.raw_odds,
+        "odds": result.odds,
+        "modifiers": [{"id": m.id, "value": m.value, "rule": m.rule, "why": m.why} for m in result.modifiers],
+        "total_modifier": result.total_modifier,
+        "probability": None if result.probability is None else float(result.probability),
+        "refused": None if refused is None else {"reason": refused.message, "rule": refused.rule},
+        "notes": list(result.notes),
+    }

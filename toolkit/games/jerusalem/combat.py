@@ -47,7 +47,7 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from ...game import Position, Unit
-from ...game.odds import Strength, number, ratio_value, strengths_json
+from ...game.odds import Strength, number, odds_json, ratio_value
 from ...game.odds import fraction as _frac
 from ...game.odds import ratio as odds_ratio
 from ...game.moves import Reason
@@ -150,22 +150,8 @@ class CombatResult:
 
 
 def combat_json(result: CombatResult) -> dict[str, Any]:
-    """The stable JSON form of a :class:`CombatResult`."""
-    return {
-        "kind": result.kind,
-        "attackers": strengths_json(result.attackers),
-        "defenders": strengths_json(result.defenders),
-        "attack": number(result.attack),
-        "defence": number(result.defence),
-        "ratio": result.raw_odds,
-        "odds": result.odds,
-        "modifiers": [{"id": m.id, "value": m.value, "rule": m.rule, "why": m.why} for m in result.modifiers],
-        "total_modifier": result.total_modifier,
-        "kills_on": result.kills_on,
-        "probability": None if result.probability is None else float(result.probability),
-        "refused": None if result.refused is None else {"reason": result.refused.message, "rule": result.refused.rule},
-        "notes": list(result.notes),
-    }
+    """The stable JSON form of a :class:`CombatResult` (the shared keys and ``kills_on``)."""
+    return {**odds_json(result), "kills_on": result.kills_on}
 
 
 # -- data -----------------------------------------------------------------------------------------

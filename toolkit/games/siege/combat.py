@@ -48,7 +48,7 @@ from typing import Any, Sequence
 
 from ...game import Position, Unit
 from ...game.moves import Reason
-from ...game.odds import Strength, number, ratio, strengths_json
+from ...game.odds import Strength, number, odds_json, ratio
 from ...hexgrid import Hex, hexside
 from ...mapdata import CompiledMap
 from .combat_tables import CombatTables, load_combat_tables, melee_column, missile_column, table_result
@@ -103,23 +103,12 @@ class CombatResult:
 def combat_json(result: CombatResult) -> dict[str, Any]:
     """The stable JSON form of a :class:`CombatResult` (the shared keys plus ``row``, ``column``, ``results``)."""
     return {
-        "kind": result.kind,
-        "attackers": strengths_json(result.attackers),
-        "defenders": strengths_json(result.defenders),
-        "attack": number(result.attack),
-        "defence": number(result.defence),
-        "ratio": result.raw_odds,
-        "odds": result.odds,
+        **odds_json(result),
         "row": result.row,
         "column": result.column,
         "primary": result.primary,
-        "modifiers": [{"id": m.id, "value": m.value, "rule": m.rule, "why": m.why} for m in result.modifiers],
-        "total_modifier": result.total_modifier,
         "kills_on": None,
         "results": list(result.results),
-        "probability": None if result.probability is None else float(result.probability),
-        "refused": None if result.refused is None else {"reason": result.refused.message, "rule": result.refused.rule},
-        "notes": list(result.notes),
         "reconstructed": list(result.reconstructed),
         "flank": result.flank,
         "erratic": result.erratic,
