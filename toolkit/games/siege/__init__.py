@@ -29,3 +29,7 @@ __all__ += ["breach_damage", "can_see", "combat", "combat_json", "fire", "fire_j
 from .combat import advances, engine_facing, flank_attack  # noqa: E402
 from . import assault  # noqa: E402
 __all__ += ["advances", "assault", "engine_facing", "flank_attack"]
+
+# Control of the city areas and walls, the end of an Assault Period, 19.7 Breaches (18.1, 18.11, 18.3x)
+from .control import control, control_json  # noqa: E402
+__all__ += ["control", "control_json"]

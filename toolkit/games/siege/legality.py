@@ -30,13 +30,12 @@ from typing import Any
 from ...game import Position, Unit
 from ...game.violations import Violation, violation
 from ...hexgrid import Hex
-from .movement import ENGINE_TYPES, TOWERS, facts_for
+from .movement import ENGINE_TYPES, TOWERS, entry_records, facts_for
 from .tables import load_tables
 from .zoc import BUILT_UP, FORTRESS, INFANTRY, JEWISH, ROMAN, Board, formation, fresh, unit_class
 
 GARRISON_AREAS = {"AF": ("Antonia Fortress",), "HP": ("Herod's Palace", "Fortress Triangle", "Jaffa Gate"),
                   "TQ": ("Temple District",)}                       # 18.4 (the printed Areas)
-OVERLAP = ("AF", "TQ")                                              # 18.4: they share four hexes
 
 
 def _names(units) -> str:
@@ -67,6 +66,31 @@ def check(position: Position, turn_end: bool | None = None, **_ignored: Any) -> 
         if not position.at(h):
             out.append(violation("8.7", f"the Ladder in {name(h)} has no Fresh Base unit: Ladders cannot exist "
                                         "without one", position, [h]))
+    return out + _entered_legions(position)
+
+
+def _entered_legions(position: Position) -> list[Violation]:
+    """3.3: at the end of a Legion's first Movement Phase on the board (its ``off_map_entry`` turn), every unit of
+    it stands within ten hexes of its HQ."""
+    if position.phase != "movement" or position.phasing_side != ROMAN:
+        return []
+    now = str(position.turn).rpartition("/")[2]
+    reach = load_tables(position.game.folder).movement.entry_hq_distance                     # 3.3
+    out = []
+    for legion, (_, turn) in sorted(entry_records(position).items()):
+        if turn is None or not now.isdigit() or int(now) != turn:
+            continue
+        units = [u for u in position.units if formation(u) == legion and u.hex is not None]
+        hq = next((u for u in units if unit_class(u) == "hq"), None)
+        if units and hq is None:
+            out.append(violation("3.3", f"Legion {legion} entered the board this turn without its HQ on the map",
+                                 position, [u.hex for u in units], units))
+            continue
+        far = [u for u in units if hq is not None and u.hex.distance(hq.hex) > reach]
+        for u in far:
+            out.append(violation("3.3", f"{u.id} ends its Legion's first Movement Phase on the board "
+                                        f"{u.hex.distance(hq.hex)} hexes from its HQ {hq.id} (at most {reach})",
+                                 position, [u.hex, hq.hex], [u, hq]))
     return out
 
 
@@ -229,8 +253,6 @@ def _kinds(position: Position, board: Board, h: Hex, units: list[Unit]) -> list[
         if not area:
             continue
         allowed = set(GARRISON_AREAS.get(str(area), ()))
-        if str(area) in OVERLAP:
-            pass
         region = f.region[h]
         ok = region in allowed or (str(area) == "TQ" and region == "Antonia Fortress" and board.elevated(h)
                                    and any(f.region[n] == "Temple District" for n in f.neighbors[h]))

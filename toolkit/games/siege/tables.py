@@ -1,8 +1,8 @@
 """*The Siege of Jerusalem* chart values (``modules/siege-of-jerusalem/tables.yaml``), as one model.
 
 Each part of the rules package reads its own section: ``movement`` (the TEC: 8.x, 12.4, 18.8, 18.92x),
-``stacking`` (6, 6.3-6.7, 8.95) and ``command`` (5.1, 5.11, 18.52).  Costs are half Movement Factors.
-Values the rulebook does not print are reconstructions, marked in the file.  Sections this model does not
+``stacking`` (6, 6.3-6.7, 8.95), ``command`` (5.1, 5.11, 18.52) and ``control`` (18.1, 18.31-18.33, 19.7).
+Costs are half Movement Factors.  Values the rulebook does not print are reconstructions, marked in the file.  Sections this model does not
 know are ignored, so each part of the package adds its own.
 """
 from __future__ import annotations
@@ -46,6 +46,7 @@ class MovementTable(_Model):
     testudo_mf: int                                   # 8.8
     testudo_join: int                                 # 8.8
     ladder_place: int                                 # 6.5, 8.7
+    entry_hq_distance: int                            # 3.3 (hexes, not half MF)
     blocked_hexsides: tuple[str, ...] = ()            # 8.92
     entry_hexsides: tuple[str, ...] = ("gate_entry",)  # 8.91
     reconstructed: tuple[str, ...] = ()
@@ -81,6 +82,20 @@ class CommandTable(_Model):
     per_replacement: int
 
 
+class ControlTable(_Model):
+    """``control``: the Assault Period's length and what controlling a city area takes (18.1, 18.31-18.33, 19.7)."""
+
+    built_up_areas: tuple[str, ...]       # 18.31
+    building_areas: tuple[str, ...]       # 18.32
+    fortress_areas: tuple[str, ...]       # 18.33
+    heavy_infantry: int                   # 18.31, 18.32
+    built_up_hexes: int                   # 18.31
+    building_hexes: int                   # 18.32
+    daylight_turns: int                   # 18.1
+    last_turn: int                        # 18.1
+    breach_clearance: int                 # 19.7
+
+
 class Tables(_Model):
     """Every section of ``tables.yaml`` the rules package reads."""
 
@@ -88,6 +103,7 @@ class Tables(_Model):
     movement: MovementTable
     stacking: StackingTable
     command: CommandTable
+    control: ControlTable
 
 
 @lru_cache(maxsize=4)
