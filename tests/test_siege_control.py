@@ -2,9 +2,14 @@
 HQ-distance check, on hand-built positions of the bundled map."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from siege_positions import pos
+from toolkit.cli import main
+from toolkit.games import load_game_position
 from toolkit.games.siege import check
 from toolkit.games.siege.control import area_control, assault_period, breach_sites, control, control_json, elevated_control
 
@@ -58,7 +63,7 @@ def test_18_33_every_fortress_of_the_area_at_once():
     assert (a.holder, a.rule, sorted(p.game.map.name(h) for h in a.roman.hexes)) == ("roman", "18.33", ANTONIA_TOWERS)
     three = holder(pos(cohorts(ANTONIA_TOWERS[:3]), side="jewish", phase="melee"), "Antonia Fortress")
     assert three.holder == "jewish"
-    assert three.roman.lacking == ("occupy every Fortress of the area (missing LL34)",)
+    assert three.roman.lacking == ("every Fortress of the area occupied (missing LL34)",)
 
 
 def test_18_36_the_jews_win_an_area_back_with_light_infantry_and_razed_hexes():
@@ -139,3 +144,20 @@ def test_3_3_a_legion_ends_its_first_movement_phase_within_ten_hexes_of_its_hq()
     assert check(pos([("hq", "v-hq", "H30"), ("a", "v-1-7-8", "S30")], params={"off_map_entry": "V:west:2"})) == []
     (alone,) = check(pos([("a", "v-1-7-8", "S30")], params=params))
     assert alone.rule == "3.3" and "without its HQ" in alone.message
+
+
+def test_control_command(capsys, tmp_path):
+    demo = Path("modules/siege-of-jerusalem/scenarios/demonstration.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "nc.yaml"
+    path.write_text(demo.replace("params: {}", 'params: {roman_areas: "New City"}'), encoding="utf-8")
+    assert main(["control", str(path), "--json", "--svg", str(tmp_path / "c.svg")]) in (0, None)
+    data = json.loads(capsys.readouterr().out)
+    assert data == control_json(control(load_game_position(path)))
+    assert "DD19" not in data["breach_sites"] and "BB21" in data["breach_refused"]   # Fort DD19 holds Jews (18.34)
+    assert (tmp_path / "c.svg").read_text(encoding="utf-8").count(">B<") == len(data["breach_sites"])
+    main(["control", str(path)])
+    text = capsys.readouterr().out
+    assert "New City: the Romans (18.31; the Romans held it before)" in text
+    assert f"a Breach may be opened in {len(data['breach_sites'])} Roman wall hexes" in text
+    assert main(["control", "modules/jerusalem-1948/scenarios/scenario-ii.yaml"]) == 2
+    assert "no 'control' for 'jerusalem-1948'" in capsys.readouterr().err

@@ -356,6 +356,33 @@ def cmd_command(args: argparse.Namespace) -> None:
         print(f"{hq['hq']} at {hq['hex']}, radius {hq['radius']} ({hq['sector']}): in command: {units}")
 
 
+def cmd_control(args: argparse.Namespace) -> None:
+    """Who holds each city area and wall, whether the Assault Period may end, where a Breach may be opened."""
+    position, rules = _game_command(args)
+    data = rules.control_json(rules.control(position))
+
+    def layers(at):
+        return [Highlight({at(h): "B" for h in data["breach_sites"]}, "#1f8f3f"),
+                Highlight({at(h): "x" for h in data["breach_refused"]}, "#c0392b")]
+    if _draw_or_dump(args, position, data, layers):
+        return
+    ap = data["assault_period"]
+    light = "night" if ap["night"] else "daylight"
+    print(f"Assault Period {ap['period']}, turn {ap['turn']} of at most {ap['last_turn']} ({light}), judged "
+          f"{ap['judged']} (18.1)")
+    ends = "must end after this Jewish Melee Phase" if ap["must_end"] else (
+        "may end alone: " + "; ".join(ap["roman_may_end_because"]) if ap["roman_may_end"] else
+        "may end only by agreement")
+    print(f"  the Roman {ends}" + ("; he may extend it by up to three night turns" if ap["may_extend"] else ""))
+    people = {"roman": "the Romans", "jewish": "the Jews"}
+    for a in data["areas"]:
+        lack = "" if a["holder"] == "roman" else f"; the Romans lack {' and '.join(a['roman']['lacking'])}"
+        print(f"  {a['area']}: {people[a['holder']]} ({a['rule']}; {people[a['held_by']]} held it before){lack}")
+    print(f"  19.7: a Breach may be opened in {len(data['breach_sites'])} Roman wall hexes"
+          + (f", not in {len(data['breach_refused'])} within two hexes of a Jewish one" if data["breach_refused"]
+             else ""))
+
+
 def cmd_railhead(args: argparse.Namespace) -> None:
     """Where the Allied railhead marker may be placed or moved now (No Prisoners 16.2)."""
     position, rules = _game_command(args)
@@ -727,6 +754,9 @@ def build_parser() -> argparse.ArgumentParser:
                   cmd_railhead, svg="draw the hexes and paths")
     _rules_parser(sub, "command", "HQ command radii and the units in command (No Prisoners 7.x)", cmd_command,
                   svg="draw every HQ's command radius")
+    _rules_parser(sub, "control", "Siege of Jerusalem: who holds each city area and wall, whether the Assault "
+                                  "Period may end, where a Breach may be opened (18.1, 18.3x, 19.7)", cmd_control,
+                  svg="draw the 19.7 Breach sites (B) and the refused ones (x)")
 
     s = sub.add_parser("vmod", help="build a game's VASSAL module, or check one (vmod check FILE.vmod)",
                        usage="toolkit vmod GAME -o FILE.vmod | toolkit vmod check FILE.vmod [--json]")

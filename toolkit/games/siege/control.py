@@ -89,7 +89,7 @@ def _claim(board: Board, need: ControlTable, area: str, hexes: list[Hex], side: 
         forts = [h for h in hexes if board.facts.base[h] in FORTRESS]
         held = [h for h in forts if any(u.side == side for u in board.position.at(h))]
         missing = [board.facts.name(h) for h in forts if h not in held]
-        lacking = (f"occupy every Fortress of the area (missing {', '.join(missing)})",) if missing else ()
+        lacking = (f"every Fortress of the area occupied (missing {', '.join(missing)})",) if missing else ()
         units = tuple(u.id for h in held for u in board.position.at(h) if u.side == side)
         return Claim(side, "18.33", units, tuple(held), lacking)
     building = area in need.building_areas
