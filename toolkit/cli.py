@@ -383,6 +383,44 @@ def cmd_control(args: argparse.Namespace) -> None:
              else ""))
 
 
+def cmd_actions(args: argparse.Namespace) -> None:
+    """The Siege of Jerusalem: forming or disbanding a Testudo, placing or withdrawing a Ladder, legal or why not."""
+    position, rules = _game_command(args)
+    _require_units(position, args.position, args.units)
+    data = rules.actions_json(position, rules.actions(position, args.units))
+    if args.json:
+        _print_json(data)
+        return
+    print(f"{', '.join(data['units'])} in {data['hex'] or 'no hex'}:")
+    for a in data["actions"]:
+        why = "legal" if a["legal"] else f"no: {a['refused']['reason']} ({a['refused']['rule']})"
+        print(f"  {a['action']:16} {a['mf']:g} MF ({a['rule']}): {why}")
+
+
+def cmd_advance(args: argparse.Namespace) -> None:
+    """The Siege of Jerusalem: where the victorious attackers may advance after combat (11.86, 11.9)."""
+    position, rules = _game_command(args)
+    _require_units(position, args.position, args.attackers + args.defenders)
+    data = rules.advances(position, args.attackers, args.hex, args.excess, args.defenders)
+
+    def layers(at):
+        return [Highlight({at(d["hex"]): str(d["steps"]) for u in data["units"].values()
+                           for d in u["destinations"]}, "#1f8f3f")]
+    if _draw_or_dump(args, position, data, layers):
+        return
+    if data.get("refused"):
+        print(f"no advance into {data['vacated']}: {data['refused']['reason']} ({data['refused']['rule']})")
+        return
+    print(f"advance after combat into {data['vacated']} ({data['rule']}), {data['excess_e']} hexes beyond:")
+    for uid, row in data["units"].items():
+        if row["refused"]:
+            print(f"  {uid}: stays ({row['refused']['reason']}, {row['refused']['rule']})")
+        else:
+            beyond = row.get("beyond")
+            print(f"  {uid}: {' '.join(d['hex'] for d in row['destinations'])}"
+                  + (f"; no further: {beyond['reason']} ({beyond['rule']})" if beyond else ""))
+
+
 def cmd_railhead(args: argparse.Namespace) -> None:
     """Where the Allied railhead marker may be placed or moved now (No Prisoners 16.2)."""
     position, rules = _game_command(args)
@@ -757,6 +795,17 @@ def build_parser() -> argparse.ArgumentParser:
     _rules_parser(sub, "control", "Siege of Jerusalem: who holds each city area and wall, whether the Assault "
                                   "Period may end, where a Breach may be opened (18.1, 18.3x, 19.7)", cmd_control,
                   svg="draw the 19.7 Breach sites (B) and the refused ones (x)")
+    s = _rules_parser(sub, "actions", "Siege of Jerusalem: form or disband a Testudo, place or withdraw a Ladder "
+                                      "(6.5, 6.6, 8.7, 8.8): each legal, or why not", cmd_actions)
+    s.add_argument("units", nargs="+", metavar="UNIT", help="the units acting together, in one hex")
+    s = _rules_parser(sub, "advance", "Siege of Jerusalem: where victorious attackers may advance after combat "
+                                      "(11.86, 11.9)", cmd_advance, svg="draw the destinations")
+    s.add_argument("--attackers", nargs="+", required=True, metavar="UNIT")
+    s.add_argument("--hex", required=True, help="the hex the defenders vacated")
+    s.add_argument("--excess", type=int, default=0, metavar="N",
+                   help="further hexes: one per E result that eliminated no one (11.86)")
+    s.add_argument("--defenders", nargs="*", default=[], metavar="UNIT",
+                   help="defenders still shown in the hex, to take off first (they retreated or died)")
 
     s = sub.add_parser("vmod", help="build a game's VASSAL module, or check one (vmod check FILE.vmod)",
                        usage="toolkit vmod GAME -o FILE.vmod | toolkit vmod check FILE.vmod [--json]")

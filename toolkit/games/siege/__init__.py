@@ -6,11 +6,11 @@ What is and is not yet done, rule by rule: docs/games/siege-of-jerusalem.md.
 from ...game.violations import check_json
 from .command import command, command_json, out_of_command
 from .legality import check
-from .movement import Action, actions, apply_action, moves
+from .movement import Action, actions, actions_json, apply_action, moves
 from .units import check_counter
 from .zoc import zoc, zoc_json
 
-__all__ = ["Action", "actions", "apply_action", "check", "check_counter", "check_json", "command", "command_json", "moves", "out_of_command", "zoc",
+__all__ = ["Action", "actions", "actions_json", "apply_action", "check", "check_counter", "check_json", "command", "command_json", "moves", "out_of_command", "zoc",
            "zoc_json"]
 
 # Line of fire, fire and melee (9.x, 10.x, 11.x, 12.x, 13.x, 17.1, 19.2-19.3): toolkit/games/siege/{lof,combat}.py

@@ -63,7 +63,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from ...game import Position, Unit
 from ...game.moves import Blocked, MoveResult, Reason, Step, legal_moves
@@ -990,6 +990,16 @@ def actions(position: Position, unit_ids: Sequence[str]) -> list[Action]:
             why = Reason("8.7", "a Ladder is withdrawn only when no unit is atop it")
     out.append(Action("withdraw_ladder", "8.7", cost, ids, here, why))
     return out
+
+
+def actions_json(position: Position, found: list[Action]) -> dict[str, Any]:
+    """``{"units", "hex", "actions": [{"action", "rule", "mf", "legal", "refused": {"reason", "rule"} | null}]}``."""
+    here = found[0].hex if found else None
+    return {"units": list(found[0].units) if found else [],
+            "hex": None if here is None else position.game.map.name(here),
+            "actions": [{"action": a.action, "rule": a.rule, "mf": a.mf, "legal": a.legal,
+                         "refused": None if a.reason is None else {"reason": a.reason.message, "rule": a.reason.rule}}
+                        for a in found]}
 
 
 def apply_action(position: Position, action: Action) -> Position:
