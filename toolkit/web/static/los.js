@@ -1,0 +1,112 @@
+// Line of sight: two hexes picked on the map or typed (hex or place names) → /api/los, drawn with its verdict.
+import {getJSON, url} from "./api.js";
+import {svgEl} from "./svg.js";
+
+export class Los {
+  constructor(view, els, onError) {
+    this.view = view;
+    this.els = els;           // {form, pick, from, to, convention, rules, rulesLabel, verdict}
+    this.onError = onError;
+    this.source = null;
+    this.picking = false;
+    els.form.addEventListener("submit", (e) => { e.preventDefault(); this.run(); });
+    els.pick.addEventListener("click", () => this.setPicking(!this.picking));
+  }
+
+  setSource(source) {
+    this.source = source;
+    this.clear();
+    this.els.rulesLabel.hidden = source.kind !== "position";
+    this.els.rules.checked = false;
+  }
+
+  setPicking(on) {
+    this.picking = on;
+    this.pickedFrom = null;
+    this.els.pick.setAttribute("aria-pressed", String(on));
+    this.els.pick.textContent = on ? "Picking: click the viewer's hex" : "Pick two hexes on the map";
+  }
+
+  clear() {
+    this.view.clear("los");
+    this.els.verdict.replaceChildren();
+    this.setPicking(false);
+  }
+
+  // A map click while picking: the first hex is the viewer, the second the target.  True when used.
+  clickHex(hex) {
+    if (!this.picking || !hex) return false;
+    if (!this.pickedFrom) {
+      this.pickedFrom = hex;
+      this.els.from.value = hex;
+      this.els.pick.textContent = "Picking: click the target's hex";
+      this.view.clear("los");
+      this.view.hexPolygon(hex, {class: "los-end"}, this.view.layer("los"));
+      return true;
+    }
+    this.els.to.value = hex;
+    this.setPicking(false);
+    this.run();
+    return true;
+  }
+
+  // The API parameters: the position's own rule (source=) or the map's (map=, convention=).
+  params() {
+    const from = this.els.from.value.trim(), to = this.els.to.value.trim();
+    if (this.els.rules.checked && this.source.kind === "position") return {source: this.source.id, from, to};
+    return {map: this.source.map, from, to, convention: this.els.convention.value};
+  }
+
+  async run(params = this.params()) {
+    let answer;
+    try {
+      answer = await getJSON("/api/los", params);
+    } catch (err) {
+      this.onError(err);
+      return;
+    }
+    this.draw(answer);
+    this.verdict(answer, params);
+  }
+
+  draw(a) {
+    const g = this.view.layer("los");
+    g.replaceChildren();
+    for (const t of a.touched || []) if (this.view.has(t.hex)) this.view.hexPolygon(t.hex, {class: "los-touched"}, g);
+    for (const h of a.blocked_by || []) if (this.view.has(h)) this.view.hexPolygon(h, {class: "los-blocking"}, g);
+    for (const h of [a.from, a.to]) if (this.view.has(h)) this.view.hexPolygon(h, {class: "los-end"}, g);
+    const [x1, y1] = this.view.centre(a.from), [x2, y2] = this.view.centre(a.to);
+    const [bx, by] = a.block_point || [x2, y2];
+    svgEl("line", {x1, y1, x2: bx, y2: by, class: "los-clear"}, g);
+    if (a.block_point) {
+      svgEl("line", {x1: bx, y1: by, x2, y2, class: "los-blocked"}, g);
+      svgEl("circle", {cx: bx, cy: by, r: this.view.radius * 0.18, class: "los-block-point"}, g);
+    }
+  }
+
+  verdict(a, params) {
+    const box = this.els.verdict;
+    const line = (text, cls = "") => box.append(Object.assign(document.createElement("p"), {textContent: text, className: cls}));
+    box.replaceChildren();
+    line(`${a.from} → ${a.to}: ${a.visible ? "VISIBLE" : "BLOCKED"}`, a.visible ? "verdict visible" : "verdict blocked");
+    line(`rule ${a.rule}${a.convention ? `, ${a.convention} convention` : ""}, range ${a.range}`, "los-rule");
+    if (a.blocked_by && a.blocked_by.length) line(`blocked by ${a.blocked_by.join(", ")}`, "los-blocked-by");
+    if (a.block_point) line(`first blocked at (${a.block_point.map((v) => v.toFixed(1)).join(", ")}) map units`);
+    if (a.note) line(a.note, "muted");
+    const links = document.createElement("p");
+    links.className = "links";
+    if (params.map) {
+      const permalink = url("/los", {map: params.map, from: a.from, to: a.to, convention: a.convention});
+      links.append(link(permalink, "permalink", {id: "los-permalink"}));
+    }
+    links.append(link(url("/api/los.svg", params), "download SVG", {download: "los.svg"}),
+                 link(url("/api/los.png", params), "download PNG", {download: "los.png"}));
+    box.append(links);
+  }
+}
+
+function link(href, text, attrs) {
+  const a = Object.assign(document.createElement("a"), {href, textContent: text});
+  for (const [k, v] of Object.entries(attrs)) a.setAttribute(k, v);
+  return a;
+}
