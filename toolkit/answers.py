@@ -7,11 +7,12 @@ supply, command, check and victory); none adds a rule.  Bad input raises the too
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
 from .game import GameDataError, Position
 from .game.moves import MoveResult
-from .games import rule, side_reach
+from .games import rule, rules_for, side_reach
 from .hexgrid import Hex, HexNameError
 from .los import Convention, LosEngine, LosResult
 from .los.explain import map_obstacles, result_json
@@ -22,6 +23,25 @@ from .vassal.savefile import SaveError
 
 #: The errors that mean "the input is refused" (each names the file or key and the fix), never a bug.
 REFUSALS = (MapError, GameDataError, HexNameError, ArchiveError, SaveError, ValueError, KeyError)
+
+MAX_ERROR_LINES, MAX_ERROR_CHARS = 20, 500
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")
+
+
+def clean_text(text: str, limit: int = MAX_ERROR_CHARS) -> str:
+    """A line as it may be echoed: control characters (ESC ...) escaped, shortened."""
+    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text.replace("\t", "\\t").replace("\r", "\\r"))
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def error_text(err: BaseException) -> str:
+    """An error's message as it may be shown: at most :data:`MAX_ERROR_LINES` lines, each cleaned."""
+    lines = str(err).split("\n")
+    out = [clean_text(line) for line in lines[:MAX_ERROR_LINES]]
+    if len(lines) > MAX_ERROR_LINES:
+        out.append(f"… and {len(lines) - MAX_ERROR_LINES} more")
+    return "\n".join(out)
+
 
 #: Maps whose game has its own line of fire: plain ``toolkit los`` uses the map's defaults and says so.
 OWN_LOF_RULES = {
@@ -78,8 +98,14 @@ def search_moves(position: Position, label: str, unit_ids: Sequence[str], pickup
     """The game's legal-move search for the named units moving together (``kind`` for games with several kinds
     of movement, No Prisoners 8.1, 8.8); unknown unit ids are refused naming ``label``."""
     require_units(position, label, [*unit_ids, *pickup])
+    game_id = position.game.spec.id
+    if kind is not None:
+        known = getattr(rules_for(game_id), "MOVE_OPTIONS", {}).get("kinds", [])
+        if kind not in known:
+            raise ValueError(f"kind {kind!r}: {game_id} has " + (f"the kinds of movement {', '.join(known)}; give one"
+                                                                  if known else "one kind of movement; drop kind"))
     kinds = {"kind": kind} if kind else {}
-    return rule(position.game.spec.id, "moves")(position, list(unit_ids), list(pickup), terrorist, enter, **kinds)
+    return rule(game_id, "moves")(position, list(unit_ids), list(pickup), terrorist, enter, **kinds)
 
 
 def moves_json(position: Position, unit_ids: Sequence[str], result: MoveResult) -> dict[str, Any]:
@@ -140,6 +166,10 @@ class SightLine:
 def supply_answer(position: Position, side: str | None = None, unit: str | None = None) -> dict[str, Any]:
     """``toolkit supply --json``: every unit's supply line, or where it is cut."""
     rules = Rules(position.game.spec.id)
+    if side is not None:
+        check_side(position, side)
+    if unit is not None:
+        require_units(position, position.source, [unit])
     return rules.supply_json(rules.supply(position, side=side, unit=unit))
 
 
@@ -162,7 +192,8 @@ def victory_answer(position: Position, road_cut_by: str | None = None) -> dict[s
     return rules.victory_json(rules.victory(position, **cut))
 
 
-def _check_side(position: Position, side: str) -> None:
+def check_side(position: Position, side: str) -> None:
+    """Refuse a side the position's game does not have, naming the sides."""
     sides = [s.id for s in position.game.spec.sides]
     if side not in sides:
         raise ValueError(f"side {side!r} is not a side of {position.game.spec.id}; give one of: {', '.join(sides)}")
@@ -171,7 +202,7 @@ def _check_side(position: Position, side: str) -> None:
 def zoc_answer(position: Position, side: str) -> dict[str, Any]:
     """``{"side", "hexes": [{"hex", "units", "rule"}]}``: the hexes in the ZOC of ``side``'s units, by the game's
     own ZOC rules (each unit exerting it listed, with the rule)."""
-    _check_side(position, side)
+    check_side(position, side)
     name = position.game.map.name
     found = rule(position.game.spec.id, "side_zoc")(position, side)
     return {"side": side, "hexes": [{"hex": name(h), "units": [u for u, _ in src],
@@ -182,7 +213,7 @@ def zoc_answer(position: Position, side: str) -> dict[str, Any]:
 def reach_answer(position: Position, side: str) -> dict[str, Any]:
     """``{"side", "hexes": [{"hex", "count", "units"}]}``: every hex some unit of ``side`` can reach or attack
     next turn (:func:`toolkit.game.reach.reach`)."""
-    _check_side(position, side)
+    check_side(position, side)
     name = position.game.map.name
     found = side_reach(position, side)
     return {"side": side, "hexes": [{"hex": name(h), "count": len(units), "units": list(units)}

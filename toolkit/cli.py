@@ -7,15 +7,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import signal
 import sys
 from typing import Any, Callable, Sequence
 
 import yaml
 
-from .answers import (REFUSALS, Rules, SightLine, check_answer, command_answer, hex_json, moves_json, require_units,
-                      search_moves, supply_answer, victory_answer)
+from .answers import (REFUSALS, Rules, SightLine, check_answer, clean_text, command_answer, error_text, hex_json,
+                      moves_json, require_units, search_moves, supply_answer, victory_answer)
 from .fileio import STDOUT, OutputError, check_input, check_output, write_atomic
 from .game.module import load_game
 from .games import load_game_position, load_position_or_save
@@ -341,7 +340,7 @@ def cmd_vmod_check(args: argparse.Namespace) -> int:
     elif problems:
         print(f"{args.file}: {len(problems)} problem(s)")
         for problem in problems:
-            print(f"  {_clean(problem)}")
+            print(f"  {clean_text(problem)}")
     else:
         print(f"{args.file}: ok")
     return 1 if problems else 0
@@ -381,7 +380,7 @@ def cmd_check_log(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(report.json())
     else:
-        print("\n".join(_clean(line, 100_000) for line in report.text()))  # commands from the log, escaped
+        print("\n".join(clean_text(line, 100_000) for line in report.text()))  # commands from the log, escaped
     return 0 if report.legal else 1
 
 
@@ -497,6 +496,19 @@ def cmd_new(args: argparse.Namespace) -> None:
     else:
         print("note: the VASSAL export lays flat-top grids only: `toolkit vmod` refuses this pointy-top game; "
               "the map, line of sight and render commands take it")
+
+
+def cmd_serve(args: argparse.Namespace) -> None:
+    """The local web viewer (docs/web.md) until Ctrl-C: the bundled sources, and the file or map given."""
+    from .web import SourceBook, create_app
+    from .web.server import serve
+
+    if not 0 <= args.port <= 65535:
+        raise ValueError(f"--port {args.port}: give 0 to 65535 (0 picks a free port)")
+    book = SourceBook()
+    if args.position:
+        book.open_command_line(args.position)
+    serve(create_app(book), args.host, args.port, args.open)
 
 
 def cmd_schema(args: argparse.Namespace) -> None:
@@ -663,6 +675,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--title", help="the game's title (default: from the folder's name)")
     s.set_defaults(func=cmd_new)
 
+    s = sub.add_parser("serve", help="the local web viewer: maps, positions, moves, line of sight (docs/web.md)")
+    s.add_argument("position", nargs="?", metavar="POSITION.yaml|SAVE.vsav|MAP_ID",
+                   help="what the page opens first (default: it offers the bundled maps and scenarios)")
+    s.add_argument("--port", type=int, default=8765, help="the port (default 8765; 0 picks a free one)")
+    s.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1, this machine only; another prints a warning)")
+    s.add_argument("--open", action="store_true", help="open the page in the web browser")
+    s.set_defaults(func=cmd_serve)
+
     s = sub.add_parser("schema", help="print the JSON Schema of a file format")
     s.add_argument("kind", choices=["map"])
     s.set_defaults(func=cmd_schema)
@@ -671,24 +692,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 INPUTS = ("position", "save", "map", "file")   # argument names that may be input files
 OUTPUTS = ("output", "svg")                     # argument names that are output files
-MAX_ERROR_LINES, MAX_ERROR_CHARS = 20, 500
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")
-
-
-def _clean(text: str, limit: int = MAX_ERROR_CHARS) -> str:
-    """A line as it may be echoed: control characters (ESC ...) escaped, shortened."""
-    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text.replace("\t", "\\t").replace("\r", "\\r"))
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
-def _error_text(err: BaseException) -> str:
-    lines = str(err).split("\n")
-    out = [_clean(line) for line in lines[:MAX_ERROR_LINES]]
-    if len(lines) > MAX_ERROR_LINES:
-        out.append(f"… and {len(lines) - MAX_ERROR_LINES} more")
-    return "\n".join(out)
-
-
 def check_paths(args: argparse.Namespace) -> None:
     """Refuse, before any work: an input that is not a regular file (a FIFO blocks, a device never ends), an
     output that is not a writable regular-file path (:func:`toolkit.fileio.check_output`), and any output that
@@ -727,14 +730,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except (*REFUSALS, OutputError) as err:
-        print(f"toolkit: error: {_error_text(err)}", file=sys.stderr)
+        print(f"toolkit: error: {error_text(err)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
         return 0
     except OSError as err:  # an output (or input) the file system refuses: one line, no traceback
         where = f"{err.filename}: " if err.filename else ""
-        print(f"toolkit: error: {_clean(where + (err.strerror or str(err)))}", file=sys.stderr)
+        print(f"toolkit: error: {clean_text(where + (err.strerror or str(err)))}", file=sys.stderr)
         return 2
     except RecursionError:
         print("toolkit: error: the input is nested too deeply", file=sys.stderr)
