@@ -1,7 +1,7 @@
 // The page of `toolkit serve`: wires the map, the counters, movement, layers, line of sight and check together.
 // Every answer comes from the JSON API (docs/web.md); the page adds no rule of its own.
 import {getJSON, hexInfo, openFile} from "./api.js";
-import {MapView} from "./mapview.js";
+import {MapView, ZOOM_STEP} from "./mapview.js";
 import {drawCounters, hidePicker, markUnits, showStackPicker} from "./counters.js";
 import {Moves} from "./moves.js";
 import {LAYERS} from "./layers.js";
@@ -11,10 +11,10 @@ import {clearCheck, showCheck} from "./check.js";
 const $ = (id) => document.getElementById(id);
 const view = new MapView($("map"));
 // Drawing order, bottom to top.
-for (const name of ["reach", "zoc", "command", "victory", "moves", "check", "counters", "supply", "los", "path"]) {
+for (const name of ["reach", "zoc", "command", "victory", "moves", "check", "counters", "supply", "los", "path", "cursor"]) {
   view.layer(name);
 }
-const state = {source: null, stacks: new Map()};
+const state = {source: null, stacks: new Map(), selected: new Set(), flagged: new Set()};
 
 function showError(err) {
   $("error-text").textContent = err.message || String(err);
@@ -29,9 +29,15 @@ const los = new Los(view, {form: $("los-form"), pick: $("los-pick"), from: $("lo
                            convention: $("los-convention"), rules: $("los-rules"), rulesLabel: $("los-rules-label"),
                            verdict: $("los-verdict")}, showError);
 
-const markCounters = (cls) => (ids) => markUnits(view.layer("counters"), ids, cls);
-const markFlagged = markCounters("flagged");
-const markSelected = markCounters("selected");
+// The counters, the selected unit on top of its stack, the selected and flagged ones marked.
+function drawStacks() {
+  const layer = view.layer("counters");
+  state.stacks = drawCounters(view, layer, state.source, state.selected);
+  markUnits(layer, state.selected, "selected");
+  markUnits(layer, state.flagged, "flagged");
+}
+const markFlagged = (ids) => { state.flagged = ids; drawStacks(); };
+const markSelected = (ids) => { state.selected = ids; drawStacks(); };
 
 // ---------------------------------------------------------------- sources
 
@@ -53,7 +59,7 @@ async function openSource(id) {
 async function show(source, geometry) {
   document.body.removeAttribute("data-ready");
   $("loading").hidden = false;
-  state.source = source;
+  Object.assign(state, {source, selected: new Set(), flagged: new Set()});
   $("source-title").textContent = source.title + (source.phase ? ` — ${source.phase} phase` : "");
   $("source-select").value = source.id;
   try {
@@ -61,7 +67,8 @@ async function show(source, geometry) {
   } finally {
     $("loading").hidden = true;
   }
-  state.stacks = drawCounters(view, view.layer("counters"), source);
+  drawStacks();
+  view.start(state.source.units);
   moves.setSource(source);
   los.setSource(source);
   setupLayers(source);
@@ -92,7 +99,7 @@ async function upload(file) {
     await refreshSources(source.id);
     await show(source, await getJSON("/api/geometry", {source: source.id}));
   } catch (err) {
-    showError(new Error(`${file.name}: ${err.message}`));
+    showError(err.message.includes(file.name) ? err : new Error(`${file.name}: ${err.message}`));
   }
 }
 
@@ -182,6 +189,8 @@ view.on("click", (hex, e) => {
 let hovered = null;
 view.on("hover", async (hex) => {
   hovered = hex;
+  view.clear("cursor");
+  if (hex) view.hexPolygon(hex, {class: "cursor-hex"}, view.layer("cursor"));
   const move = moves.hover(hex);
   const moveBox = $("hover-move");
   moveBox.textContent = move ? move.text + (move.rule ? ` (rule ${move.rule})` : "") : "";
@@ -207,8 +216,8 @@ document.addEventListener("keydown", (e) => {
   clearCheck(view, $("check-result"), markFlagged);
 });
 
-$("zoom-in").addEventListener("click", () => view.zoom(1.4));
-$("zoom-out").addEventListener("click", () => view.zoom(1 / 1.4));
+$("zoom-in").addEventListener("click", () => view.zoom(ZOOM_STEP));
+$("zoom-out").addEventListener("click", () => view.zoom(1 / ZOOM_STEP));
 $("zoom-fit").addEventListener("click", () => view.fit());
 
 // ---------------------------------------------------------------- start
@@ -224,7 +233,7 @@ async function start() {
     $("los-from").value = link.get("from") || "";
     $("los-to").value = link.get("to") || "";
     $("los-convention").value = link.get("convention") || "";
-    await los.run();
+    await los.run(los.params(), {focus: true});
   }
 }
 

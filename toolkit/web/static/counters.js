@@ -22,14 +22,19 @@ export function unitLabel(u) {
   return `${u.name || u.id} (${u.values || u.type}${u.face === "back" ? ", back" : ""})`;
 }
 
-// Draw every stack into `layer`; returns the stacks by hex.
-export function drawCounters(view, layer, source) {
+// A label's font size: `most` of the counter's size, smaller for a long label so that it fits the counter.
+function fitted(size, label, most) {
+  return size * Math.min(most, 1.75 / Math.max(1, label.length));
+}
+
+// Draw every stack into `layer` (a selected unit shown on top of its stack); returns the stacks by hex.
+export function drawCounters(view, layer, source, selected = new Set()) {
   layer.replaceChildren();
   const byHex = stacks(source.units);
   const size = view.radius * 1.2;
   for (const [hex, units] of byHex) {
     if (!view.has(hex)) continue;
-    const top = units[units.length - 1];
+    const top = units.findLast((u) => selected.has(u.id)) || units[units.length - 1];
     const [fill, ink] = sideColours(source.sides, top.side);
     const [cx, cy] = view.centre(hex);
     const g = svgEl("g", {class: "stack", "data-hex": hex, "data-units": units.map((u) => u.id).join(" "),
@@ -40,8 +45,9 @@ export function drawCounters(view, layer, source) {
     }
     svgEl("rect", {x: -size / 2, y: -size / 2, width: size, height: size, rx: size * 0.08, fill, stroke: ink,
                    "stroke-width": size * 0.04, class: top.face === "back" ? "face back" : "face"}, g);
-    svgEl("text", {y: size * 0.02, "font-size": size * 0.36, fill: ink, class: "values"}, g, top.values || "");
-    svgEl("text", {y: size * 0.36, "font-size": size * 0.2, fill: ink, class: "kind"}, g, shortType(top.type));
+    const values = top.values || "", kind = (top.type || "").replace(/_/g, " ");
+    svgEl("text", {y: size * 0.06, "font-size": fitted(size, values, 0.4), fill: ink, class: "values"}, g, values);
+    svgEl("text", {y: size * 0.38, "font-size": fitted(size, kind, 0.22), fill: ink, class: "kind"}, g, kind);
     if (units.length > 1) {
       svgEl("circle", {cx: size * 0.5, cy: -size * 0.5, r: size * 0.2, class: "badge"}, g);
       svgEl("text", {x: size * 0.5, y: -size * 0.5 + size * 0.08, "font-size": size * 0.24, class: "badge-text"}, g,
@@ -50,10 +56,6 @@ export function drawCounters(view, layer, source) {
     tooltip(g, `${hex}: ${units.map(unitLabel).reverse().join(", ")}`);
   }
   return byHex;
-}
-
-function shortType(type) {
-  return (type || "").replace(/_/g, " ").slice(0, 10);
 }
 
 // Mark the counters of the given units (check violations, out of command, the selection).
@@ -71,14 +73,13 @@ export function showStackPicker(picker, hex, units, at, choose) {
   heading.className = "picker-heading";
   heading.textContent = `Stack in ${hex}`;
   picker.append(heading);
-  const button = (text, chosen) => {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.textContent = text;
+  const button = (text, chosen, unit) => {
+    const b = Object.assign(document.createElement("button"), {type: "button", textContent: text});
+    if (unit) b.dataset.unit = unit;
     b.addEventListener("click", () => { hidePicker(picker); choose(chosen); });
     picker.append(b);
   };
-  for (const u of [...units].reverse()) button(unitLabel(u), [u]);
+  for (const u of [...units].reverse()) button(unitLabel(u), [u], u.id);
   button(`the whole stack (${units.length} units)`, [...units].reverse());
   const area = picker.parentElement.getBoundingClientRect();
   picker.style.left = `${Math.min(at[0] - area.left + 12, area.width - 280)}px`;

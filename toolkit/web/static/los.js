@@ -1,6 +1,8 @@
 // Line of sight: two hexes picked on the map or typed (hex or place names) → /api/los, drawn with its verdict.
-import {getJSON, url} from "./api.js";
+import {getJSON, hexInfo, url} from "./api.js";
 import {svgEl} from "./svg.js";
+
+const FOCUS_HEXES = 24;   // a line brought into view shows at least this many hexes across
 
 export class Los {
   constructor(view, els, onError) {
@@ -9,7 +11,7 @@ export class Los {
     this.onError = onError;
     this.source = null;
     this.picking = false;
-    els.form.addEventListener("submit", (e) => { e.preventDefault(); this.run(); });
+    els.form.addEventListener("submit", (e) => { e.preventDefault(); this.run(this.params(), {focus: true}); });
     els.pick.addEventListener("click", () => this.setPicking(!this.picking));
   }
 
@@ -57,16 +59,26 @@ export class Los {
     return {map: this.source.map, from, to, convention: this.els.convention.value};
   }
 
-  async run(params = this.params()) {
-    let answer;
+  // Ask, draw and explain; `focus` also brings the whole line into view (typed names, a permalink).
+  async run(params = this.params(), {focus = false} = {}) {
+    let answer, places;
     try {
       answer = await getJSON("/api/los", params);
+      places = await Promise.all([answer.from, answer.to].map((h) => hexInfo(this.source.id, h)));
     } catch (err) {
       this.onError(err);
       return;
     }
     this.draw(answer);
-    this.verdict(answer, params);
+    this.verdict(answer, params, places.map((p) => p.place));
+    if (focus) this.focus(answer);
+  }
+
+  focus(a) {
+    const [[x1, y1], [x2, y2]] = [this.view.centre(a.from), this.view.centre(a.to)];
+    const margin = this.view.radius * 4, least = this.view.radius * 2 * FOCUS_HEXES;
+    const w = Math.max(least, Math.abs(x2 - x1) + 2 * margin), h = Math.abs(y2 - y1) + 2 * margin;
+    this.view.show((x1 + x2 - w) / 2, (y1 + y2 - h) / 2, w, h);
   }
 
   draw(a) {
@@ -84,11 +96,12 @@ export class Los {
     }
   }
 
-  verdict(a, params) {
+  verdict(a, params, places) {
     const box = this.els.verdict;
     const line = (text, cls = "") => box.append(Object.assign(document.createElement("p"), {textContent: text, className: cls}));
     box.replaceChildren();
-    line(`${a.from} → ${a.to}: ${a.visible ? "VISIBLE" : "BLOCKED"}`, a.visible ? "verdict visible" : "verdict blocked");
+    const [from, to] = [a.from, a.to].map((h, i) => (places[i] ? `${h} (${places[i]})` : h));
+    line(`${from} → ${to}: ${a.visible ? "VISIBLE" : "BLOCKED"}`, a.visible ? "verdict visible" : "verdict blocked");
     line(`rule ${a.rule}${a.convention ? `, ${a.convention} convention` : ""}, range ${a.range}`, "los-rule");
     if (a.blocked_by && a.blocked_by.length) line(`blocked by ${a.blocked_by.join(", ")}`, "los-blocked-by");
     if (a.block_point) line(`first blocked at (${a.block_point.map((v) => v.toFixed(1)).join(", ")}) map units`);

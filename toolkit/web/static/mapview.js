@@ -3,8 +3,9 @@ import {url} from "./api.js";
 import {svgEl} from "./svg.js";
 
 const DRAG_PX = 4;          // a press that moves less than this is a click
-const ZOOM_STEP = 1.4;
+export const ZOOM_STEP = 1.4;
 const MAX_HEX_PX = 400;     // the closest zoom: a hex this many pixels wide
+const START_HEX_PX = 48;    // the first view of a large map: counters legible
 
 export class MapView {
   constructor(svg) {
@@ -35,7 +36,6 @@ export class MapView {
       this.base.onerror = () => reject(new Error(`the map of ${sourceId} could not be drawn (/api/map.svg)`));
     });
     this.base.setAttribute("href", url("/api/map.svg", {source: sourceId}));
-    this.fit();
     await loaded;
   }
 
@@ -101,6 +101,16 @@ export class MapView {
 
   fit() { this.show(...this.geometry.viewBox); }
 
+  // The first view of a source: the whole map when its counters are legible so, else legible counters
+  // around the middle of the units on the map (Fit shows the whole map).
+  start(units) {
+    this.fit();
+    const placed = units.filter((u) => u.hex && this.has(u.hex)).map((u) => this.centre(u.hex));
+    if (!placed.length || this.hexPixels() >= START_HEX_PX) return;
+    const mean = (i) => placed.reduce((sum, p) => sum + p[i], 0) / placed.length;
+    this.focusPoint(mean(0), mean(1), START_HEX_PX);
+  }
+
   // Zoom by `factor` keeping the map point under (clientX, clientY) in place (the centre by default).
   zoom(factor, clientX, clientY) {
     const box = this.svg.getBoundingClientRect();
@@ -113,11 +123,17 @@ export class MapView {
     this.setViewBox(mx - (mx - x) * k, my - (my - y) * k, nw, h * k);
   }
 
+  // How wide a hex is on the screen now, in pixels.
+  hexPixels() {
+    return this.radius * 2 * this.svg.getBoundingClientRect().width / this.viewBox[2];
+  }
+
   // Centre the view on a hex at the given hex width in pixels.
-  focus(hex, hexPx = 60) {
+  focus(hex, hexPx = 60) { this.focusPoint(...this.centre(hex), hexPx); }
+
+  focusPoint(cx, cy, hexPx) {
     const box = this.svg.getBoundingClientRect();
     const w = this.radius * 2 * box.width / hexPx, h = w * box.height / box.width;
-    const [cx, cy] = this.centre(hex);
     this.setViewBox(cx - w / 2, cy - h / 2, w, h);
   }
 
