@@ -41,7 +41,7 @@ def url_of(sock: socket.socket) -> str:
 
 
 def serve(app: Starlette, host: str = LOCAL_HOST, port: int = DEFAULT_PORT, open_browser: bool = False,
-          out: TextIO = sys.stdout) -> None:
+          out: TextIO | None = None) -> None:
     """Serve ``app`` on ``host``:``port``, printing the URL, until Ctrl-C (which then raises
     :class:`KeyboardInterrupt` once the server has stopped); ``open_browser`` opens the page."""
     if host != LOCAL_HOST:
@@ -49,7 +49,7 @@ def serve(app: Starlette, host: str = LOCAL_HOST, port: int = DEFAULT_PORT, open
               "it can use the viewer and upload files to it", file=sys.stderr)
     sock = listen(host, port)
     url = url_of(sock)
-    print(f"toolkit viewer at {url} (Ctrl-C stops it)", file=out, flush=True)
+    print(f"toolkit viewer at {url} (Ctrl-C stops it)", file=out or sys.stdout, flush=True)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, [url]).start()
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
