@@ -408,14 +408,15 @@ def web_rows(repeat: int) -> list[dict]:
                    and u.carried_by is None]
         per_unit = [median_ms(lambda uid=uid: get("/api/moves", source=source, unit=uid), 5) for uid in movable]
         worst = median_ms(lambda: get("/api/moves", source=source, unit="j-ac-1"), repeat)
-        for name, ms, runs in ((f"median over {len(movable)} stacks", statistics.median(per_unit), 5),
-                               ("j-ac-1, 1,033 destinations", worst, repeat)):
-            rows.append({"benchmark": f"web: unit click (GET /api/moves), Scenario II, {name}",
+        for name, ms, runs in ((f"median of {len(movable)} stacks", statistics.median(per_unit), 5),
+                               ("j-ac-1 (most destinations)", worst, repeat)):
+            rows.append({"benchmark": f"web: unit click (/api/moves), Scenario II, {name}",
                          "median_ms": round(ms, 3), "runs": runs, "target_ms": 50, "ok": ms <= 50})
-        for name, params in (("map", {"map": "jerusalem-1948"}), ("Scenario II's spotting rule", {"source": source})):
+        for name, params in (("jerusalem-1948 map", {"map": "jerusalem-1948"}),
+                             ("Scenario II spotting (10.7)", {"source": source})):
             ms = median_ms(lambda: get("/api/los", **params, **{"from": "Hebrew University", "to": "Greek Monastery"}),
                            repeat)
-            rows.append({"benchmark": f"web: LOS request (GET /api/los), jerusalem-1948, {name}",
+            rows.append({"benchmark": f"web: LOS request (/api/los), {name}",
                          "median_ms": round(ms, 3), "runs": repeat, "target_ms": 10, "ok": ms <= 10})
     for side in ("jewish", "arab"):
         ms = median_ms(lambda: reach_answer(position, side), max(3, repeat // 4))

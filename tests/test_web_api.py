@@ -16,7 +16,7 @@ import shapely
 from lxml import etree
 from PIL import Image
 
-from tests.test_hostile_support import save_bytes, valid_save
+from test_hostile_support import save_bytes, valid_save
 from toolkit.answers import reach_answer, zoc_answer
 from toolkit.cli import build_parser, main
 from toolkit.games import load_game_position
