@@ -11,7 +11,7 @@ import {clearCheck, showCheck} from "./check.js";
 const $ = (id) => document.getElementById(id);
 const view = new MapView($("map"));
 // Drawing order, bottom to top.
-for (const name of ["reach", "zoc", "command", "victory", "moves", "check", "counters", "supply", "los", "path", "cursor"]) {
+for (const name of ["reach", "zoc", "moves", "check", "counters", "command", "victory", "supply", "los", "path", "cursor"]) {
   view.layer(name);
 }
 const state = {source: null, stacks: new Map(), selected: new Set(), flagged: new Set()};

@@ -53,24 +53,19 @@ async function command(view, g, source) {
   const notes = [];
   a.hqs.forEach((hq, i) => {
     const colour = HQ_COLOURS[i % HQ_COLOURS.length];
-    const area = svgEl("g", {class: "command-radius", "data-hq": hq.hq}, g);
-    for (const h of hq.hexes) if (view.has(h)) view.hexPolygon(h, {fill: colour, stroke: colour}, area);
-    if (hq.hex && view.has(hq.hex)) view.hexPolygon(hq.hex, {class: "hq", stroke: colour}, g, 1.0);
-    notes.push(note(`${hq.hq} in ${hq.hex}: radius ${hq.radius}, ${hq.units.length} units in command (${hq.rule})`));
+    const radius = svgEl("path", {d: view.outline(hq.hexes), stroke: colour, class: "command-radius", "data-hq": hq.hq}, g);
+    tooltip(radius, `${hq.hq}: radius ${hq.radius} (${hq.rule})`);
+    if (hq.hex && view.has(hq.hex)) view.hexPolygon(hq.hex, {class: "hq", stroke: colour}, g);
+    const line = note(`${hq.hq} in ${hq.hex}: radius ${hq.radius} (${hq.rule}), ${hq.units.length} units in command`);
+    line.title = hq.units.join(", ");
+    notes.push(line);
   });
-  for (const u of outOfCommand(source, a)) {
-    if (u.hex && view.has(u.hex)) tooltip(cross(view, u.hex, {class: "out-of-command"}, g), `${u.unit}: ${u.why}`);
-    notes.push(note(`${u.unit} in ${u.hex}: out of command — ${u.why}`, "cut"));
+  for (const u of a.out_of_command || []) {     // the games whose calculator lists them (the Siege 5.x)
+    const why = `${u.reason} (${u.rule})`;
+    if (u.hex && view.has(u.hex)) tooltip(cross(view, u.hex, {class: "out-of-command"}, g), `${u.unit}: ${why}`);
+    notes.push(note(`${u.unit} in ${u.hex}: out of command — ${why}`, "cut"));
   }
   return notes;
-}
-
-// The calculator's out_of_command list (the Siege), else the units on the map it lists in no HQ's command.
-function outOfCommand(source, a) {
-  if (a.out_of_command) return a.out_of_command.map((o) => ({unit: o.unit, hex: o.hex, why: `${o.reason} (${o.rule})`}));
-  const inCommand = new Set(Object.keys(a.in_command || {}));
-  return source.units.filter((u) => u.hex && !inCommand.has(u.id) && !(a.automatic && a.automatic[u.id]))
-    .map((u) => ({unit: u.id, hex: u.hex, why: "in no HQ's command radius"}));
 }
 
 async function victory(view, g, source) {

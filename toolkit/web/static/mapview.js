@@ -56,6 +56,24 @@ export class MapView {
     return this.geometry.corners.map(([dx, dy]) => `${cx + dx * factor},${cy + dy * factor}`).join(" ");
   }
 
+  // The boundary of a set of hexes as SVG path data: the edges whose far side is not in the set.
+  outline(hexes) {
+    const inside = new Set(hexes.filter((h) => this.has(h)).map((h) => this.key(...this.centre(h))));
+    const c = this.geometry.corners, parts = [];
+    for (const h of hexes) {
+      if (!this.has(h)) continue;
+      const [x, y] = this.centre(h);
+      c.forEach(([ax, ay], i) => {
+        const [bx, by] = c[(i + 1) % 6];
+        if (!inside.has(this.key(x + ax + bx, y + ay + by))) parts.push(`M${x + ax},${y + ay}L${x + bx},${y + by}`);
+      });
+    }
+    return parts.join("");
+  }
+
+  // A hex centre as a lookup key (rounded: neighbours' centres are computed from corner offsets).
+  key(x, y) { return `${Math.round(x * 10)},${Math.round(y * 10)}`; }
+
   hexPolygon(hex, attrs, parent, factor = 1) {
     return svgEl("polygon", {points: this.hexPoints(hex, factor), "data-hex": hex, ...attrs}, parent);
   }
