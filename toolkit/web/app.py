@@ -143,46 +143,16 @@ def los_png(book: SourceBook, request: Request) -> Response:
                     headers={"Content-Disposition": 'inline; filename="los.png"'})
 
 
-@api
-def supply(book: SourceBook, request: Request) -> dict:
-    """``GET /api/supply`` = ``toolkit supply POSITION [--side S] [--unit U] --json``."""
-    q, src = _source(book, request, SupplyQuery)
-    return src.remember(("supply", q.side, q.unit), lambda: supply_answer(src.position, q.side, q.unit))
-
-
-@api
-def command(book: SourceBook, request: Request) -> dict:
-    """``GET /api/command`` = ``toolkit command POSITION --json``."""
-    _, src = _source(book, request)
-    return src.remember("command", lambda: command_answer(src.position))
-
-
-@api
-def check(book: SourceBook, request: Request) -> dict:
-    """``GET /api/check`` = ``toolkit check POSITION [--turn-end] --json``."""
-    q, src = _source(book, request, CheckQuery)
-    return src.remember(("check", q.turn_end), lambda: check_answer(src.position, q.turn_end))
-
-
-@api
-def victory(book: SourceBook, request: Request) -> dict:
-    """``GET /api/victory`` = ``toolkit victory POSITION [--road-cut-by R] --json``."""
-    q, src = _source(book, request, VictoryQuery)
-    return src.remember(("victory", q.road_cut_by), lambda: victory_answer(src.position, q.road_cut_by))
-
-
-@api
-def zoc(book: SourceBook, request: Request) -> dict:
-    """``GET /api/zoc?source=ID&side=S``: the hexes in the ZOC of side S's units."""
-    q, src = _source(book, request, SideQuery)
-    return src.remember(("zoc", q.side), lambda: zoc_answer(src.position, q.side))
-
-
-@api
-def reach(book: SourceBook, request: Request) -> dict:
-    """``GET /api/reach?source=ID&side=S``: every hex some unit of side S can reach or attack next turn."""
-    q, src = _source(book, request, SideQuery)
-    return src.remember(("reach", q.side), lambda: reach_answer(src.position, q.side))
+def position_answer(name: str, model: type[SourceQuery], answer: Callable[..., dict], *keys: str):
+    """The endpoint ``GET /api/<name>``: ``answer(position, *parameters)``, the parameters ``keys`` of ``model``,
+    kept per source and parameters (the position never changes)."""
+    @api
+    def endpoint(book: SourceBook, request: Request) -> dict:
+        q, src = _source(book, request, model)
+        args = tuple(getattr(q, key) for key in keys)
+        return src.remember((name, *args), lambda: answer(src.position, *args))
+    endpoint.__name__ = endpoint.__qualname__ = name
+    return endpoint
 
 
 async def open_file(request: Request) -> Response:
@@ -249,9 +219,12 @@ def create_app(book: SourceBook | None = None) -> Starlette:
         Route("/api/sources", sources), Route("/api/source", source), Route("/api/open", open_file, methods=["POST"]),
         Route("/api/map.svg", map_picture), Route("/api/geometry", geometry), Route("/api/hex", hex_info),
         Route("/api/moves", moves), Route("/api/los", los), Route("/api/los.svg", los_svg),
-        Route("/api/los.png", los_png), Route("/api/supply", supply), Route("/api/command", command),
-        Route("/api/check", check), Route("/api/victory", victory), Route("/api/zoc", zoc),
-        Route("/api/reach", reach),
+        Route("/api/los.png", los_png),
+        # = toolkit supply / command / check / victory --json; the zoc and reach layers
+        *(Route(f"/api/{name}", position_answer(name, model, answer, *keys)) for name, model, answer, *keys in (
+            ("supply", SupplyQuery, supply_answer, "side", "unit"), ("command", SourceQuery, command_answer),
+            ("check", CheckQuery, check_answer, "turn_end"), ("victory", VictoryQuery, victory_answer, "road_cut_by"),
+            ("zoc", SideQuery, zoc_answer, "side"), ("reach", SideQuery, reach_answer, "side"))),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False)),
     ]
     handlers: dict[Any, Callable] = {cls: refused for cls in (*REFUSALS, WebError)}
