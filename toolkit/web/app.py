@@ -63,7 +63,7 @@ def sources(book: SourceBook, request: Request) -> dict:
 def source(book: SourceBook, request: Request) -> dict:
     """``GET /api/source?source=ID``."""
     _, src = _source(book, request)
-    return source_json(book, src)
+    return source_json(src)
 
 
 @api
@@ -174,7 +174,7 @@ async def open_file(request: Request) -> Response:
 def _opened(book: SourceBook, raw: bytes, filename: str | None) -> dict:
     with book.lock:
         src: Source = book.upload(raw, filename)
-        return source_json(book, src)
+        return source_json(src)
 
 
 async def page(request: Request) -> Response:

@@ -6,17 +6,17 @@ from typing import Any
 from ..game import Position, Unit
 from ..games import RULES, rules_for
 from ..vassal.counters import face_texts
-from .sources import Source, SourceBook
+from .sources import Source
 
 #: Each layer of the page and the calculator a game's rules package needs for it.
 LAYERS = {"zoc": "side_zoc", "supply": "supply", "command": "command", "victory": "victory",
           "reach": "movement_phases", "check": "check"}
 
 
-def source_json(book: SourceBook, source: Source) -> dict[str, Any]:
+def source_json(source: Source) -> dict[str, Any]:
     """``{"id", "kind", "title", "map", "game", "phase", "phases", "sides", "units", "move_options", "layers"}``
     (``docs/web.md``); a save's pieces it could not place are listed in ``unplaced``."""
-    head = book.describe(source)
+    head = source.entry()
     if source.kind == "map":
         return {**head, "phase": None, "phases": [], "sides": [], "units": [], "move_options": None,
                 "layers": [], "unplaced": []}

@@ -34,6 +34,8 @@ class Source:
 
     id: str
     title: str
+    map_id: str
+    game: str | None = None
     open_map: Callable[[], CompiledMap] | None = None                 # a map source
     open_position: Callable[[], tuple[Position, list]] | None = None   # a position source
     answers: dict[Any, Any] = field(default_factory=dict)   # answers kept: (endpoint, parameters) -> JSON
@@ -42,6 +44,11 @@ class Source:
     def kind(self) -> str:
         """``map`` or ``position``."""
         return "map" if self.open_position is None else "position"
+
+    def entry(self) -> dict[str, Any]:
+        """``{"id", "kind", "title", "map", "game"}``: the source in the listing (a bundled position is listed
+        without being opened)."""
+        return {"id": self.id, "kind": self.kind, "title": self.title, "map": self.map_id, "game": self.game}
 
     def remember(self, key: Any, compute: Callable[[], Any]) -> Any:
         """The answer kept under ``key``, computed the first time."""
@@ -77,7 +84,7 @@ class SourceBook:
     def __init__(self) -> None:
         self.lock = threading.RLock()
         self.current: str | None = None
-        self.maps = {map_id: Source(f"map:{map_id}", title, open_map=_bundled_map(map_id))
+        self.maps = {map_id: Source(f"map:{map_id}", title, map_id, open_map=_bundled_map(map_id))
                      for map_id, title, _ in list_maps()}
         self.sources: dict[str, Source] = {s.id: s for s in self.maps.values()}
         self.bundled_files: dict[Path, str] = {}
@@ -86,7 +93,7 @@ class SourceBook:
             for folder in POSITION_FOLDERS:
                 for path in sorted((game_yaml.parent / folder).glob("*.yaml")):
                     sid = f"bundled:{game.spec.id}/{path.name}"
-                    self.sources[sid] = Source(sid, f"{game.spec.title}: {path.stem}",
+                    self.sources[sid] = Source(sid, f"{game.spec.title}: {path.stem}", game.spec.map, game.spec.id,
                                                open_position=_file_position(str(path)))
                     self.bundled_files[path.resolve()] = sid
         self.uploads: OrderedDict[str, Source] = OrderedDict()
@@ -115,21 +122,8 @@ class SourceBook:
 
     def listing(self) -> dict[str, Any]:
         """``{"sources": [{"id", "kind", "title", "map", "game"}], "current"}``."""
-        return {"sources": [self.describe(s) for s in [*self.sources.values(), *self.uploads.values()]],
+        return {"sources": [s.entry() for s in [*self.sources.values(), *self.uploads.values()]],
                 "current": self.current}
-
-    def describe(self, source: Source) -> dict[str, Any]:
-        """A source's entry in the listing (bundled positions give their game and map without being opened)."""
-        if source.kind == "map":
-            return {"id": source.id, "kind": "map", "title": source.title, "map": source.id.removeprefix("map:"),
-                    "game": None}
-        if source.id.startswith("bundled:"):
-            game = load_bundled_game(source.id.removeprefix("bundled:").split("/")[0])
-            return {"id": source.id, "kind": "position", "title": source.title, "map": game.spec.map,
-                    "game": game.spec.id}
-        position = source.position
-        return {"id": source.id, "kind": "position", "title": source.title, "map": position.game.map.id,
-                "game": position.game.spec.id}
 
     def open_command_line(self, text: str) -> Source:
         """What ``toolkit serve`` was given: a bundled map id, or a position file or save (a bundled position
@@ -138,10 +132,8 @@ class SourceBook:
             source = self.maps[text]
         elif Path(text).resolve() in self.bundled_files:
             source = self.sources[self.bundled_files[Path(text).resolve()]]
-        else:
-            source = self._add(os.path.basename(text), _file_position(text))
-        if source.kind == "position":
-            source.opened  # noqa: B018 -- a bad file is refused now, on the command line, not later in the page
+        else:   # opened now: a bad file is refused on the command line, not later in the page
+            source = self._add(os.path.basename(text), load_position_or_save(text))
         self.current = source.id
         return source
 
@@ -153,15 +145,14 @@ class SourceBook:
                            "open a smaller position or save")
         name = upload_name(filename)
         if name.lower().endswith(".vsav"):
-            opened = game_position_from_save(raw, name)
-        else:
-            opened = game_position_from_yaml(raw, name), []
-        return self._add(name, lambda: opened)
+            return self._add(name, game_position_from_save(raw, name))
+        return self._add(name, (game_position_from_yaml(raw, name), []))
 
-    def _add(self, title: str, open_position: Callable[[], tuple[Position, list]]) -> Source:
+    def _add(self, title: str, opened: tuple[Position, list]) -> Source:
         self.uploaded += 1
         sid = f"upload:{self.uploaded}"
-        source = Source(sid, title, open_position=open_position)
+        game = opened[0].game
+        source = Source(sid, title, game.map.id, game.spec.id, open_position=lambda: opened)
         self.uploads[sid] = source
         while len(self.uploads) > MAX_UPLOADS:
             oldest = next(k for k in self.uploads if k != self.current)
