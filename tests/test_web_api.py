@@ -457,6 +457,19 @@ def test_serve_warns_off_this_machine(capsys, monkeypatch):
     assert "warning: serving on 0.0.0.0" in err and "http://0.0.0.0:" in out
 
 
+def test_serve_open_opens_the_page(capsys, monkeypatch):
+    import time
+
+    import uvicorn
+    import toolkit.web.server as server
+    opened = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: time.sleep(1.5))
+    monkeypatch.setattr(server.webbrowser, "open", opened.append)
+    assert main(["serve", "--port", "0", "--open"]) == 0
+    url = capsys.readouterr().out.split(" at ")[1].split()[0]
+    assert opened == [url] and url.startswith("http://127.0.0.1:")
+
+
 def test_serve_binds_localhost_answers_and_stops_on_ctrl_c():
     child = subprocess.Popen([sys.executable, "-m", "toolkit", "serve", "example", "--port", "0"], cwd=ROOT,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -50,8 +50,10 @@ def serve(app: Starlette, host: str = LOCAL_HOST, port: int = DEFAULT_PORT, open
     sock = listen(host, port)
     url = url_of(sock)
     print(f"toolkit viewer at {url} (Ctrl-C stops it)", file=out or sys.stdout, flush=True)
-    if open_browser:
-        threading.Timer(0.5, webbrowser.open, [url]).start()
+    if open_browser:   # once the server is up; never keeps Ctrl-C waiting
+        opener = threading.Timer(0.5, webbrowser.open, [url])
+        opener.daemon = True
+        opener.start()
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     try:
         server.run(sockets=[sock])
