@@ -185,6 +185,12 @@ def test_line_of_sight_hebrew_university_to_greek_monastery(chromium, jerusalem)
     for link, kind in (("download SVG", "image/svg+xml"), ("download PNG", "image/png")):
         answer = page.request.get(jerusalem + page.get_by_role("link", name=link).get_attribute("href"))
         assert answer.ok and answer.headers["content-type"].startswith(kind)
+    # The game's own rule with the position's units (source=): toolkit los --position.
+    own = cli_json("los", "--position", SCENARIO_II, "Hebrew University", "Greek Monastery")
+    page.check("#los-rules")
+    page.get_by_role("button", name="Draw").click()
+    page.wait_for_function("() => !document.querySelector('#los-permalink')")
+    assert verdict(page) == expected_verdict({**own, "map": "jerusalem-1948"})
     assert not page.errors
 
 
@@ -242,6 +248,23 @@ def test_a_vassal_save_opened_with_the_file_picker(chromium, jerusalem, tmp_path
     assert page.input_value("#source-select").startswith("upload:")
     assert page.is_hidden("#error")
     shot(page, "vsav")
+    assert not page.errors
+
+
+def test_a_position_dropped_on_the_map(chromium, jerusalem):
+    path = ROOT / NO_PRISONERS
+    on_map = sorted(u["id"] for u in yaml.safe_load(path.read_text())["units"] if u.get("hex"))
+    page = open_page(chromium, jerusalem + "/")
+    dropped = page.evaluate_handle("""([name, text]) => {
+        const data = new DataTransfer();
+        data.items.add(new File([text], name, {type: "application/x-yaml"}));
+        return data; }""", [path.name, path.read_text()])
+    page.dispatch_event("#map", "dragover", {"dataTransfer": dropped})
+    page.dispatch_event("#map", "drop", {"dataTransfer": dropped})
+    page.wait_for_selector('body[data-ready^="upload:"]')
+    drawn = page.eval_on_selector_all(".layer-counters .stack", "els => els.flatMap(e => e.dataset.units.split(' '))")
+    assert sorted(drawn) == on_map
+    assert page.get_by_label("Supply lines").count() == 1     # the layers of the dropped file's game
     assert not page.errors
 
 
