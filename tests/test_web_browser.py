@@ -149,8 +149,9 @@ def test_hovering_an_unreachable_hex_says_why_with_the_rule_and_esc_clears(chrom
 
 def verdict(page) -> dict:
     page.wait_for_selector("#los-verdict .verdict")
+    blocked = page.locator("#los-verdict .los-blocked-by")
     return {"verdict": page.text_content("#los-verdict .verdict"), "rule": page.text_content("#los-verdict .los-rule"),
-            "blocked": page.text_content("#los-verdict .los-blocked-by") if page.locator(".los-blocked-by").count() else ""}
+            "blocked": blocked.text_content() if blocked.count() else ""}
 
 
 def expected_verdict(los: dict) -> dict:

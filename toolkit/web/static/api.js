@@ -1,7 +1,7 @@
 // The JSON API of `toolkit serve` (docs/web.md): every answer the page shows comes from here.
 
 // A query string from an object; an array value repeats the key, empty values are left out.
-export function query(params) {
+function query(params) {
   const q = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
     for (const v of [].concat(value)) {

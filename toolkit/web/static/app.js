@@ -1,6 +1,7 @@
 // The page of `toolkit serve`: wires the map, the counters, movement, layers, line of sight and check together.
 // Every answer comes from the JSON API (docs/web.md); the page adds no rule of its own.
 import {getJSON, hexInfo, openFile} from "./api.js";
+import {html} from "./dom.js";
 import {MapView, ZOOM_STEP} from "./mapview.js";
 import {drawCounters, hidePicker, markUnits, showStackPicker} from "./counters.js";
 import {Moves} from "./moves.js";
@@ -10,10 +11,10 @@ import {clearCheck, showCheck} from "./check.js";
 
 const $ = (id) => document.getElementById(id);
 const view = new MapView($("map"));
-// Drawing order, bottom to top.
-for (const name of ["reach", "zoc", "moves", "check", "counters", "command", "victory", "supply", "los", "path", "cursor"]) {
-  view.layer(name);
-}
+// Drawing order, bottom to top: shading under the counters, lines and marks over them.
+const LAYER_ORDER = ["reach", "zoc", "moves", "check", "counters", "command", "victory", "supply", "los", "path",
+                     "cursor"];
+LAYER_ORDER.forEach((name) => view.layer(name));
 const state = {source: null, stacks: new Map(), selected: new Set(), flagged: new Set()};
 
 function showError(err) {
@@ -126,18 +127,16 @@ function setupLayers(source) {
   const names = (source.layers || []).filter((l) => LAYERS[l]);
   for (const name of Object.keys(LAYERS)) view.clear(name);
   for (const name of names) {
-    const label = document.createElement("label");
-    const box = Object.assign(document.createElement("input"), {type: "checkbox", name, id: `layer-${name}`});
+    const box = html("input", {type: "checkbox", name, id: `layer-${name}`});
     box.addEventListener("change", () => drawLayer(name));
-    label.append(box, ` ${LAYERS[name].label}`);
-    toggles.append(label);
+    toggles.append(html("label", {}, box, ` ${LAYERS[name].label}`));
   }
   const sided = names.some((l) => LAYERS[l].sided);
   $("layer-side-label").hidden = !sided;
   const sides = source.sides || [];
   $("layer-side").replaceChildren(...sides.map((s) => new Option(s, s)));
   $("layer-side").value = sides[sides.length - 1] || "";
-  if (!names.length) notes.textContent = source.kind === "map" ? "A bare map: open a position for the game's layers." : "";
+  if (!names.length && source.kind === "map") notes.textContent = "A bare map: open a position for the game's layers.";
 }
 
 async function drawLayer(name) {
@@ -146,8 +145,7 @@ async function drawLayer(name) {
   const noteId = `notes-${name}`;
   document.getElementById(noteId)?.remove();
   if (!on) return;
-  const box = Object.assign(document.createElement("div"), {id: noteId, className: "layer-note"});
-  box.append(Object.assign(document.createElement("h3"), {textContent: LAYERS[name].label}));
+  const box = html("div", {id: noteId, className: "layer-note"}, html("h3", {textContent: LAYERS[name].label}));
   $("layer-notes").append(box);
   try {
     box.append(...await LAYERS[name].draw(view, view.layer(name), state.source, $("layer-side").value));
@@ -200,8 +198,9 @@ view.on("hover", async (hex) => {
   try {
     const h = await hexInfo(state.source.id, hex);
     if (hovered !== hex) return;
-    $("hover-hex").textContent = `${h.hex}${h.place ? ` — ${h.place}` : ""} · ${h.terrain.join(", ") || "no terrain"}` +
-                                 ` · elevation ${h.elevation}`;
+    const place = h.place ? ` — ${h.place}` : "";
+    const terrain = h.terrain.join(", ") || "no terrain";
+    $("hover-hex").textContent = `${h.hex}${place} · ${terrain} · elevation ${h.elevation}`;
   } catch (err) {
     showError(err);
   }

@@ -1,26 +1,23 @@
 // Check: the position's violations (/api/check); clicking one highlights its hexes and units.
 import {getJSON} from "./api.js";
+import {html} from "./dom.js";
 
 export async function showCheck(view, box, source, markUnits) {
   const a = await getJSON("/api/check", {source: source.id});
   box.replaceChildren();
   if (a.legal) {
-    box.append(Object.assign(document.createElement("p"), {textContent: "No rule broken.", className: "legal"}));
+    box.append(html("p", {textContent: "No rule broken.", className: "legal"}));
     return a;
   }
-  const list = document.createElement("ul");
-  list.className = "violations";
+  const list = html("ul", {className: "violations"});
   for (const v of a.violations) {
-    const b = Object.assign(document.createElement("button"), {type: "button", className: "violation",
-                                                               textContent: `${v.rule}: ${v.message}`});
+    const b = html("button", {type: "button", className: "violation", textContent: `${v.rule}: ${v.message}`});
     b.addEventListener("click", () => {
       for (const other of list.querySelectorAll(".violation")) other.setAttribute("aria-pressed", "false");
       b.setAttribute("aria-pressed", "true");
       highlight(view, v, markUnits);
     });
-    const item = document.createElement("li");
-    item.append(b);
-    list.append(item);
+    list.append(html("li", {}, b));
   }
   box.append(list);
   return a;

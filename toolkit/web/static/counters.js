@@ -1,10 +1,11 @@
 // The position's counters: one per stack (its top unit) with a count badge; a click expands the stack.
+import {html} from "./dom.js";
 import {svgEl, tooltip} from "./svg.js";
 
 const SIDE_COLOURS = [["#cfe0f5", "#1d4f91"], ["#f1dfb8", "#7a4a12"], ["#dcefd6", "#2f6b2a"], ["#f3d3d3", "#8a1f1f"]];
 
 // The units on the map by hex, in the position's order (the last one is on top).
-export function stacks(units) {
+function stacks(units) {
   const byHex = new Map();
   for (const u of units) {
     if (u.hex === null || u.hex === undefined) continue;
@@ -14,7 +15,7 @@ export function stacks(units) {
   return byHex;
 }
 
-export function sideColours(sides, side) {
+function sideColours(sides, side) {
   return SIDE_COLOURS[Math.max(0, sides.indexOf(side)) % SIDE_COLOURS.length];
 }
 
@@ -68,14 +69,9 @@ export function markUnits(layer, unitIds, cls) {
 
 // The popover listing a stack's units (top first), each a button; `choose(units)` gets the units to move.
 export function showStackPicker(picker, hex, units, at, choose) {
-  picker.replaceChildren();
-  const heading = document.createElement("div");
-  heading.className = "picker-heading";
-  heading.textContent = `Stack in ${hex}`;
-  picker.append(heading);
+  picker.replaceChildren(html("div", {className: "picker-heading", textContent: `Stack in ${hex}`}));
   const button = (text, chosen, unit) => {
-    const b = Object.assign(document.createElement("button"), {type: "button", textContent: text});
-    if (unit) b.dataset.unit = unit;
+    const b = html("button", {type: "button", textContent: text, dataset: unit ? {unit} : {}});
     b.addEventListener("click", () => { hidePicker(picker); choose(chosen); });
     picker.append(b);
   };

@@ -1,21 +1,22 @@
 // The layers a source's game has (`layers` in /api/source): each draws one API answer and writes its notes.
 import {getJSON} from "./api.js";
+import {html} from "./dom.js";
 import {ramp, svgEl, tooltip} from "./svg.js";
 
 const HQ_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"];
 
 function note(text, cls = "") {
-  return Object.assign(document.createElement("p"), {textContent: text, className: cls});
+  return html("p", {textContent: text, className: cls});
 }
 
 function polyline(view, hexes, attrs, parent) {
-  const points = hexes.filter((h) => view.has(h)).map((h) => view.centre(h).join(",")).join(" ");
-  return svgEl("polyline", {points, ...attrs}, parent);
+  return svgEl("polyline", {points: view.pathPoints(hexes), ...attrs}, parent);
 }
 
 function cross(view, hex, attrs, parent) {
   const [x, y] = view.centre(hex), r = view.radius * 0.45;
-  return svgEl("path", {d: `M${x - r},${y - r}L${x + r},${y + r}M${x + r},${y - r}L${x - r},${y + r}`, ...attrs}, parent);
+  const d = `M${x - r},${y - r}L${x + r},${y + r}M${x + r},${y - r}L${x - r},${y + r}`;
+  return svgEl("path", {d, ...attrs}, parent);
 }
 
 async function zoc(view, g, source, side) {
@@ -53,7 +54,8 @@ async function command(view, g, source) {
   const notes = [];
   a.hqs.forEach((hq, i) => {
     const colour = HQ_COLOURS[i % HQ_COLOURS.length];
-    const radius = svgEl("path", {d: view.outline(hq.hexes), stroke: colour, class: "command-radius", "data-hq": hq.hq}, g);
+    const radius = svgEl("path", {d: view.outline(hq.hexes), stroke: colour, class: "command-radius",
+                                  "data-hq": hq.hq}, g);
     tooltip(radius, `${hq.hq}: radius ${hq.radius} (${hq.rule})`);
     if (hq.hex && view.has(hq.hex)) view.hexPolygon(hq.hex, {class: "hq", stroke: colour}, g);
     const line = note(`${hq.hq} in ${hq.hex}: radius ${hq.radius} (${hq.rule}), ${hq.units.length} units in command`);
@@ -84,9 +86,11 @@ async function reach(view, g, source, side) {
     tooltip(view.hexPolygon(h.hex, {class: "reach", fill: ramp(h.count / most), "data-count": h.count}, g, 0.95),
             `${h.count} units can reach or attack ${h.hex}: ${h.units.join(", ")}`);
     const [x, y] = view.centre(h.hex);
-    svgEl("text", {x, y: y - view.radius * 0.45, "font-size": view.radius * 0.38, class: "reach-count"}, g, String(h.count));
+    svgEl("text", {x, y: y - view.radius * 0.45, "font-size": view.radius * 0.38, class: "reach-count"}, g,
+          String(h.count));
   }
-  return [note(`${a.hexes.length} hexes the ${a.side} units can reach or attack next turn; the number is how many (up to ${most}).`)];
+  return [note(`${a.hexes.length} hexes the ${a.side} units can reach or attack next turn; ` +
+               `the number is how many (up to ${most}).`)];
 }
 
 export const LAYERS = {

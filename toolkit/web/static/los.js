@@ -1,5 +1,6 @@
 // Line of sight: two hexes picked on the map or typed (hex or place names) → /api/los, drawn with its verdict.
 import {getJSON, hexInfo, url} from "./api.js";
+import {html} from "./dom.js";
 import {svgEl} from "./svg.js";
 
 const FOCUS_HEXES = 24;   // a line brought into view shows at least this many hexes across
@@ -98,7 +99,7 @@ export class Los {
 
   verdict(a, params, places) {
     const box = this.els.verdict;
-    const line = (text, cls = "") => box.append(Object.assign(document.createElement("p"), {textContent: text, className: cls}));
+    const line = (text, className = "") => box.append(html("p", {textContent: text, className}));
     box.replaceChildren();
     const [from, to] = [a.from, a.to].map((h, i) => (places[i] ? `${h} (${places[i]})` : h));
     line(`${from} → ${to}: ${a.visible ? "VISIBLE" : "BLOCKED"}`, a.visible ? "verdict visible" : "verdict blocked");
@@ -106,20 +107,13 @@ export class Los {
     if (a.blocked_by && a.blocked_by.length) line(`blocked by ${a.blocked_by.join(", ")}`, "los-blocked-by");
     if (a.block_point) line(`first blocked at (${a.block_point.map((v) => v.toFixed(1)).join(", ")}) map units`);
     if (a.note) line(a.note, "muted");
-    const links = document.createElement("p");
-    links.className = "links";
+    const links = html("p", {className: "links"});
     if (params.map) {
       const permalink = url("/los", {map: params.map, from: a.from, to: a.to, convention: a.convention});
-      links.append(link(permalink, "permalink", {id: "los-permalink"}));
+      links.append(html("a", {href: permalink, textContent: "permalink", id: "los-permalink"}));
     }
-    links.append(link(url("/api/los.svg", params), "download SVG", {download: "los.svg"}),
-                 link(url("/api/los.png", params), "download PNG", {download: "los.png"}));
+    links.append(html("a", {href: url("/api/los.svg", params), textContent: "download SVG", download: "los.svg"}),
+                 html("a", {href: url("/api/los.png", params), textContent: "download PNG", download: "los.png"}));
     box.append(links);
   }
-}
-
-function link(href, text, attrs) {
-  const a = Object.assign(document.createElement("a"), {href, textContent: text});
-  for (const [k, v] of Object.entries(attrs)) a.setAttribute(k, v);
-  return a;
 }

@@ -56,6 +56,11 @@ export class MapView {
     return this.geometry.corners.map(([dx, dy]) => `${cx + dx * factor},${cy + dy * factor}`).join(" ");
   }
 
+  // A line through the centres of hexes on the map, as SVG polyline points.
+  pathPoints(hexes) {
+    return hexes.filter((hex) => this.has(hex)).map((hex) => this.centre(hex).join(",")).join(" ");
+  }
+
   // The boundary of a set of hexes as SVG path data: the edges whose far side is not in the set.
   outline(hexes) {
     const inside = new Set(hexes.filter((h) => this.has(h)).map((h) => this.key(...this.centre(h))));

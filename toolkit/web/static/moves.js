@@ -1,5 +1,6 @@
 // Movement: the selected unit or stack, the move options the CLI has, and its legal destinations (/api/moves).
 import {getJSON} from "./api.js";
+import {html} from "./dom.js";
 import {mpLabel, ramp, svgEl} from "./svg.js";
 import {unitLabel} from "./counters.js";
 
@@ -56,36 +57,32 @@ export class Moves {
     const mates = unit.hex ? this.source.units.filter((u) => u.hex === unit.hex && u.id !== first) : [];
     const flags = (this.source.move_options && this.source.move_options.flags) || [];
     const add = (node) => { node.classList.add("unit-option"); form.append(node); };
-    for (const flag of ["with", "pickup"]) {
-      if (flag !== "with" && !flags.includes(flag)) continue;
-      if (!mates.length) continue;
-      const box = document.createElement("fieldset");
-      box.innerHTML = `<legend>${flag === "with" ? "moving with it (--with)" : "picked up (--pickup)"}</legend>`;
-      for (const m of mates) {
-        const label = document.createElement("label");
-        const check = Object.assign(document.createElement("input"), {type: "checkbox", name: flag, value: m.id});
-        check.checked = flag === "with" && rest.includes(m.id);
-        label.append(check, ` ${unitLabel(m)}`);
-        box.append(label);
+    const legends = {with: "moving with it (--with)", pickup: "picked up (--pickup)"};
+    for (const flag of ["with", "pickup"]) {       // every game's moves take --with
+      if ((flag === "with" || flags.includes(flag)) && mates.length) {
+        add(html("fieldset", {}, html("legend", {textContent: legends[flag]}), ...mates.map((m) => html("label", {},
+          html("input", {type: "checkbox", name: flag, value: m.id, checked: flag === "with" && rest.includes(m.id)}),
+          ` ${unitLabel(m)}`))));
       }
-      add(box);
     }
-    if (flags.includes("terrorist")) add(labelled("terrorist (--terrorist)", Object.assign(
-      document.createElement("input"), {type: "checkbox", name: "terrorist"}), true));
-    if (flags.includes("enter") && !unit.hex) add(labelled("entering at (--enter)", Object.assign(
-      document.createElement("input"), {name: "enter", placeholder: "hex or place"})));
+    if (flags.includes("terrorist")) {
+      add(html("label", {}, html("input", {type: "checkbox", name: "terrorist"}), " terrorist (--terrorist)"));
+    }
+    if (flags.includes("enter") && !unit.hex) {
+      add(html("label", {}, "entering at (--enter) ", html("input", {name: "enter", placeholder: "hex or place"})));
+    }
     const kinds = (this.source.move_options && this.source.move_options.kinds) || [];
     if (flags.includes("kind") && kinds.length) {
-      const select = Object.assign(document.createElement("select"), {name: "kind"});
-      select.append(new Option("default", ""), ...kinds.map((k) => new Option(k, k)));
-      add(labelled("kind (--kind)", select));
+      add(html("label", {}, "kind (--kind) ", html("select", {name: "kind"}, new Option("default", ""),
+                                             ...kinds.map((k) => new Option(k, k)))));
     }
   }
 
   params() {
     const data = new FormData(this.els.form);
     return {source: this.source.id, unit: this.selected[0], with: data.getAll("with"), pickup: data.getAll("pickup"),
-            terrorist: data.has("terrorist"), enter: data.get("enter"), kind: data.get("kind"), phase: data.get("phase")};
+            terrorist: data.has("terrorist"), enter: data.get("enter"), kind: data.get("kind"),
+            phase: data.get("phase")};
   }
 
   async refresh() {
@@ -128,8 +125,8 @@ export class Moves {
     const a = this.answer, box = this.els.summary;
     const who = [].concat(a.unit).join(", ");
     if (a.refused) {
-      box.innerHTML = `<p class="refused"></p>`;
-      box.firstChild.textContent = `${who} cannot move: ${a.refused.reason} (${a.refused.rule})`;
+      const why = `${who} cannot move: ${a.refused.reason} (${a.refused.rule})`;
+      box.replaceChildren(html("p", {className: "refused", textContent: why}));
       return;
     }
     const mp = a.mp === null ? "unlimited MP" : `${mpLabel(a.mp)} MP`;
@@ -137,8 +134,10 @@ export class Moves {
                    `${a.destinations.length} destinations, ${a.unreachable.length} hexes refused (hover one for why).`,
                    "Shaded by cost (green cheap, red dear), the cost in the hex; ■ the move must stop there."];
     if (a.moving && a.moving.length > 1) lines.push(`Moving together: ${a.moving.join(", ")}.`);
-    for (const e of a.exits || []) lines.push(`May leave the map by the ${e.exit} road from ${e.hex} (${mpLabel(e.cost)} MP).`);
-    box.replaceChildren(...lines.map((t) => Object.assign(document.createElement("p"), {textContent: t})));
+    for (const e of a.exits || []) {
+      lines.push(`May leave the map by the ${e.exit} road from ${e.hex} (${mpLabel(e.cost)} MP).`);
+    }
+    box.replaceChildren(...lines.map((t) => html("p", {textContent: t})));
   }
 
   // What hovering a hex says about the move, and its cheapest path drawn; null when nothing is selected.
@@ -147,8 +146,7 @@ export class Moves {
     if (!this.answer || !hex) return null;
     const d = this.destinations.get(hex);
     if (d) {
-      const points = d.path.filter((h) => this.view.has(h)).map((h) => this.view.centre(h).join(",")).join(" ");
-      svgEl("polyline", {points, class: "move-path"}, this.view.layer("path"));
+      svgEl("polyline", {points: this.view.pathPoints(d.path), class: "move-path"}, this.view.layer("path"));
       const stop = d.stop ? `; the move must stop here (${d.stop_rule})` : "";
       return {text: `${hex}: ${mpLabel(d.cost)} MP via ${d.path.join(" → ")}${stop}`, rule: d.stop_rule || null};
     }
@@ -156,11 +154,4 @@ export class Moves {
     if (u) return {text: `${hex}: unreachable — ${u.reason}`, rule: u.rule, reason: u.reason};
     return null;
   }
-}
-
-function labelled(text, input, before = false) {
-  const label = document.createElement("label");
-  if (before) label.append(input, ` ${text}`);
-  else label.append(`${text} `, input);
-  return label;
 }
