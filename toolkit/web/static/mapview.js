@@ -4,6 +4,7 @@ import {svgEl} from "./svg.js";
 
 const DRAG_PX = 4;          // a press that moves less than this is a click
 export const ZOOM_STEP = 1.4;
+const WHEEL_ZOOM = 0.0028;  // zoom factor per wheel pixel (exponential: a mouse notch of 120 is about ZOOM_STEP)
 const MAX_HEX_PX = 400;     // the closest zoom: a hex this many pixels wide
 const START_HEX_PX = 48;    // the first view of a large map: counters legible
 
@@ -189,8 +190,19 @@ export class MapView {
     svg.addEventListener("wheel", (e) => {
       if (!this.viewBox) return;
       e.preventDefault();
-      this.zoom(e.deltaY < 0 ? ZOOM_STEP : 1 / ZOOM_STEP, e.clientX, e.clientY);
+      const pixels = e.deltaMode === WheelEvent.DOM_DELTA_LINE ? e.deltaY * 40 : e.deltaY;
+      this.zoom(Math.exp(-pixels * WHEEL_ZOOM), e.clientX, e.clientY);
     }, {passive: false});
+    // A resized window keeps the scale and the middle of the view.
+    let size = null;
+    new ResizeObserver(([entry]) => {
+      const {width, height} = entry.contentRect;
+      if (this.viewBox && size && width && height) {
+        const [x, y, w, h] = this.viewBox, k = w / size[0];
+        this.setViewBox(x + (w - width * k) / 2, y + (h - height * k) / 2, width * k, height * k);
+      }
+      size = [width, height];
+    }).observe(svg);
   }
 
   hover(e) {
