@@ -247,7 +247,7 @@ def test_a_vassal_save_opened_with_the_file_picker(chromium, jerusalem, tmp_path
     drawn = page.eval_on_selector_all(".layer-counters .stack", "els => els.flatMap(e => e.dataset.units.split(' '))")
     assert sorted(drawn) == on_map
     assert page.input_value("#source-select").startswith("upload:")
-    assert page.is_hidden("#error")
+    assert page.is_hidden("#error") and page.is_hidden("#unplaced")     # every piece of the save placed
     shot(page, "vsav")
     assert not page.errors
 

@@ -70,6 +70,9 @@ async function show(source, geometry) {
   }
   drawStacks();
   view.start(state.source.units);
+  const unplaced = source.unplaced || [];
+  $("unplaced").hidden = !unplaced.length;
+  $("unplaced").textContent = `${unplaced.length} pieces of the save could not be placed: ${unplaced.join("; ")}`;
   moves.setSource(source);
   los.setSource(source);
   setupLayers(source);
