@@ -288,6 +288,11 @@ def test_an_upload_yaml_position_with_a_bad_key_names_its_line(client):
     assert error.startswith("lunch.yaml: phase: unknown phase 'lunch'") and "(line 8)" in error
 
 
+def test_x_filename_may_be_percent_encoded(client):
+    r = upload(client, (ROOT / EXAMPLE_971).read_bytes(), quote("ירושלים 9.7.1.yaml"))
+    assert r.status_code == 200 and r.json()["title"] == "ירושלים 9.7.1.yaml"
+
+
 def test_zip_entry_traversal_in_a_save_is_refused(client):
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
+from urllib.parse import unquote
 
 from ..game import Position, modules_dir
 from ..game.module import load_bundled_game
@@ -161,11 +162,12 @@ class SourceBook:
 
 
 def upload_name(filename: str | None) -> str:
-    """The name an upload is shown by: the last part of ``X-Filename`` with control characters, slashes and
-    colons removed; it must end in ``.yaml``, ``.yml`` or ``.vsav`` (the format)."""
+    """The name an upload is shown by: ``X-Filename`` percent-decoded (a header carries no other non-ASCII
+    name: ``encodeURIComponent`` in the page), its last part with control characters, slashes and colons replaced;
+    it must end in ``.yaml``, ``.yml`` or ``.vsav`` (the format)."""
     if not filename:
         raise WebError("header X-Filename is missing: send the file's name (ending .yaml, .yml or .vsav) with it")
-    name = _UNSAFE_NAME.sub("_", re.split(r"[/\\]", filename)[-1])[:120] or "_"
+    name = _UNSAFE_NAME.sub("_", re.split(r"[/\\]", unquote(filename))[-1])[:120] or "_"
     if not name.lower().endswith((".yaml", ".yml", ".vsav")):
         raise WebError(f"X-Filename {name!r}: open a position file (.yaml or .yml) or a VASSAL save (.vsav)")
     return name
