@@ -254,18 +254,20 @@ def test_a_vassal_save_opened_with_the_file_picker(chromium, jerusalem, tmp_path
 
 def test_a_position_dropped_on_the_map(chromium, jerusalem):
     path = ROOT / NO_PRISONERS
+    name = "scénario 1 — ready.yaml"        # a name a header carries only percent-encoded
     on_map = sorted(u["id"] for u in yaml.safe_load(path.read_text())["units"] if u.get("hex"))
     page = open_page(chromium, jerusalem + "/")
     dropped = page.evaluate_handle("""([name, text]) => {
         const data = new DataTransfer();
         data.items.add(new File([text], name, {type: "application/x-yaml"}));
-        return data; }""", [path.name, path.read_text()])
+        return data; }""", [name, path.read_text()])
     page.dispatch_event("#map", "dragover", {"dataTransfer": dropped})
     page.dispatch_event("#map", "drop", {"dataTransfer": dropped})
     page.wait_for_selector('body[data-ready^="upload:"]')
     drawn = page.eval_on_selector_all(".layer-counters .stack", "els => els.flatMap(e => e.dataset.units.split(' '))")
     assert sorted(drawn) == on_map
     assert page.get_by_label("Supply lines").count() == 1     # the layers of the dropped file's game
+    assert page.text_content("#source-title").startswith(name)
     assert not page.errors
 
 

@@ -32,10 +32,12 @@ export async function getJSON(path, params = {}) {
   return answer(await fetch(url(path, params)));
 }
 
-// POST /api/open: the file's bytes, its name in X-Filename; the new source's /api/source answer.
+// POST /api/open: the file's bytes, its name in X-Filename (percent-encoded: a header carries no other
+// non-ASCII name); the new source's /api/source answer.
 export async function openFile(file) {
   const body = await file.arrayBuffer();
-  return answer(await fetch("/api/open", {method: "POST", body, headers: {"X-Filename": file.name}}));
+  const headers = {"X-Filename": encodeURIComponent(file.name)};
+  return answer(await fetch("/api/open", {method: "POST", body, headers}));
 }
 
 // GET /api/hex, each hex asked once per source.
