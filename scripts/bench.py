@@ -394,6 +394,67 @@ def vassal_rows() -> list[dict]:
     return rows
 
 
+def web_page_rows() -> list[dict]:
+    """Issue 14: the page of ``toolkit serve`` on the largest map, in Chromium (the Performance API's map-ready
+    mark: the map drawn and the counters placed), and the map SVG's size."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    import web_browser_support as web
+
+    reason = web.missing()
+    if reason:
+        return [{"benchmark": f"web page: first paint of jerusalem-1948 skipped: {reason}"}]
+    m = web.measure_first_paint()
+    return [{"benchmark": "web page: first paint of jerusalem-1948 (map ready, Chromium)",
+             "median_ms": round(m["map_ready_ms"], 1), "runs": m["runs"], "target_ms": 1500,
+             "ok": m["map_ready_ms"] <= 1500},
+            {"benchmark": "web page: map SVG of jerusalem-1948 (MB, at most 4)", "value": round(m["map_svg_bytes"] / 1e6, 2),
+             "ok": m["map_svg_bytes"] <= 4_000_000}]
+
+
+def web_rows(repeat: int) -> list[dict]:
+    """Issue 14 targets: the viewer's server time for a unit click (GET /api/moves, answered as JSON) and a line of
+    sight (GET /api/los) on the largest map, through Starlette's TestClient; the enemy-reach layer of a whole
+    Scenario II side, computed afresh each run (the server keeps it once computed)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from toolkit.answers import reach_answer
+    from toolkit.games import load_game_position
+    from toolkit.web import create_app
+
+    source = "bundled:jerusalem-1948/scenario-ii.yaml"
+    position = load_game_position(Path(__file__).resolve().parent.parent / "modules" / "jerusalem-1948" /
+                                  "scenarios" / "scenario-ii.yaml")
+    rows = []
+    with TestClient(create_app()) as client:
+        def get(url: str, **params) -> None:
+            r = client.get(url, params=params)
+            assert r.status_code == 200, r.text
+
+        get("/api/source", source=source)   # opened once, as the page does first
+        movable = [u.id for u in position.units if u.side == position.phasing_side and u.hex is not None
+                   and u.carried_by is None]
+        per_unit = [median_ms(lambda uid=uid: get("/api/moves", source=source, unit=uid), 5) for uid in movable]
+        worst = median_ms(lambda: get("/api/moves", source=source, unit="j-ac-1"), repeat)
+        for name, ms, runs in ((f"median of {len(movable)} stacks", statistics.median(per_unit), 5),
+                               ("j-ac-1 (most destinations)", worst, repeat)):
+            rows.append({"benchmark": f"web: unit click (/api/moves), Scenario II, {name}",
+                         "median_ms": round(ms, 3), "runs": runs, "target_ms": 50, "ok": ms <= 50})
+        for name, params in (("jerusalem-1948 map", {"map": "jerusalem-1948"}),
+                             ("Scenario II spotting (10.7)", {"source": source})):
+            ms = median_ms(lambda: get("/api/los", **params, **{"from": "Hebrew University", "to": "Greek Monastery"}),
+                           repeat)
+            rows.append({"benchmark": f"web: LOS request (/api/los), {name}",
+                         "median_ms": round(ms, 3), "runs": repeat, "target_ms": 10, "ok": ms <= 10})
+    for side in ("jewish", "arab"):
+        ms = median_ms(lambda: reach_answer(position, side), max(3, repeat // 4))
+        rows.append({"benchmark": f"web: enemy-reach layer, Scenario II, every {side} unit",
+                     "median_ms": round(ms, 3), "runs": max(3, repeat // 4), "target_ms": 300, "ok": ms <= 300})
+    return rows
+
+
 def print_table(rows: list[dict]) -> None:
     """A fixed-width table for people."""
     print(f"{'benchmark':62} {'median':>12} {'runs':>5} {'target':>10}  ok")
@@ -417,7 +478,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true")
     p.add_argument("--generated", action="store_true", help="use the generated 70 x 70 map")
     args = p.parse_args(argv)
-    rows = run(args.repeat, args.generated) + jerusalem_rows(args.repeat) + no_prisoners_rows(args.repeat) + siege_rows(args.repeat) + vassal_rows()
+    rows = run(args.repeat, args.generated) + jerusalem_rows(args.repeat) + no_prisoners_rows(args.repeat) + siege_rows(args.repeat) + vassal_rows() + web_rows(args.repeat) + web_page_rows()
     if args.json:
         json.dump(rows, sys.stdout, indent=2)
         print()

@@ -7,26 +7,23 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import signal
 import sys
 from typing import Any, Callable, Sequence
 
 import yaml
 
+from .answers import (REFUSALS, Rules, SightLine, check_answer, clean_text, command_answer, error_text, hex_json,
+                      moves_json, require_units, search_moves, supply_answer, victory_answer)
 from .fileio import STDOUT, OutputError, check_input, check_output, write_atomic
-from .game import GameDataError, position_from_file
 from .game.module import load_game
-from .games import load_game_position, rule
-from .hexgrid import HexNameError
+from .games import load_game_position, load_position_or_save
 from .los import Convention, LosEngine
-from .los.explain import explain, map_obstacles, result_json
-from .mapdata import CompiledMap, MapError, list_maps, map_json_schema, open_map
-from .render import Highlight, LosOverlay, PathOverlay, write_image
+from .los.explain import explain, map_obstacles
+from .mapdata import CompiledMap, list_maps, map_json_schema, open_map
+from .render import Highlight, PathOverlay, write_image
 from .vassal.module import build_module
 from .vassal.positions import read_position_save, same_file, write_position_save
-from .vassal.safezip import ArchiveError
-from .vassal.savefile import SaveError
 
 MAX_RENDER_WIDTH = 20_000  # pixels of a PNG (render --width)
 
@@ -40,12 +37,6 @@ def _open_map(text: str) -> CompiledMap:
     if os.path.isdir(text) and os.path.isfile(os.path.join(text, "game.yaml")):
         return load_game(text).map
     return open_map(text)
-
-
-def _game_arg(args: argparse.Namespace):
-    """The game the user gave with ``--game`` (a bundled id or a game folder), loaded; None without it."""
-    given = getattr(args, "game", None)
-    return None if given is None else load_game(given)
 
 
 def _load_position(path: str, game_arg: str | None):
@@ -68,24 +59,6 @@ def cmd_maps(args: argparse.Namespace) -> None:
         return
     for map_id, title, path in maps:
         print(f"{map_id:24} {title}  ({path})")
-
-
-def hex_json(cmap: CompiledMap, text: str) -> dict[str, Any]:
-    """The stable JSON description of one hex (see docs/cli.md)."""
-    h = cmap.resolve(text)
-    info = cmap.hexes[h]
-    neighbors = [n for n in h.neighbors() if n in cmap.hexes]
-    return {
-        "map": cmap.id,
-        "hex": cmap.name(h),
-        "terrain": list(info.terrain),
-        "elevation": info.elevation,
-        "place": info.place,
-        "region": info.region,
-        "features": dict(info.features),
-        "neighbors": [cmap.name(n) for n in neighbors],
-        "hexsides": {cmap.name(n): dict(cmap.hexside(h, n)) for n in neighbors if cmap.hexside(h, n)},
-    }
 
 
 def cmd_hex(args: argparse.Namespace) -> None:
@@ -151,15 +124,6 @@ def cmd_seen(args: argparse.Namespace) -> None:
     _los_all(args, _open_map(args.map), args.hex, "to")
 
 
-#: Maps whose game has its own line of fire: plain ``toolkit los`` uses the map's defaults and says so.
-OWN_LOF_RULES = {
-    "siege-of-jerusalem": "the map's default line of sight only (every Elevated, Built-up and Building hex blocks); "
-                          "it ignores the Siege's own LOF rules (heights of Fortress, Bastion and Wall 9.5, "
-                          "Built-up next to an end 9.51, slopes and crests 9.52, units 9.9, Towers 9.13, the Temple "
-                          "10.3): use `toolkit los --position POSITION FROM TO` (or `toolkit fire`)",
-}
-
-
 def cmd_los(args: argparse.Namespace) -> None:
     """Line of sight between two hexes: the map's obstacles, or with ``--position`` the game's spotting rules."""
     if args.all or args.from_hex:
@@ -172,30 +136,19 @@ def cmd_los(args: argparse.Namespace) -> None:
     if args.position:
         if len(args.hexes) != 2:
             raise ValueError("with --position give FROM and TO only (the map is the position's)")
-        position = _load_position(args.position, args.game)
-        cmap = position.game.map
-        a, b = (cmap.resolve(h) for h in args.hexes)
-        result = rule(position.game.spec.id, "can_see")(position, a, b)
+        sight = SightLine.in_position(_load_position(args.position, args.game), *args.hexes)
     else:
         if len(args.hexes) != 3:
             raise ValueError("give MAP FROM TO (or --position POSITION FROM TO)")
-        cmap = _open_map(args.hexes[0])
-        a, b = (cmap.resolve(h) for h in args.hexes[1:])
-        convention = args.convention or cmap.los.convention
-        result = LosEngine(cmap.grid).check(a, b, convention, map_obstacles(cmap), rule=cmap.los.rule)
-    # on a map whose game has its own line of fire, the map's defaults are not the game's verdict: say so
-    note = OWN_LOF_RULES.get(cmap.id) if not args.position else None
+        sight = SightLine.on_map(_open_map(args.hexes[0]), *args.hexes[1:], args.convention)
     if args.svg:
-        lay = cmap.grid.layout
-        overlay = LosOverlay(lay.centre(a), lay.centre(b), result.visible, result.block_point,
-                             list(result.blocked_by), [c.hex for c in result.touched])
-        print(f"wrote {write_image(args.svg, cmap, [overlay])}", file=sys.stderr)
+        print(f"wrote {write_image(args.svg, sight.cmap, [sight.overlay()])}", file=sys.stderr)
     if args.json:
-        _print_json({**result_json(cmap, result), **({"note": note} if note else {})})
+        _print_json(sight.json())
     else:
-        print(explain(cmap, result))
-        if note:
-            print(f"note: {note}")
+        print(explain(sight.cmap, sight.result))
+        if sight.note:
+            print(f"note: {sight.note}")
 
 
 def cmd_render(args: argparse.Namespace) -> None:
@@ -213,50 +166,17 @@ def cmd_render(args: argparse.Namespace) -> None:
     print(f"{verb} {written}" if verb == "replaced" else written, file=_status_stream(args.output))
 
 
-def _require_units(position, path: str, ids: list[str]) -> None:
-    """A clear error for unit ids the position does not have."""
-    unknown = [u for u in ids if u not in position.by_id]
-    if unknown:
-        some = list(position.by_id)
-        listed = ", ".join(some[:25]) + (f" … ({len(some)} in all)" if len(some) > 25 else "")
-        raise ValueError(f"{path}: no unit {', '.join(map(repr, unknown))}; units: {listed}")
-
-
 def mp_label(mp: float) -> str:
     """Movement points as a player writes them: 2½, ½, 3."""
     whole, half = int(mp), mp % 1
     return (f"{whole}" if whole else "") + ("½" if half else "") or "0"
 
 
-def moves_json(position, unit_ids: list[str], result) -> dict[str, Any]:
-    """The stable JSON form of a legal-move search (see docs/cli.md)."""
-    name = position.game.map.name
-    return {
-        "unit": unit_ids[0] if len(unit_ids) == 1 else unit_ids,
-        "from": name(result.start) if result.start is not None else None,
-        "entering": position.by_id[unit_ids[0]].hex is None,
-        "moving": list(result.moving) or list(unit_ids),  # with the units bound to move along (6.3.3, 8.7.4)
-        "phase": position.phase,
-        "mp": None if result.budget is None else result.budget / 2,
-        "refused": None if result.refused is None else {"reason": result.refused.message,
-                                                         "rule": result.refused.rule},
-        "destinations": [{"hex": name(d.hex), "cost": d.mp, "path": [name(h) for h in d.path],
-                          "stop": d.stop is not None, **({"stop_rule": d.stop.rule} if d.stop else {})}
-                         for d in sorted(result.destinations.values(), key=lambda d: (d.cost, name(d.hex)))],
-        "unreachable": [{"hex": name(h), "reason": r.message, "rule": r.rule}
-                        for h, r in sorted(result.unreachable.items(), key=lambda kv: name(kv[0]))],
-        "exits": [{"exit": label, "hex": name(d.hex), "cost": d.mp, "path": [name(h) for h in d.path]}
-                  for label, d in sorted(result.exits.items())],
-    }
-
-
 def cmd_moves(args: argparse.Namespace) -> None:
     """Legal moves of a unit or stack in a position."""
     position = _load_position(args.position, args.game)
     unit_ids = [args.unit, *args.with_units]
-    _require_units(position, args.position, unit_ids + args.pickup)
-    kind = {"kind": args.kind} if args.kind else {}  # games with several kinds of movement (No Prisoners 8.1, 8.8)
-    result = rule(position.game.spec.id, "moves")(position, unit_ids, args.pickup, args.terrorist, args.enter, **kind)
+    result = search_moves(position, args.position, unit_ids, args.pickup, args.terrorist, args.enter, args.kind)
     data = moves_json(position, unit_ids, result)
     if args.svg:
         cmap = position.game.map
@@ -278,30 +198,12 @@ def cmd_moves(args: argparse.Namespace) -> None:
         print(f"  may leave the map by the {e['exit']} road from {e['hex']} ({mp_label(e['cost'])} MP to get there)")
 
 
-class _Rules:
-    """A game's calculators by name, each raising a clear error when the game has none yet."""
-
-    def __init__(self, game_id: str):
-        self.game_id = game_id
-
-    def __getattr__(self, name: str):
-        try:
-            return rule(self.game_id, name)
-        except ValueError:
-            rule(self.game_id, name.removesuffix("_json"))  # name the calculator, not its JSON form
-            raise
-
-
 def _game_command(args: argparse.Namespace):
     """The position (a position file, or a VASSAL save) and its game's rules."""
-    if str(args.position).lower().endswith(".vsav"):
-        pf, unplaced = read_position_save(args.position, getattr(args, "game", None))
-        for u in unplaced:
-            print(f"toolkit: note: {args.position}: piece {u} not placed", file=sys.stderr)
-        position = position_from_file(pf, str(args.position), _game_arg(args))
-    else:
-        position = _load_position(args.position, getattr(args, "game", None))
-    return position, _Rules(position.game.spec.id)
+    position, unplaced = load_position_or_save(str(args.position), getattr(args, "game", None))
+    for u in unplaced:
+        print(f"toolkit: note: {args.position}: piece {u} not placed", file=sys.stderr)
+    return position, Rules(position.game.spec.id)
 
 
 def _draw_or_dump(args: argparse.Namespace, position, data, layers: Callable) -> bool:
@@ -320,8 +222,8 @@ def _draw_or_dump(args: argparse.Namespace, position, data, layers: Callable) ->
 
 def cmd_supply(args: argparse.Namespace) -> None:
     """Supply of every unit (or one side / one unit): in supply or not, the line hex by hex, the source."""
-    position, rules = _game_command(args)
-    data = rules.supply_json(rules.supply(position, side=args.side, unit=args.unit))
+    position, _ = _game_command(args)
+    data = supply_answer(position, args.side, args.unit)
 
     def layers(at):
         units = data["units"]
@@ -343,8 +245,8 @@ def cmd_supply(args: argparse.Namespace) -> None:
 
 def cmd_command(args: argparse.Namespace) -> None:
     """Command radius of every HQ and the units in command."""
-    position, rules = _game_command(args)
-    data = rules.command_json(rules.command(position))
+    position, _ = _game_command(args)
+    data = command_answer(position)
 
     def layers(at):
         marks = {at(h): None for hq in data["hqs"] for h in hq["hexes"]} | {at(hq["hex"]): "HQ" for hq in data["hqs"]}
@@ -353,7 +255,8 @@ def cmd_command(args: argparse.Namespace) -> None:
         return
     for hq in data["hqs"]:
         units = ", ".join(hq.get("units", [])) or "none"
-        print(f"{hq['hq']} at {hq['hex']}, radius {hq['radius']} ({hq['sector']}): in command: {units}")
+        sector = f" ({hq['sector']})" if hq.get("sector") else ""
+        print(f"{hq['hq']} at {hq['hex']}, radius {hq['radius']}{sector}: in command: {units}")
 
 
 def cmd_control(args: argparse.Namespace) -> None:
@@ -386,7 +289,7 @@ def cmd_control(args: argparse.Namespace) -> None:
 def cmd_actions(args: argparse.Namespace) -> None:
     """The Siege of Jerusalem: forming or disbanding a Testudo, placing or withdrawing a Ladder, legal or why not."""
     position, rules = _game_command(args)
-    _require_units(position, args.position, args.units)
+    require_units(position, args.position, args.units)
     data = rules.actions_json(position, rules.actions(position, args.units))
     if args.json:
         _print_json(data)
@@ -400,7 +303,7 @@ def cmd_actions(args: argparse.Namespace) -> None:
 def cmd_advance(args: argparse.Namespace) -> None:
     """The Siege of Jerusalem: where the victorious attackers may advance after combat (11.86, 11.9)."""
     position, rules = _game_command(args)
-    _require_units(position, args.position, args.attackers + args.defenders)
+    require_units(position, args.position, args.attackers + args.defenders)
     data = rules.advances(position, args.attackers, args.hex, args.excess, args.defenders)
 
     def layers(at):
@@ -503,7 +406,7 @@ def cmd_vmod_check(args: argparse.Namespace) -> int:
     elif problems:
         print(f"{args.file}: {len(problems)} problem(s)")
         for problem in problems:
-            print(f"  {_clean(problem)}")
+            print(f"  {clean_text(problem)}")
     else:
         print(f"{args.file}: ok")
     return 1 if problems else 0
@@ -543,7 +446,7 @@ def cmd_check_log(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(report.json())
     else:
-        print("\n".join(_clean(line, 100_000) for line in report.text()))  # commands from the log, escaped
+        print("\n".join(clean_text(line, 100_000) for line in report.text()))  # commands from the log, escaped
     return 0 if report.legal else 1
 
 
@@ -551,8 +454,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     """Every rule a position breaks; exit status 1 when there is any."""
     if str(args.position).lower().endswith(".vlog"):
         return cmd_check_log(args)
-    position, rules = _game_command(args)
-    data = rules.check_json(rules.check(position, turn_end=args.turn_end or None))
+    position, _ = _game_command(args)
+    data = check_answer(position, args.turn_end)
     if args.json:
         _print_json(data)
     elif data["legal"]:
@@ -566,9 +469,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_victory(args: argparse.Namespace) -> None:
     """Whether the victory conditions hold in a position."""
-    position, rules = _game_command(args)
-    cut = {"road_cut_by": args.road_cut_by.replace("-", "_")} if args.road_cut_by else {}  # Jerusalem! 2.0
-    data = rules.victory_json(rules.victory(position, **cut))
+    position, _ = _game_command(args)
+    data = victory_answer(position, args.road_cut_by)  # Jerusalem! 2.0: what cuts the road
     if args.json:
         _print_json(data)
     else:
@@ -578,7 +480,7 @@ def cmd_victory(args: argparse.Namespace) -> None:
 def cmd_fire(args: argparse.Namespace) -> None:
     """Whether a unit may fire at another: range, sight, spotters."""
     position, rules = _game_command(args)
-    _require_units(position, args.position, [args.firer, args.target])
+    require_units(position, args.position, [args.firer, args.target])
     data = rules.fire_json(rules.fire(position, args.firer, args.target, higher_terrain=args.higher_terrain))
     if args.json:
         _print_json(data)
@@ -603,7 +505,7 @@ def cmd_odds(args: argparse.Namespace) -> None:
     if both:
         raise ValueError(f"{', '.join(map(repr, both))} both attack and defend")
     position, rules = _game_command(args)
-    _require_units(position, args.position, [*args.attack, *args.defend, *args.protected, *args.fired,
+    require_units(position, args.position, [*args.attack, *args.defend, *args.protected, *args.fired,
                                              *args.attacked])
     extra = {"attacked": args.attacked} if args.attacked else {}
     if getattr(args, "primary", None):
@@ -660,6 +562,19 @@ def cmd_new(args: argparse.Namespace) -> None:
     else:
         print("note: the VASSAL export lays flat-top grids only: `toolkit vmod` refuses this pointy-top game; "
               "the map, line of sight and render commands take it")
+
+
+def cmd_serve(args: argparse.Namespace) -> None:
+    """The local web viewer (docs/web.md) until Ctrl-C: the bundled sources, and the file or map given."""
+    from .web import SourceBook, create_app
+    from .web.server import serve
+
+    if not 0 <= args.port <= 65535:
+        raise ValueError(f"--port {args.port}: give 0 to 65535 (0 picks a free port)")
+    book = SourceBook()
+    if args.position:
+        book.open_command_line(args.position)
+    serve(create_app(book), args.host, args.port, args.open)
 
 
 def cmd_schema(args: argparse.Namespace) -> None:
@@ -840,6 +755,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--title", help="the game's title (default: from the folder's name)")
     s.set_defaults(func=cmd_new)
 
+    s = sub.add_parser("serve", help="the local web viewer: maps, positions, moves, line of sight (docs/web.md)")
+    s.add_argument("position", nargs="?", metavar="POSITION.yaml|SAVE.vsav|MAP_ID",
+                   help="what the page opens first (default: it offers the bundled maps and scenarios)")
+    s.add_argument("--port", type=int, default=8765, help="the port (default 8765; 0 picks a free one)")
+    s.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1, this machine only; another prints a warning)")
+    s.add_argument("--open", action="store_true", help="open the page in the web browser")
+    s.set_defaults(func=cmd_serve)
+
     s = sub.add_parser("schema", help="print the JSON Schema of a file format")
     s.add_argument("kind", choices=["map"])
     s.set_defaults(func=cmd_schema)
@@ -848,24 +772,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 INPUTS = ("position", "save", "map", "file")   # argument names that may be input files
 OUTPUTS = ("output", "svg")                     # argument names that are output files
-MAX_ERROR_LINES, MAX_ERROR_CHARS = 20, 500
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")
-
-
-def _clean(text: str, limit: int = MAX_ERROR_CHARS) -> str:
-    """A line as it may be echoed: control characters (ESC ...) escaped, shortened."""
-    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text.replace("\t", "\\t").replace("\r", "\\r"))
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
-def _error_text(err: BaseException) -> str:
-    lines = str(err).split("\n")
-    out = [_clean(line) for line in lines[:MAX_ERROR_LINES]]
-    if len(lines) > MAX_ERROR_LINES:
-        out.append(f"… and {len(lines) - MAX_ERROR_LINES} more")
-    return "\n".join(out)
-
-
 def check_paths(args: argparse.Namespace) -> None:
     """Refuse, before any work: an input that is not a regular file (a FIFO blocks, a device never ends), an
     output that is not a writable regular-file path (:func:`toolkit.fileio.check_output`), and any output that
@@ -903,16 +809,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = args.func(args)
     except KeyboardInterrupt:
         return 130
-    except (MapError, GameDataError, HexNameError, ArchiveError, SaveError, OutputError, ValueError,
-            KeyError) as err:
-        print(f"toolkit: error: {_error_text(err)}", file=sys.stderr)
+    except (*REFUSALS, OutputError) as err:
+        print(f"toolkit: error: {error_text(err)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
         return 0
     except OSError as err:  # an output (or input) the file system refuses: one line, no traceback
         where = f"{err.filename}: " if err.filename else ""
-        print(f"toolkit: error: {_clean(where + (err.strerror or str(err)))}", file=sys.stderr)
+        print(f"toolkit: error: {clean_text(where + (err.strerror or str(err)))}", file=sys.stderr)
         return 2
     except RecursionError:
         print("toolkit: error: the input is nested too deeply", file=sys.stderr)

@@ -182,10 +182,14 @@ SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's safe lo
 
 def load_yaml_model(path: str | Path, model: type[M], doc: str, error: type[DataFileError] = DataFileError) -> M:
     """Read a YAML file into ``model``; any problem raises ``error`` naming the file and key."""
-    raw = read_regular(path, str(path), error)
+    return yaml_model(read_regular(path, str(path), error), str(path), model, doc, error)
+
+
+def yaml_model(raw: bytes, file: str, model: type[M], doc: str, error: type[DataFileError] = DataFileError) -> M:
+    """YAML bytes (named ``file`` in errors, e.g. an upload) into ``model``, with :func:`parse_yaml`'s limits."""
     try:
-        return model.model_validate(parse_yaml(raw, str(path), error))
+        return model.model_validate(parse_yaml(raw, file, error))
     except ValidationError as err:
-        raise from_validation_error(err, str(path), doc, error) from None
+        raise from_validation_error(err, file, doc, error) from None
     except RecursionError:
-        raise error(str(path), "", "the document is nested too deeply") from None
+        raise error(file, "", "the document is nested too deeply") from None

@@ -95,15 +95,18 @@ def _check_manifest(spec: GameSpec, manifest: CounterManifest, file: str) -> Non
 _KEY = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
-def yaml_line(file: str | Path, key_path: str) -> int | None:
-    """The line (1-based) of a key path such as ``counters[3].values`` in a YAML file, or None.
+def yaml_line(file: str | Path, key_path: str, raw: bytes | None = None) -> int | None:
+    """The line (1-based) of a key path such as ``counters[3].values`` in a YAML file (or in its bytes ``raw``,
+    when given: an upload is never looked up on disk by its name), or None.
 
     Used on the error path only, on a file that has already passed the data-file limits (``toolkit.datafile``):
     the document is composed (aliases are not expanded) and walked along the path, one step per key.
     """
     try:
-        with open(file, "rb") as f:
-            node = yaml.compose(f.read(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        if raw is None:
+            with open(file, "rb") as f:
+                raw = f.read()
+        node = yaml.compose(raw, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except (OSError, yaml.YAMLError, RecursionError):
         return None
     line = None
@@ -125,13 +128,13 @@ def yaml_line(file: str | Path, key_path: str) -> int | None:
     return line
 
 
-def with_line(err: GameDataError) -> GameDataError:
-    """``err`` with the line of its key path in its file added at the end (``file: key: problem (line N)``: the
-    ``file: key: `` start stays as it was), when found."""
+def with_line(err: GameDataError, raw: bytes | None = None) -> GameDataError:
+    """``err`` with the line of its key path in its file (or in the file's bytes ``raw``) added at the end
+    (``file: key: problem (line N)``: the ``file: key: `` start stays as it was), when found."""
     if not err.path or err.path.startswith("line ") or err.problem.endswith(")") and " (line " in err.problem \
             or not err.file.endswith((".yaml", ".yml")):
         return err
-    line = yaml_line(err.file, err.path)
+    line = yaml_line(err.file, err.path, raw)
     if line is None:
         return err
     return GameDataError(err.file, err.path, f"{err.problem} (line {line})", err.details)

@@ -14,7 +14,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Iterable
 
-from ..datafile import expected, load_yaml_model
+from ..datafile import expected, read_regular, yaml_model
 from ..hexgrid import Hex, HexNameError
 from .module import DOC, Game, GameDataError, _bundled_ids, load_bundled_game, with_line
 from .schema import Counter, MarkerPlacement, PositionFile, UnitPlacement, Value
@@ -182,18 +182,16 @@ def position_game(pf: PositionFile, file: str, game: Game | None = None) -> Game
     a file from a stranger cannot load a game from anywhere)."""
     if game is not None:
         if pf.game != game.spec.id:
-            raise with_line(GameDataError(file, "game", f"is {pf.game[:80]!r} but the game given ({str(game.folder)!r})"
-                                                        f" is {game.spec.id!r}; give the position's own game"))
+            raise GameDataError(file, "game", f"is {pf.game[:80]!r} but the game given ({str(game.folder)!r}) is "
+                                          f"{game.spec.id!r}; give the position's own game")
         return game
     if not GAME_ID.fullmatch(pf.game):
-        raise with_line(GameDataError(file, "game", f"{pf.game[:80]!r} is not a game id; a position names its game "
-                                                    "by id (lower-case letters, digits, '-', '_'), never a folder: "
-                                                    "for your own game write its id and give the folder on the "
-                                                    "command line (--game ./my-game)"))
+        raise GameDataError(file, "game", f"{pf.game[:80]!r} is not a game id; a position names its game by id "
+                                          "(lower-case letters, digits, '-', '_'), never a folder: for your own game "
+                                          "write its id and give the folder on the command line (--game ./my-game)")
     if pf.game not in _bundled_ids():
-        raise with_line(GameDataError(file, "game", f"{pf.game!r} is not a bundled game ("
-                                                    f"{', '.join(_bundled_ids())}); for your own game give its "
-                                                    "folder on the command line (--game ./my-game)"))
+        raise GameDataError(file, "game", f"{pf.game!r} is not a bundled game ({', '.join(_bundled_ids())}); for "
+                                          "your own game give its folder on the command line (--game ./my-game)")
     return load_bundled_game(pf.game)
 
 
@@ -243,8 +241,14 @@ def position_from_file(pf: PositionFile, file: str = "<position>", game: Game | 
 def load_position(path: str | Path, game: Game | None = None) -> Position:
     """Read and check a position file (of ``game`` when the user gave one: :func:`position_game`); raises
     :class:`GameDataError` naming the file, key and fix."""
-    pf = load_yaml_model(path, PositionFile, DOC, GameDataError)
+    return position_from_yaml(read_regular(path, str(path), GameDataError), str(path), game)
+
+
+def position_from_yaml(raw: bytes, file: str, game: Game | None = None) -> Position:
+    """A position from the bytes of a position file (named ``file`` in errors), checked as :func:`load_position`
+    checks a file."""
+    pf = yaml_model(raw, file, PositionFile, DOC, GameDataError)
     try:
-        return position_from_file(pf, str(path), game)
+        return position_from_file(pf, file, game)
     except GameDataError as err:
-        raise (with_line(err) if err.file == str(path) else err) from None
+        raise (with_line(err, raw) if err.file == file else err) from None

@@ -7,6 +7,7 @@ This is what every other part of the toolkit reads.  It is produced by
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ..hexgrid import CCRR, Diagonal, Grid, Hex, HexNameError, Hexside, Layout, hexside
@@ -75,8 +76,19 @@ class CompiledMap:
         return {info.place: h for h, info in self.hexes.items() if info.place}
 
     def name(self, h: Hex) -> str:
-        """The printed name of a hex."""
-        return self.grid.name(h)
+        """The printed name of a hex (those of the map's hexes worked out once: answers name thousands)."""
+        found = self._names.get(h)
+        return found if found is not None else self.grid.name(h)
+
+    @cached_property
+    def _names(self) -> dict[Hex, str]:
+        names: dict[Hex, str] = {}
+        for h in self.hexes:
+            try:
+                names[h] = self.grid.name(h)
+            except HexNameError:
+                continue   # a hex the naming scheme cannot name: grid.name says why, when asked
+        return names
 
     def resolve(self, text: str) -> Hex:
         """The hex of a hex name or a place name (case-insensitive for places).

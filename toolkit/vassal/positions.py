@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import IO
 
 from dataclasses import dataclass, field
 
@@ -19,7 +20,7 @@ from .board import BoardLayout, board_layout, hex_centre
 from .boxes import BoxesLayout, boxes_layout
 from .counters import COUNTER_SIZE
 from .piecedefs import BOXES_MAP, MAIN_MAP, marker_piece, piece_gpids, unit_piece
-from .savefile import SaveContents, Unplaced, encode_save, read_save, save_to_position
+from .savefile import SaveContents, Unplaced, encode_save, read_save, save_to_position, source_label
 from .seqenc import encode
 from .turns import position_turn_command, read_position_turn
 
@@ -130,10 +131,12 @@ def contents_to_position(save: SaveContents, game: Game) -> tuple[PositionFile, 
                             zones=layout.zone_of, **read_position_turn(game.spec, save.other))
 
 
-def read_position_save(path: str | os.PathLike[str], game_id: str | None = None) -> tuple[PositionFile, list[Unplaced]]:
-    """The position a ``.vsav`` shows (game from ``game_id`` or the save's module name) and the pieces not placed."""
+def read_position_save(path: str | os.PathLike[str] | IO[bytes],
+                       game_id: str | None = None) -> tuple[PositionFile, list[Unplaced]]:
+    """The position a ``.vsav`` (a path, or a file object named by its ``name``) shows (game from ``game_id`` or
+    the save's module name) and the pieces not placed."""
     save = read_save(path)
-    return contents_to_position(save, _game_of(save, str(path), game_id))
+    return contents_to_position(save, _game_of(save, source_label(path), game_id))
 
 
 def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:

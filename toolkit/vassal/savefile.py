@@ -38,7 +38,7 @@ import os
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping, Protocol
+from typing import IO, Callable, Mapping, Protocol
 
 from ..fileio import write_atomic
 from ..game import Game, Position, PositionFile, position_from_file
@@ -277,7 +277,12 @@ def check_game_state(save: SaveContents, label: str, error: type[Exception] = Sa
                     "VASSAL saved game, or a corrupt or wrongly obfuscated one")
 
 
-def read_save(path: str | os.PathLike[str], limits: SaveLimits | None = None) -> SaveContents:
+def source_label(path) -> str:
+    """How errors name a save: its path, or the ``name`` of a file object (an upload's bytes)."""
+    return os.fspath(path) if isinstance(path, (str, os.PathLike)) else str(getattr(path, "name", "<save>"))
+
+
+def read_save(path: str | os.PathLike[str] | IO[bytes], limits: SaveLimits | None = None) -> SaveContents:
     """Read a ``.vsav`` (an untrusted archive): the decoded commands, pieces, stacks and boards.
 
     Raises :class:`~toolkit.vassal.safezip.ArchiveError` (bad archive or XML)
@@ -285,7 +290,7 @@ def read_save(path: str | os.PathLike[str], limits: SaveLimits | None = None) ->
     limit of ``limits``), naming the file.
     """
     limits = limits or SaveLimits()
-    label = os.fspath(path) if isinstance(path, (str, os.PathLike)) else str(getattr(path, "name", "<save>"))
+    label = source_label(path)
     entry = 2 * limits.max_chars + 16  # the hex of the obfuscated entry is twice the text
     text, savedata, moduledata = read_saved_game_entries(path, label, entry, entry + (8 << 20),
                                                          SaveError, "a VASSAL saved game")

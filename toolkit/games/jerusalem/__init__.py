@@ -3,24 +3,39 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ...game import Position
+from ...game import GameSpec, Position
 from ...game.moves import MoveResult, legal_moves
 from ...game.violations import check_json
+from ...hexgrid import Hex
 from .combat import combat, combat_json
 from .legality import check
-from .movement import JerusalemMove, map_facts
+from .movement import JerusalemMove, map_facts, zoc_units
 from .spotting import can_see, fire, fire_json
 from .tables import load_tables
 from .units import check_counter
 from .victory import victory, victory_json
 
-__all__ = ["GAME_ID", "can_see", "check", "check_counter", "check_json", "combat", "combat_json", "fire",
-           "fire_json", "map_facts", "moves", "victory", "victory_json"]
+__all__ = ["GAME_ID", "MOVE_OPTIONS", "can_see", "check", "check_counter", "check_json", "combat", "combat_json",
+           "fire", "fire_json", "map_facts", "movement_phases", "moves", "side_zoc", "victory", "victory_json"]
 
 #: The LOS rule and convention of spotting (10.7.1), for ``toolkit los --position``.
 SPOTTING_RULE = "10.7.1"
 
 GAME_ID = "jerusalem-1948"
+
+#: The options of :func:`moves` beyond the units (the CLI's ``--pickup``, ``--terrorist``, ``--enter``).
+MOVE_OPTIONS = {"flags": ["pickup", "terrorist", "enter"], "kinds": []}
+
+
+def movement_phases(spec: GameSpec, side: str) -> list[str]:
+    """The phases a side moves in: overland and road, each player turn (3.1, 3.2)."""
+    return ["overland", "road"]
+
+
+def side_zoc(position: Position, side: str) -> dict[Hex, list[tuple[str, str]]]:
+    """Each hex in the ZOC of ``side``'s units, with each unit exerting it and the rule (4.1)."""
+    found = zoc_units(position, map_facts(position.game.map), lambda s: s == side)
+    return {h: [(u, "4.1") for u in ids] for h, ids in found.items()}
 
 
 def moves(position: Position, unit_ids: Sequence[str], pickup: Sequence[str] = (),

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable
+from typing import Callable, Iterable
 
 from ...game import Position, Unit
 from ...game.moves import Blocked, Reason, Step
@@ -138,16 +138,25 @@ def exerts_zoc(u: Unit, stack: list[Unit]) -> bool:
     return bool(u.counter.value("zoc", back=u.has("demobilized"), default=True))
 
 
-def enemy_zoc(position: Position, facts: MapFacts, side: str) -> set[Hex]:
-    """Hexes in the ZOC of the other side's units; none into or out of city hexes (4.1, 4.3)."""
-    zoc: set[Hex] = set()
+def zoc_units(position: Position, facts: MapFacts, exerting: Callable[[str], bool]) -> dict[Hex, list[str]]:
+    """Each hex in the ZOC of units of the sides ``exerting`` accepts, with the ids of the units exerting it;
+    none into or out of city hexes (4.1, 4.3)."""
+    zoc: dict[Hex, list[str]] = {}
     for h in position.occupied():
         if h in facts.city:
             continue
         stack = position.at(h)
-        if any(u.side != side and exerts_zoc(u, stack) for u in stack):
-            zoc.update(n for n in h.neighbors() if n in facts.cmap.hexes and n not in facts.city)
+        ids = [u.id for u in stack if exerting(u.side) and exerts_zoc(u, stack)]
+        if ids:
+            for n in h.neighbors():
+                if n in facts.cmap.hexes and n not in facts.city:
+                    zoc.setdefault(n, []).extend(ids)
     return zoc
+
+
+def enemy_zoc(position: Position, facts: MapFacts, side: str) -> set[Hex]:
+    """Hexes in the ZOC of the other side's units (4.1, 4.3)."""
+    return set(zoc_units(position, facts, lambda s: s != side))
 
 
 def stacking_violation(units: list[Unit]) -> Reason | None:

@@ -3,16 +3,34 @@ movement (8.x, 10.x, 16.x, 19.4, 21.3), the railhead marker (16.2), reinforcemen
 
 What is and is not yet done, rule by rule: docs/games/no-prisoners.md.
 """
+from ...game import GameSpec, Position
 from ...game.violations import check_json
+from ...hexgrid import Hex
 from .combat import combat, combat_json
 from .command import attack_bonus, command, command_json
 from .legality import check
-from .movement import moves
+from .mapfacts import map_facts
+from .movement import KINDS, moves
 from .railhead import railhead_json, railhead_options
 from .reinforcements import placement, placement_json
-from .supply import supply, supply_json
+from .supply import supply, supply_json, zoc_units
+from .tables import load_tables
 from .units import check_counter
 
 __all__ = ["attack_bonus", "check", "check_counter", "check_json", "combat", "combat_json", "command",
-           "command_json", "moves", "placement", "placement_json", "railhead_json", "railhead_options", "supply",
-           "supply_json"]
+           "command_json", "MOVE_OPTIONS", "movement_phases", "moves", "placement", "placement_json", "railhead_json",
+           "railhead_options", "side_zoc", "supply", "supply_json"]
+
+#: The options of :func:`moves` beyond the units: the kind of movement (8.1, 8.8, 20.x).
+MOVE_OPTIONS = {"flags": ["kind"], "kinds": list(KINDS)}
+
+
+def movement_phases(spec: GameSpec, side: str) -> list[str]:
+    """The Movement Phases of a side: one per sector in each game turn (4.2.1.3, 4.2.2)."""
+    return [p for p in spec.phases if p.endswith(f"_{side}_movement")]
+
+
+def side_zoc(position: Position, side: str) -> dict[Hex, list[tuple[str, str]]]:
+    """Each hex in the ZOC of ``side``'s units, with each unit exerting it and the rule (10.1 A)."""
+    found = zoc_units(position, map_facts(position.game.map, load_tables(position.game.folder).rail), side)
+    return {h: [(u, "10.1 A") for u in ids] for h, ids in found.items()}

@@ -91,13 +91,21 @@ def exerts_zoc(u: Unit) -> bool:
     return is_unit(u) and not u.counter.value("support", default=False) and bool(u.counter.value("zoc", default=True))
 
 
-def zoc_of(position: Position, facts: MapFacts, side: str) -> set[Hex]:
-    """Hexes in the ZOC of ``side``'s units (10.1 A), never over water or the boundary (10.3, 17.3 A)."""
-    zoc: set[Hex] = set()
+def zoc_units(position: Position, facts: MapFacts, side: str) -> dict[Hex, list[str]]:
+    """Each hex in the ZOC of ``side``'s units (10.1 A), never over water or the boundary (10.3, 17.3 A), with
+    the ids of the units exerting it."""
+    zoc: dict[Hex, list[str]] = {}
     for u in position.units:
         if u.side == side and u.hex in facts.neighbors and exerts_zoc(u):
-            zoc.update(n for n in facts.neighbors[u.hex] if facts.zoc_reaches(u.hex, n))
+            for n in facts.neighbors[u.hex]:
+                if facts.zoc_reaches(u.hex, n):
+                    zoc.setdefault(n, []).append(u.id)
     return zoc
+
+
+def zoc_of(position: Position, facts: MapFacts, side: str) -> set[Hex]:
+    """Hexes in the ZOC of ``side``'s units (10.1 A)."""
+    return set(zoc_units(position, facts, side))
 
 
 def enemy_zoc(position: Position, facts: MapFacts, side: str) -> set[Hex]:

@@ -3,15 +3,31 @@
 
 What is and is not yet done, rule by rule: docs/games/siege-of-jerusalem.md.
 """
+from ...game import GameSpec, Position
 from ...game.violations import check_json
+from ...hexgrid import Hex
 from .command import command, command_json, out_of_command
 from .legality import check
 from .movement import Action, actions, actions_json, apply_action, moves
 from .units import check_counter
 from .zoc import zoc, zoc_json
 
-__all__ = ["Action", "actions", "actions_json", "apply_action", "check", "check_counter", "check_json", "command", "command_json", "moves", "out_of_command", "zoc",
-           "zoc_json"]
+__all__ = ["Action", "MOVE_OPTIONS", "actions", "actions_json", "apply_action", "check", "check_counter", "check_json", "command",
+           "command_json", "movement_phases", "moves", "out_of_command", "side_zoc", "zoc", "zoc_json"]
+
+#: The options of :func:`moves` beyond the units: the edge hex an off-map Legion enters by (3.3).
+MOVE_OPTIONS = {"flags": ["enter"], "kinds": []}
+
+
+def movement_phases(spec: GameSpec, side: str) -> list[str]:
+    """The phase a side moves in: its Movement Phase (4.13)."""
+    return ["movement"]
+
+
+def side_zoc(position: Position, side: str) -> dict[Hex, list[tuple[str, str]]]:
+    """Each hex in the ZOC of ``side``'s units, with each unit exerting it and the rule (7.11-7.13; none at
+    night, 18.2)."""
+    return {h: [(src.unit, src.rule) for src in sources] for h, sources in zoc(position).by_side[side].items()}
 
 # Line of fire, fire and melee (9.x, 10.x, 11.x, 12.x, 13.x, 17.1, 19.2-19.3): toolkit/games/siege/{lof,combat}.py
 from .combat import (breach_damage, combat, combat_json, fire, fire_json, mandatory_targets,  # noqa: E402

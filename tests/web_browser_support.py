@@ -1,0 +1,132 @@
+"""The browser tier of the web viewer: the real ``toolkit serve`` on a free port and Debian's Chromium driven by
+Playwright (``docs/web.md``, "The page").  Shared by ``tests/test_web_browser.py`` and ``scripts/bench.py``.
+
+Playwright's wheel brings its driver; the browser is the system's ``chromium`` (``.ci/run`` installs both):
+``playwright install`` is never run.  :func:`missing` says why the tier cannot run here.
+"""
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Iterator
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1600, "height": 1000}
+SERVER_START_S = 60       # the server answers /api/sources within this
+READY_MS = 30_000         # a page shows its source within this
+SCREENSHOTS = ROOT / "dist" / "screenshots"
+LARGEST_MAP_POSITION = "modules/jerusalem-1948/scenarios/scenario-ii.yaml"
+
+
+def missing() -> str | None:
+    """Why the browser tier cannot run here, or None when it can."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed (pip install playwright; .ci/run does)"
+    if not Path(CHROMIUM).is_file():
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)"
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve(*args: str) -> Iterator[str]:
+    """``toolkit serve ARGS`` on a free port of 127.0.0.1 (run from the repository, so its package is used);
+    yields the base URL once it answers, and stops it after."""
+    port = free_port()
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen([sys.executable, "-m", "toolkit", "serve", *args, "--port", str(port)], cwd=ROOT,
+                            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for(base, proc, log)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+        log.close()
+
+
+def _wait_for(base: str, proc: subprocess.Popen, log) -> None:
+    deadline = time.monotonic() + SERVER_START_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            log.seek(0)
+            raise RuntimeError(f"toolkit serve exited with {proc.returncode}: {log.read().decode(errors='replace')}")
+        try:
+            with urllib.request.urlopen(f"{base}/api/sources", timeout=5):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"toolkit serve did not answer {base}/api/sources within {SERVER_START_S} s")
+
+
+@contextlib.contextmanager
+def browser() -> Iterator[object]:
+    """The system Chromium under Playwright (each launch has a fresh temporary profile)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def open_page(chromium, url: str):
+    """A page in a fresh context (no cache, no storage) of a 1600 x 1000 window at ``url``, once it shows its
+    source (``body[data-ready]``); the page's script errors are collected in ``page.errors``."""
+    page = chromium.new_context(viewport=VIEWPORT, accept_downloads=True).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.goto(url)
+    page.wait_for_selector("body[data-ready]", timeout=READY_MS)
+    return page
+
+
+def first_paint(base: str, chromium) -> dict:
+    """The page's own timings (Performance API, ms from navigation start): first contentful paint and map-ready
+    (the map drawn and the counters placed), and the size of the map SVG."""
+    page = open_page(chromium, base + "/")
+    timings = page.evaluate("""() => ({
+        map_ready_ms: performance.getEntriesByName('map-ready')[0].startTime,
+        first_contentful_paint_ms: (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime ?? null,
+        map_svg_bytes: performance.getEntriesByType('resource').filter(r => r.name.includes('/api/map.svg'))
+                         .map(r => r.decodedBodySize)[0] ?? null})""")
+    page.context.close()
+    return timings
+
+
+def measure_first_paint(position: str = LARGEST_MAP_POSITION, runs: int = 5) -> dict:
+    """First paint of ``position``'s page (default: the largest map, jerusalem-1948), median over ``runs`` fresh
+    page loads after one warm-up (the server's first answers compile the map); for scripts/bench.py."""
+    import statistics
+
+    with serve(position) as base, browser() as chromium:
+        first_paint(base, chromium)
+        runs_ = [first_paint(base, chromium) for _ in range(runs)]
+    return {"map_ready_ms": statistics.median(r["map_ready_ms"] for r in runs_),
+            "first_contentful_paint_ms": statistics.median(r["first_contentful_paint_ms"] or 0 for r in runs_),
+            "map_svg_bytes": runs_[-1]["map_svg_bytes"], "runs": runs}

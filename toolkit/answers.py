@@ -1,0 +1,220 @@
+"""The toolkit's answers as stable JSON (``docs/cli.md``), one builder each, shared by the command line and the
+web viewer (``toolkit serve``, ``docs/web.md``): both wire inputs to these and print or send what they return.
+
+Every builder calls the game's own calculators (the one legal-move generator, the one LOS engine, each game's
+supply, command, check and victory); none adds a rule.  Bad input raises the toolkit's error classes
+(:data:`REFUSALS`), each naming the key and the fix.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Sequence
+
+from .game import GameDataError, Position
+from .game.moves import MoveResult
+from .games import rule, rules_for, side_reach
+from .hexgrid import Hex, HexNameError
+from .los import Convention, LosEngine, LosResult
+from .los.explain import map_obstacles, result_json
+from .mapdata import CompiledMap, MapError
+from .render import LosOverlay
+from .vassal.safezip import ArchiveError
+from .vassal.savefile import SaveError
+
+#: The errors that mean "the input is refused" (each names the file or key and the fix), never a bug.
+REFUSALS = (MapError, GameDataError, HexNameError, ArchiveError, SaveError, ValueError, KeyError)
+
+MAX_ERROR_LINES, MAX_ERROR_CHARS = 20, 500
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")
+
+
+def clean_text(text: str, limit: int = MAX_ERROR_CHARS) -> str:
+    """A line as it may be echoed: control characters (ESC ...) escaped, shortened."""
+    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text.replace("\t", "\\t").replace("\r", "\\r"))
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def error_text(err: BaseException) -> str:
+    """An error's message as it may be shown: at most :data:`MAX_ERROR_LINES` lines, each cleaned."""
+    lines = str(err).split("\n")
+    out = [clean_text(line) for line in lines[:MAX_ERROR_LINES]]
+    if len(lines) > MAX_ERROR_LINES:
+        out.append(f"… and {len(lines) - MAX_ERROR_LINES} more")
+    return "\n".join(out)
+
+
+#: Maps whose game has its own line of fire: plain ``toolkit los`` uses the map's defaults and says so.
+OWN_LOF_RULES = {
+    "siege-of-jerusalem": "the map's default line of sight only (every Elevated, Built-up and Building hex blocks); "
+                          "it ignores the Siege's own LOF rules (heights of Fortress, Bastion and Wall 9.5, "
+                          "Built-up next to an end 9.51, slopes and crests 9.52, units 9.9, Towers 9.13, the Temple "
+                          "10.3): use `toolkit los --position POSITION FROM TO` (or `toolkit fire`)",
+}
+
+
+class Rules:
+    """A game's calculators by name, each raising a clear error when the game has none yet."""
+
+    def __init__(self, game_id: str):
+        self.game_id = game_id
+
+    def __getattr__(self, name: str):
+        try:
+            return rule(self.game_id, name)
+        except ValueError:
+            rule(self.game_id, name.removesuffix("_json"))  # name the calculator, not its JSON form
+            raise
+
+
+def require_units(position: Position, label: str, ids: Sequence[str]) -> None:
+    """A clear error for unit ids the position does not have (``label`` names the position to the user)."""
+    unknown = [u for u in ids if u not in position.by_id]
+    if unknown:
+        some = list(position.by_id)
+        listed = ", ".join(some[:25]) + (f" … ({len(some)} in all)" if len(some) > 25 else "")
+        raise ValueError(f"{label}: no unit {', '.join(map(repr, unknown))}; units: {listed}")
+
+
+def hex_json(cmap: CompiledMap, text: str) -> dict[str, Any]:
+    """The stable JSON description of one hex (see docs/cli.md)."""
+    h = cmap.resolve(text)
+    info = cmap.hexes[h]
+    neighbors = [n for n in h.neighbors() if n in cmap.hexes]
+    return {
+        "map": cmap.id,
+        "hex": cmap.name(h),
+        "terrain": list(info.terrain),
+        "elevation": info.elevation,
+        "place": info.place,
+        "region": info.region,
+        "features": dict(info.features),
+        "neighbors": [cmap.name(n) for n in neighbors],
+        "hexsides": {cmap.name(n): dict(cmap.hexside(h, n)) for n in neighbors if cmap.hexside(h, n)},
+    }
+
+
+def search_moves(position: Position, label: str, unit_ids: Sequence[str], pickup: Sequence[str] = (),
+                 terrorist: bool = False, enter: str | None = None, kind: str | None = None) -> MoveResult:
+    """The game's legal-move search for the named units moving together (``kind`` for games with several kinds
+    of movement, No Prisoners 8.1, 8.8); unknown unit ids are refused naming ``label``."""
+    require_units(position, label, [*unit_ids, *pickup])
+    game_id = position.game.spec.id
+    if kind is not None:
+        known = getattr(rules_for(game_id), "MOVE_OPTIONS", {}).get("kinds", [])
+        if kind not in known:
+            raise ValueError(f"kind {kind!r}: {game_id} has " + (f"the kinds of movement {', '.join(known)}; give one"
+                                                                  if known else "one kind of movement; drop kind"))
+    kinds = {"kind": kind} if kind else {}
+    return rule(game_id, "moves")(position, list(unit_ids), list(pickup), terrorist, enter, **kinds)
+
+
+def moves_json(position: Position, unit_ids: Sequence[str], result: MoveResult) -> dict[str, Any]:
+    """The stable JSON form of a legal-move search (see docs/cli.md)."""
+    name = position.game.map.name
+    return {
+        "unit": unit_ids[0] if len(unit_ids) == 1 else list(unit_ids),
+        "from": name(result.start) if result.start is not None else None,
+        "entering": position.by_id[unit_ids[0]].hex is None,
+        "moving": list(result.moving) or list(unit_ids),  # with the units bound to move along (6.3.3, 8.7.4)
+        "phase": position.phase,
+        "mp": None if result.budget is None else result.budget / 2,
+        "refused": None if result.refused is None else {"reason": result.refused.message,
+                                                         "rule": result.refused.rule},
+        "destinations": [{"hex": name(d.hex), "cost": d.mp, "path": [name(h) for h in d.path],
+                          "stop": d.stop is not None, **({"stop_rule": d.stop.rule} if d.stop else {})}
+                         for d in sorted(result.destinations.values(), key=lambda d: (d.cost, name(d.hex)))],
+        "unreachable": [{"hex": name(h), "reason": r.message, "rule": r.rule}
+                        for h, r in sorted(result.unreachable.items(), key=lambda kv: name(kv[0]))],
+        "exits": [{"exit": label, "hex": name(d.hex), "cost": d.mp, "path": [name(h) for h in d.path]}
+                  for label, d in sorted(result.exits.items())],
+    }
+
+
+class SightLine:
+    """One line of sight asked for: on a map with its obstacles, or in a position with its game's rule."""
+
+    def __init__(self, cmap: CompiledMap, a: Hex, b: Hex, result: LosResult, note: str | None = None):
+        self.cmap, self.a, self.b, self.result, self.note = cmap, a, b, result, note
+
+    @classmethod
+    def on_map(cls, cmap: CompiledMap, a_text: str, b_text: str, convention: str | None = None) -> "SightLine":
+        """``toolkit los MAP A B``: the map's obstacles and convention (or ``convention``); a map whose game has
+        its own line of fire gets a ``note`` saying this is not the game's verdict."""
+        a, b = cmap.resolve(a_text), cmap.resolve(b_text)
+        conv = Convention(convention or cmap.los.convention)
+        result = LosEngine(cmap.grid).check(a, b, conv, map_obstacles(cmap), rule=cmap.los.rule)
+        return cls(cmap, a, b, result, OWN_LOF_RULES.get(cmap.id))
+
+    @classmethod
+    def in_position(cls, position: Position, a_text: str, b_text: str) -> "SightLine":
+        """``toolkit los --position POSITION A B``: the game's own spotting or line-of-fire rule."""
+        cmap = position.game.map
+        a, b = cmap.resolve(a_text), cmap.resolve(b_text)
+        return cls(cmap, a, b, rule(position.game.spec.id, "can_see")(position, a, b))
+
+    def json(self) -> dict[str, Any]:
+        """The stable JSON of ``toolkit los --json`` (see docs/cli.md)."""
+        return {**result_json(self.cmap, self.result), **({"note": self.note} if self.note else {})}
+
+    def overlay(self) -> LosOverlay:
+        """The line drawn on the map: green while seen, red from the block point."""
+        lay = self.cmap.grid.layout
+        return LosOverlay(lay.centre(self.a), lay.centre(self.b), self.result.visible, self.result.block_point,
+                          list(self.result.blocked_by), [c.hex for c in self.result.touched])
+
+
+def supply_answer(position: Position, side: str | None = None, unit: str | None = None) -> dict[str, Any]:
+    """``toolkit supply --json``: every unit's supply line, or where it is cut."""
+    rules = Rules(position.game.spec.id)
+    if side is not None:
+        check_side(position, side)
+    if unit is not None:
+        require_units(position, position.source, [unit])
+    return rules.supply_json(rules.supply(position, side=side, unit=unit))
+
+
+def command_answer(position: Position) -> dict[str, Any]:
+    """``toolkit command --json``: every HQ's command radius and the units in command."""
+    rules = Rules(position.game.spec.id)
+    return rules.command_json(rules.command(position))
+
+
+def check_answer(position: Position, turn_end: bool = False) -> dict[str, Any]:
+    """``toolkit check --json``: every rule the position breaks."""
+    rules = Rules(position.game.spec.id)
+    return rules.check_json(rules.check(position, turn_end=turn_end or None))
+
+
+def victory_answer(position: Position, road_cut_by: str | None = None) -> dict[str, Any]:
+    """``toolkit victory --json``; ``road_cut_by`` is Jerusalem!'s reading of 2.0 (``zoc`` or ``zoc-or-unit``)."""
+    rules = Rules(position.game.spec.id)
+    cut = {"road_cut_by": road_cut_by.replace("-", "_")} if road_cut_by else {}
+    return rules.victory_json(rules.victory(position, **cut))
+
+
+def check_side(position: Position, side: str) -> None:
+    """Refuse a side the position's game does not have, naming the sides."""
+    sides = [s.id for s in position.game.spec.sides]
+    if side not in sides:
+        raise ValueError(f"side {side!r} is not a side of {position.game.spec.id}; give one of: {', '.join(sides)}")
+
+
+def zoc_answer(position: Position, side: str) -> dict[str, Any]:
+    """``{"side", "hexes": [{"hex", "units", "rule"}]}``: the hexes in the ZOC of ``side``'s units, by the game's
+    own ZOC rules (each unit exerting it listed, with the rule)."""
+    check_side(position, side)
+    name = position.game.map.name
+    found = rule(position.game.spec.id, "side_zoc")(position, side)
+    return {"side": side, "hexes": [{"hex": name(h), "units": [u for u, _ in src],
+                                     "rule": ", ".join(dict.fromkeys(r for _, r in src))}
+                                    for h, src in sorted(found.items(), key=lambda kv: name(kv[0]))]}
+
+
+def reach_answer(position: Position, side: str) -> dict[str, Any]:
+    """``{"side", "hexes": [{"hex", "count", "units"}]}``: every hex some unit of ``side`` can reach or attack
+    next turn (:func:`toolkit.game.reach.reach`)."""
+    check_side(position, side)
+    name = position.game.map.name
+    found = side_reach(position, side)
+    return {"side": side, "hexes": [{"hex": name(h), "count": len(units), "units": list(units)}
+                                    for h, units in sorted(found.items(), key=lambda kv: name(kv[0]))]}

@@ -1,0 +1,41 @@
+"""The ``/api/source`` answer: what the page needs to draw a source and offer its game's tools."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..game import Position, Unit
+from ..games import RULES, rules_for
+from ..vassal.counters import face_texts
+from .sources import Source
+
+#: Each layer of the page and the calculator a game's rules package needs for it.
+LAYERS = {"zoc": "side_zoc", "supply": "supply", "command": "command", "victory": "victory",
+          "reach": "movement_phases", "check": "check"}
+
+
+def source_json(source: Source) -> dict[str, Any]:
+    """``{"id", "kind", "title", "map", "game", "phase", "phases", "sides", "units", "move_options", "layers"}``
+    (``docs/web.md``); a save's pieces it could not place are listed in ``unplaced``."""
+    head = source.entry()
+    if source.kind == "map":
+        return {**head, "phase": None, "phases": [], "sides": [], "units": [], "move_options": None,
+                "layers": [], "unplaced": []}
+    position, unplaced = source.opened
+    spec = position.game.spec
+    rules = rules_for(spec.id) if spec.id in RULES else None
+    return {**head, "phase": position.phase, "phases": list(spec.phases), "sides": [s.id for s in spec.sides],
+            "units": [unit_json(position, u) for u in position.units],
+            "move_options": getattr(rules, "MOVE_OPTIONS", {"flags": [], "kinds": []}),
+            "layers": [layer for layer, needs in LAYERS.items() if hasattr(rules, needs)],
+            "unplaced": [str(u) for u in unplaced]}
+
+
+def unit_json(position: Position, u: Unit) -> dict[str, Any]:
+    """One unit: ``{"id", "name", "side", "hex", "box", "type", "face", "values", "counter", "flags",
+    "carried_by"}``; ``values`` is what its face prints (strength-movement, command radius)."""
+    back_flag = position.game.spec.back_flag
+    back = back_flag is not None and u.has(back_flag)
+    return {"id": u.id, "name": u.counter.name, "side": u.side,
+            "hex": None if u.hex is None else position.game.map.name(u.hex), "box": u.box, "type": u.type,
+            "face": "back" if back else "front", "values": face_texts(position.game, u.counter, back)["factors"],
+            "counter": u.counter.id, "flags": sorted(u.flags), "carried_by": u.carried_by}

@@ -1,0 +1,181 @@
+"""What the viewer can show: bundled maps, bundled positions, and files the user opened or uploaded.
+
+A source is looked up by its id only (``map:<id>``, ``bundled:<game>/<file>``, ``upload:<n>``): the ids of
+bundled data come from listing the bundled folders, so no request ever names a file.  Each source is opened
+once (maps compiled once, through the compiled-map cache) and keeps its answers that take time (reach, ZOC)
+in memory.  Uploads are untrusted: at most :data:`MAX_UPLOAD_BYTES`, a ``.vsav`` read through the
+untrusted-archive guards, YAML through the safe loader with its limits -- from the bytes, never written to disk.
+"""
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+from urllib.parse import unquote
+
+from ..game import Position, modules_dir
+from ..game.module import load_bundled_game
+from ..games import game_position_from_save, game_position_from_yaml, load_position_or_save
+from ..mapdata import CompiledMap, list_maps, open_map
+from .queries import NotFound, TooLarge, WebError
+
+MAX_UPLOAD_BYTES = 5 << 20   # an uploaded position or save
+MAX_UPLOADS = 16             # uploads kept in memory (the oldest is dropped first)
+POSITION_FOLDERS = ("scenarios", "examples")
+_UNSAFE_NAME = re.compile(r"[\x00-\x1f\x7f/\\:]")
+
+
+@dataclass
+class Source:
+    """One thing the page can show: a map, or a position on its game's map."""
+
+    id: str
+    title: str
+    map_id: str
+    game: str | None = None
+    open_map: Callable[[], CompiledMap] | None = None                 # a map source
+    open_position: Callable[[], tuple[Position, list]] | None = None   # a position source
+    answers: dict[Any, Any] = field(default_factory=dict)   # answers kept: (endpoint, parameters) -> JSON
+
+    @property
+    def kind(self) -> str:
+        """``map`` or ``position``."""
+        return "map" if self.open_position is None else "position"
+
+    def entry(self) -> dict[str, Any]:
+        """``{"id", "kind", "title", "map", "game"}``: the source in the listing (a bundled position is listed
+        without being opened)."""
+        return {"id": self.id, "kind": self.kind, "title": self.title, "map": self.map_id, "game": self.game}
+
+    def remember(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """The answer kept under ``key``, computed the first time."""
+        if key not in self.answers:
+            self.answers[key] = compute()
+        return self.answers[key]
+
+    @property
+    def map(self) -> CompiledMap:
+        """The compiled map (compiled or loaded once): the map's, or the position's game's."""
+        if self.open_position is not None:
+            return self.position.game.map
+        return self.remember("map", self.open_map)
+
+    @property
+    def opened(self) -> tuple[Position, list]:
+        """The position and the save's pieces it could not place (opened once)."""
+        if self.open_position is None:
+            raise WebError(f"source {self.id!r} is a map, not a position; give a position's id (kind 'position' in "
+                           "/api/sources) or open a position file")
+        return self.remember("position", self.open_position)
+
+    @property
+    def position(self) -> Position:
+        """The position (:class:`WebError` for a map source)."""
+        return self.opened[0]
+
+
+class SourceBook:
+    """Every source by id: the bundled ones (listed once), and those the user opened; ``lock`` serialises the
+    calculators (one user, one request at a time)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.current: str | None = None
+        self.maps = {map_id: Source(f"map:{map_id}", title, map_id, open_map=_bundled_map(map_id))
+                     for map_id, title, _ in list_maps()}
+        self.sources: dict[str, Source] = {s.id: s for s in self.maps.values()}
+        self.bundled_files: dict[Path, str] = {}
+        for game_yaml in sorted(modules_dir().glob("*/game.yaml")):
+            game = load_bundled_game(game_yaml.parent.name)
+            for folder in POSITION_FOLDERS:
+                for path in sorted((game_yaml.parent / folder).glob("*.yaml")):
+                    sid = f"bundled:{game.spec.id}/{path.name}"
+                    self.sources[sid] = Source(sid, f"{game.spec.title}: {path.stem}", game.spec.map, game.spec.id,
+                                               open_position=_file_position(str(path)))
+                    self.bundled_files[path.resolve()] = sid
+        self.uploads: OrderedDict[str, Source] = OrderedDict()
+        self.uploaded = 0
+        self.pictures: dict[tuple, Any] = {}   # per compiled map: its SVG and geometry
+
+    def per_map(self, cmap: CompiledMap, what: str, compute: Callable[[], Any]) -> Any:
+        """What is drawn or measured once per compiled map (``map.svg``, ``geometry``), shared by its sources."""
+        key = (cmap.id, cmap.source_hash, what)
+        if key not in self.pictures:
+            self.pictures[key] = compute()
+        return self.pictures[key]
+
+    def get(self, source_id: str) -> Source:
+        """The source of an id; :class:`NotFound` lists where the ids are."""
+        found = self.sources.get(source_id) or self.uploads.get(source_id)
+        if found is None:
+            raise NotFound(f"source {source_id[:80]!r}: no such source; give an id from /api/sources (or open a file)")
+        return found
+
+    def map_source(self, map_id: str) -> Source:
+        """The source of a bundled map id; :class:`NotFound` lists the ids."""
+        if map_id not in self.maps:
+            raise NotFound(f"map {map_id[:80]!r}: not a bundled map; give one of: {', '.join(self.maps)}")
+        return self.maps[map_id]
+
+    def listing(self) -> dict[str, Any]:
+        """``{"sources": [{"id", "kind", "title", "map", "game"}], "current"}``."""
+        return {"sources": [s.entry() for s in [*self.sources.values(), *self.uploads.values()]],
+                "current": self.current}
+
+    def open_command_line(self, text: str) -> Source:
+        """What ``toolkit serve`` was given: a bundled map id, or a position file or save (a bundled position
+        file is its bundled source); it becomes ``current``."""
+        if text in self.maps:
+            source = self.maps[text]
+        elif Path(text).resolve() in self.bundled_files:
+            source = self.sources[self.bundled_files[Path(text).resolve()]]
+        else:   # opened now: a bad file is refused on the command line, not later in the page
+            source = self._add(os.path.basename(text), load_position_or_save(text))
+        self.current = source.id
+        return source
+
+    def upload(self, raw: bytes, filename: str | None) -> Source:
+        """A file the user dropped on the page: ``filename`` (header ``X-Filename``) only chooses the format and
+        names it in messages; it is never a path."""
+        if len(raw) > MAX_UPLOAD_BYTES:
+            raise TooLarge(f"the file is {len(raw)} bytes, over the limit of {MAX_UPLOAD_BYTES} for an upload; "
+                           "open a smaller position or save")
+        name = upload_name(filename)
+        if name.lower().endswith(".vsav"):
+            return self._add(name, game_position_from_save(raw, name))
+        return self._add(name, (game_position_from_yaml(raw, name), []))
+
+    def _add(self, title: str, opened: tuple[Position, list]) -> Source:
+        self.uploaded += 1
+        sid = f"upload:{self.uploaded}"
+        game = opened[0].game
+        source = Source(sid, title, game.map.id, game.spec.id, open_position=lambda: opened)
+        self.uploads[sid] = source
+        while len(self.uploads) > MAX_UPLOADS:
+            oldest = next(k for k in self.uploads if k != self.current)
+            del self.uploads[oldest]
+        return source
+
+
+def upload_name(filename: str | None) -> str:
+    """The name an upload is shown by: ``X-Filename`` percent-decoded (a header carries no other non-ASCII
+    name: ``encodeURIComponent`` in the page), its last part with control characters, slashes and colons replaced;
+    it must end in ``.yaml``, ``.yml`` or ``.vsav`` (the format)."""
+    if not filename:
+        raise WebError("header X-Filename is missing: send the file's name (ending .yaml, .yml or .vsav) with it")
+    name = _UNSAFE_NAME.sub("_", re.split(r"[/\\]", unquote(filename))[-1])[:120] or "_"
+    if not name.lower().endswith((".yaml", ".yml", ".vsav")):
+        raise WebError(f"X-Filename {name!r}: open a position file (.yaml or .yml) or a VASSAL save (.vsav)")
+    return name
+
+
+def _bundled_map(map_id: str) -> Callable[[], CompiledMap]:
+    return lambda: open_map(map_id)
+
+
+def _file_position(path: str) -> Callable[[], tuple[Position, list]]:
+    return lambda: load_position_or_save(path)

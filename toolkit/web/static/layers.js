@@ -1,0 +1,102 @@
+// The layers a source's game has (`layers` in /api/source): each draws one API answer and writes its notes.
+import {getJSON} from "./api.js";
+import {html} from "./dom.js";
+import {ramp, svgEl, tooltip} from "./svg.js";
+
+const HQ_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"];
+
+function note(text, cls = "") {
+  return html("p", {textContent: text, className: cls});
+}
+
+function polyline(view, hexes, attrs, parent) {
+  return svgEl("polyline", {points: view.pathPoints(hexes), ...attrs}, parent);
+}
+
+function cross(view, hex, attrs, parent) {
+  const [x, y] = view.centre(hex), r = view.radius * 0.45;
+  const d = `M${x - r},${y - r}L${x + r},${y + r}M${x + r},${y - r}L${x - r},${y + r}`;
+  return svgEl("path", {d, ...attrs}, parent);
+}
+
+async function zoc(view, g, source, side) {
+  const a = await getJSON("/api/zoc", {source: source.id, side});
+  for (const h of a.hexes) {
+    if (view.has(h.hex)) tooltip(view.hexPolygon(h.hex, {class: "zoc"}, g), `ZOC of ${h.units.join(", ")} (${h.rule})`);
+  }
+  return [note(`${a.hexes.length} hexes in the ZOC of the ${a.side} units (hatched).`)];
+}
+
+async function supply(view, g, source) {
+  const a = await getJSON("/api/supply", {source: source.id});
+  const notes = [];
+  for (const u of a.units) {
+    const line = svgEl("g", {class: u.supplied ? "supply-line" : "supply-line cut", "data-unit": u.unit}, g);
+    if (u.rail_path && u.rail_path.length > 1) polyline(view, u.rail_path, {class: "rail"}, line);
+    if (u.path.length > 1) polyline(view, u.path, {class: "path"}, line);
+    else if (u.hex && view.has(u.hex)) svgEl("circle", {cx: view.centre(u.hex)[0], cy: view.centre(u.hex)[1],
+                                                       r: view.radius * 0.2, class: "at-source"}, line);
+    const why = u.cut ? `cut at ${u.cut.hex}: ${u.cut.reason} (${u.cut.rule})` : `supplied (${u.rule})`;
+    tooltip(line, `${u.unit}: ${why}`);
+    if (u.cut) {
+      if (view.has(u.cut.hex)) cross(view, u.cut.hex, {class: "cut-mark"}, line);
+      notes.push(note(`${u.unit} in ${u.hex}: ${why}`, "cut"));
+    }
+  }
+  const cut = notes.length;
+  notes.unshift(note(`${a.units.length} supply lines: ${a.units.length - cut} in supply (green, rail dotted), ` +
+                     `${cut} cut (red, ✕ where and why).`));
+  return notes;
+}
+
+async function command(view, g, source) {
+  const a = await getJSON("/api/command", {source: source.id});
+  const notes = [];
+  a.hqs.forEach((hq, i) => {
+    const colour = HQ_COLOURS[i % HQ_COLOURS.length];
+    const radius = svgEl("path", {d: view.outline(hq.hexes), stroke: colour, class: "command-radius",
+                                  "data-hq": hq.hq}, g);
+    tooltip(radius, `${hq.hq}: radius ${hq.radius} (${hq.rule})`);
+    if (hq.hex && view.has(hq.hex)) view.hexPolygon(hq.hex, {class: "hq", stroke: colour}, g);
+    const line = note(`${hq.hq} in ${hq.hex}: radius ${hq.radius} (${hq.rule}), ${hq.units.length} units in command`);
+    line.title = hq.units.join(", ");
+    notes.push(line);
+  });
+  for (const u of a.out_of_command || []) {     // the games whose calculator lists them (the Siege 5.x)
+    const why = `${u.reason} (${u.rule})`;
+    if (u.hex && view.has(u.hex)) tooltip(cross(view, u.hex, {class: "out-of-command"}, g), `${u.unit}: ${why}`);
+    notes.push(note(`${u.unit} in ${u.hex}: out of command — ${why}`, "cut"));
+  }
+  return notes;
+}
+
+async function victory(view, g, source) {
+  const a = await getJSON("/api/victory", {source: source.id});
+  if (a.road) polyline(view, a.road.path, {class: "victory-road"}, g);
+  for (const h of a.cut_by || []) if (view.has(h)) cross(view, h, {class: "victory-cut"}, g);
+  for (const h of a.city_hexes_held || []) if (view.has(h)) view.hexPolygon(h, {class: "held"}, g, 0.8);
+  return [note(a.explanation)];
+}
+
+async function reach(view, g, source, side) {
+  const a = await getJSON("/api/reach", {source: source.id, side});
+  const most = Math.max(1, ...a.hexes.map((h) => h.count));
+  for (const h of a.hexes) {
+    if (!view.has(h.hex)) continue;
+    tooltip(view.hexPolygon(h.hex, {class: "reach", fill: ramp(h.count / most), "data-count": h.count}, g, 0.95),
+            `${h.count} units can reach or attack ${h.hex}: ${h.units.join(", ")}`);
+    const [x, y] = view.centre(h.hex);
+    svgEl("text", {x, y: y - view.radius * 0.45, "font-size": view.radius * 0.38, class: "reach-count"}, g,
+          String(h.count));
+  }
+  return [note(`${a.hexes.length} hexes the ${a.side} units can reach or attack next turn; ` +
+               `the number is how many (up to ${most}).`)];
+}
+
+export const LAYERS = {
+  zoc: {label: "Enemy ZOC", draw: zoc, sided: true},
+  supply: {label: "Supply lines", draw: supply},
+  command: {label: "Command radii", draw: command},
+  victory: {label: "Victory road", draw: victory},
+  reach: {label: "Enemy reach", draw: reach, sided: true},
+};

@@ -1,0 +1,157 @@
+// Movement: the selected unit or stack, the move options the CLI has, and its legal destinations (/api/moves).
+import {getJSON} from "./api.js";
+import {html} from "./dom.js";
+import {mpLabel, ramp, svgEl} from "./svg.js";
+import {unitLabel} from "./counters.js";
+
+export class Moves {
+  constructor(view, els, onError) {
+    this.view = view;
+    this.els = els;           // {text, form, phase, summary, offmap, offmapLabel}
+    this.onError = onError;
+    this.source = null;
+    this.selected = [];       // unit ids: the unit, then the units moving with it
+    this.answer = null;
+    els.form.addEventListener("change", () => this.refresh());
+    els.form.addEventListener("submit", (e) => { e.preventDefault(); this.refresh(); });
+    els.offmap.addEventListener("change", () => els.offmap.value && this.select([els.offmap.value]));
+  }
+
+  // A new source: its phases, its move options and its off-map units.
+  setSource(source) {
+    this.source = source;
+    this.clear();
+    const {phase} = this.els;
+    phase.replaceChildren(...(source.phases || []).map((p) => new Option(p, p, false, p === source.phase)));
+    const offmap = source.units.filter((u) => u.hex === null);
+    this.els.offmap.replaceChildren(new Option("—", ""), ...offmap.map((u) => new Option(unitLabel(u), u.id)));
+    this.els.offmapLabel.hidden = source.kind !== "position" || offmap.length === 0;
+    this.els.form.hidden = source.kind !== "position";
+  }
+
+  unit(id) { return this.source.units.find((u) => u.id === id); }
+
+  select(ids) {
+    this.selected = ids;
+    this.buildOptions();
+    return this.refresh();
+  }
+
+  clear() {
+    this.selected = [];
+    this.answer = null;
+    this.view.clear("moves");
+    this.view.clear("path");
+    this.els.text.textContent = "Click a counter on the map (Esc clears).";
+    this.els.summary.replaceChildren();
+    this.els.form.querySelectorAll(".unit-option").forEach((n) => n.remove());
+  }
+
+  // The options of the selected unit: its stack mates (with / pickup) and the game's flags.
+  buildOptions() {
+    const form = this.els.form;
+    form.querySelectorAll(".unit-option").forEach((n) => n.remove());
+    const [first, ...rest] = this.selected;
+    const unit = this.unit(first);
+    this.els.text.textContent = `Selected: ${unitLabel(unit)}${unit.hex ? ` in ${unit.hex}` : " (off the map)"}`;
+    const mates = unit.hex ? this.source.units.filter((u) => u.hex === unit.hex && u.id !== first) : [];
+    const flags = (this.source.move_options && this.source.move_options.flags) || [];
+    const add = (node) => { node.classList.add("unit-option"); form.append(node); };
+    const legends = {with: "moving with it (--with)", pickup: "picked up (--pickup)"};
+    for (const flag of ["with", "pickup"]) {       // every game's moves take --with
+      if ((flag === "with" || flags.includes(flag)) && mates.length) {
+        add(html("fieldset", {}, html("legend", {textContent: legends[flag]}), ...mates.map((m) => html("label", {},
+          html("input", {type: "checkbox", name: flag, value: m.id, checked: flag === "with" && rest.includes(m.id)}),
+          ` ${unitLabel(m)}`))));
+      }
+    }
+    if (flags.includes("terrorist")) {
+      add(html("label", {}, html("input", {type: "checkbox", name: "terrorist"}), " terrorist (--terrorist)"));
+    }
+    if (flags.includes("enter") && !unit.hex) {
+      add(html("label", {}, "entering at (--enter) ", html("input", {name: "enter", placeholder: "hex or place"})));
+    }
+    const kinds = (this.source.move_options && this.source.move_options.kinds) || [];
+    if (flags.includes("kind") && kinds.length) {
+      add(html("label", {}, "kind (--kind) ", html("select", {name: "kind"}, new Option("default", ""),
+                                             ...kinds.map((k) => new Option(k, k)))));
+    }
+  }
+
+  params() {
+    const data = new FormData(this.els.form);
+    return {source: this.source.id, unit: this.selected[0], with: data.getAll("with"), pickup: data.getAll("pickup"),
+            terrorist: data.has("terrorist"), enter: data.get("enter"), kind: data.get("kind"),
+            phase: data.get("phase")};
+  }
+
+  async refresh() {
+    if (!this.selected.length) return;
+    try {
+      this.answer = await getJSON("/api/moves", this.params());
+    } catch (err) {
+      this.answer = null;
+      this.view.clear("moves");
+      this.onError(err);
+      return;
+    }
+    this.draw();
+  }
+
+  draw() {
+    const a = this.answer, layer = this.view.layer("moves");
+    layer.replaceChildren();
+    this.view.clear("path");
+    this.destinations = new Map(a.destinations.map((d) => [d.hex, d]));
+    this.unreachable = new Map(a.unreachable.map((u) => [u.hex, u]));
+    const most = a.mp ?? Math.max(1, ...a.destinations.map((d) => d.cost));
+    for (const u of a.unreachable) {
+      if (this.view.has(u.hex)) this.view.hexPolygon(u.hex, {class: "unreachable"}, layer, 0.9);
+    }
+    for (const d of a.destinations) {
+      if (!this.view.has(d.hex)) continue;
+      this.view.hexPolygon(d.hex, {class: d.stop ? "dest stop" : "dest", fill: ramp(d.cost / most),
+                                   "data-cost": d.cost}, layer, 0.92);
+      const [x, y] = this.view.centre(d.hex);
+      const r = this.view.radius;
+      svgEl("text", {x, y: y + r * 0.62, "font-size": r * 0.42, class: "cost"}, layer,
+            mpLabel(d.cost) + (d.stop ? "■" : ""));
+    }
+    if (a.from && this.view.has(a.from)) this.view.hexPolygon(a.from, {class: "start"}, layer);
+    this.summary();
+  }
+
+  summary() {
+    const a = this.answer, box = this.els.summary;
+    const who = [].concat(a.unit).join(", ");
+    if (a.refused) {
+      const why = `${who} cannot move: ${a.refused.reason} (${a.refused.rule})`;
+      box.replaceChildren(html("p", {className: "refused", textContent: why}));
+      return;
+    }
+    const mp = a.mp === null ? "unlimited MP" : `${mpLabel(a.mp)} MP`;
+    const lines = [`${who} from ${a.from || "off the map"}, ${a.phase} phase, ${mp}: ` +
+                   `${a.destinations.length} destinations, ${a.unreachable.length} hexes refused (hover one for why).`,
+                   "Shaded by cost (green cheap, red dear), the cost in the hex; ■ the move must stop there."];
+    if (a.moving && a.moving.length > 1) lines.push(`Moving together: ${a.moving.join(", ")}.`);
+    for (const e of a.exits || []) {
+      lines.push(`May leave the map by the ${e.exit} road from ${e.hex} (${mpLabel(e.cost)} MP).`);
+    }
+    box.replaceChildren(...lines.map((t) => html("p", {textContent: t})));
+  }
+
+  // What hovering a hex says about the move, and its cheapest path drawn; null when nothing is selected.
+  hover(hex) {
+    this.view.clear("path");
+    if (!this.answer || !hex) return null;
+    const d = this.destinations.get(hex);
+    if (d) {
+      svgEl("polyline", {points: this.view.pathPoints(d.path), class: "move-path"}, this.view.layer("path"));
+      const stop = d.stop ? `; the move must stop here (${d.stop_rule})` : "";
+      return {text: `${hex}: ${mpLabel(d.cost)} MP via ${d.path.join(" → ")}${stop}`, rule: d.stop_rule || null};
+    }
+    const u = this.unreachable.get(hex);
+    if (u) return {text: `${hex}: unreachable — ${u.reason}`, rule: u.rule, reason: u.reason};
+    return null;
+  }
+}
