@@ -16,7 +16,7 @@ import yaml
 
 from .fileio import STDOUT, OutputError, check_input, check_output, write_atomic
 from .game import GameDataError, position_from_file
-from .game.module import load_game
+from .game.module import game_map_path, load_game
 from .games import load_game_position, rule
 from .hexgrid import HexNameError
 from .los import Convention, LosEngine
@@ -40,6 +40,14 @@ def _open_map(text: str) -> CompiledMap:
     if os.path.isdir(text) and os.path.isfile(os.path.join(text, "game.yaml")):
         return load_game(text).map
     return open_map(text)
+
+
+def _map_file(text: str) -> str:
+    """The map file a command's MAP argument names (a map file, a game folder's map, a folder's map.yaml)."""
+    if os.path.isdir(text) and os.path.isfile(os.path.join(text, "game.yaml")):
+        game = load_game(text)
+        return str(game_map_path(game.spec.map, game.folder))
+    return os.path.join(text, "map.yaml") if os.path.isdir(text) else text
 
 
 def _game_arg(args: argparse.Namespace):
@@ -209,7 +217,16 @@ def cmd_render(args: argparse.Namespace) -> None:
         marks[cmap.resolve(where)] = label or None
     overlays = [Highlight(marks)] if marks else []
     verb = _verb(args.output)
-    written = write_image(args.output, cmap, overlays, width_px=args.width)
+    if cmap.board is not None and not args.no_board:   # an imported map: its grid over the board image
+        from .render.onboard import board_image_path, render_on_board
+
+        if not args.output.lower().endswith(".png") or args.width is not None:
+            raise ValueError(f"{args.output}: an imported map is drawn over its board image as PNG at the board's "
+                             "own size: give -o OUT.png without --width (or --no-board for the plain map)")
+        image = render_on_board(cmap, board_image_path(cmap, _map_file(args.map)), set(marks))
+        written = write_atomic(args.output, lambda f: image.save(f, format="PNG"))
+    else:
+        written = write_image(args.output, cmap, overlays, width_px=args.width)
     print(f"{verb} {written}" if verb == "replaced" else written, file=_status_stream(args.output))
 
 
@@ -659,6 +676,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--highlight", nargs="*", default=[], metavar="HEX[=LABEL]",
                    help="hexes (or places) to highlight, each optionally with a label such as an MP cost")
     s.add_argument("--width", type=int, help="PNG width in pixels (default 80 px per hex)")
+    s.add_argument("--no-board", action="store_true",
+                   help="an imported map: draw the map itself, not its grid over the board image")
     s.set_defaults(func=cmd_render)
 
     s = sub.add_parser("moves", help="legal moves of a unit or stack in a position")
