@@ -465,7 +465,7 @@ def cmd_vsav_read(args: argparse.Namespace) -> int:
     """Decode a VASSAL save into a position file."""
     if same_file(args.save, args.output):
         raise ValueError(f"{args.output}: refusing to write over the input save; choose another -o")
-    pf, unplaced = read_position_save(args.save, args.game)
+    pf, unplaced = read_position_save(args.save, args.game, args.counters)
     text = yaml.safe_dump(pf.model_dump(exclude_defaults=True), sort_keys=False, allow_unicode=True)
     verb = _verb(args.output)
     write_atomic(args.output, text)
@@ -612,6 +612,22 @@ def cmd_new(args: argparse.Namespace) -> None:
     else:
         print("note: the VASSAL export lays flat-top grids only: `toolkit vmod` refuses this pointy-top game; "
               "the map, line of sight and render commands take it")
+
+
+def cmd_import_vmod(args: argparse.Namespace) -> None:
+    """Write a game folder from a published VASSAL module (docs/new-game.md, "Starting from a published module")."""
+    from .mapdata import compile_map
+    from .vassal.importer import import_module
+
+    report = import_module(args.vmod, args.game_dir)
+    print(f"wrote {report.folder}")
+    for path in report.files:
+        rel = path.relative_to(report.folder)
+        hexes = f" ({len(compile_map(path).grid):,} hexes)" if rel.suffix == ".yaml" and rel.name.startswith("map") else ""
+        print(f"  {rel}{hexes}")
+    for note in report.notes:
+        print(f"  note: {_clean(note)}")
+    print(f"next: toolkit render {os.path.join(args.game_dir, 'map.yaml')} -o board.png   (the grid over the board)")
 
 
 def cmd_schema(args: argparse.Namespace) -> None:
@@ -762,6 +778,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("-o", "--output", required=True, help="POSITION.yaml")
     r.add_argument("--game", help="the game (bundled id or your game's folder), when the save's module is not one "
                                   "of the bundled games")
+    r.add_argument("--counters", metavar="MAPPING.yaml",
+                   help="a counter mapping file, `module piece name: counter id`, for pieces named otherwise")
     r.set_defaults(func=cmd_vsav_read)
     w = vsub.add_parser("write", help="write a position as a save for the game's module")
     w.add_argument("position")
@@ -780,13 +798,20 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--title", help="the game's title (default: from the folder's name)")
     s.set_defaults(func=cmd_new)
 
+    s = sub.add_parser("import-vmod", help="a game folder from a published VASSAL module: its boards, grids and "
+                                           "pieces (docs/new-game.md)")
+    s.add_argument("vmod", metavar="PUBLISHED.vmod", help="the module (read as an untrusted archive)")
+    s.add_argument("-o", "--output", dest="game_dir", metavar="GAME_DIR", required=True,
+                   help="the game folder to write (new or empty)")
+    s.set_defaults(func=cmd_import_vmod)
+
     s = sub.add_parser("schema", help="print the JSON Schema of a file format")
     s.add_argument("kind", choices=["map"])
     s.set_defaults(func=cmd_schema)
     return p
 
 
-INPUTS = ("position", "save", "map", "file")   # argument names that may be input files
+INPUTS = ("position", "save", "map", "file", "vmod", "counters")   # argument names that may be input files
 OUTPUTS = ("output", "svg")                     # argument names that are output files
 MAX_ERROR_LINES, MAX_ERROR_CHARS = 20, 500
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")

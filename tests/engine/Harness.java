@@ -491,8 +491,7 @@ public final class Harness {
      */
     static void place(Path placementsFile, Path out) throws Exception {
       final VASSAL.build.module.GameState gs = module.getGameState();
-      module.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_NEW_LOG_START, Boolean.FALSE);
-      module.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_NEW_LOG_END, Boolean.FALSE);
+      quietPrompts();
       module.setGameFileMode(VASSAL.build.GameModule.GameFileMode.NEW_GAME);
       gs.setup(false);
       gs.setup(true);
@@ -523,6 +522,16 @@ public final class Harness {
       result.put("bytes", out.toFile().length());
     }
 
+    /** No "start/end a logfile?" questions when a game starts or ends, no comment prompt on save. */
+    static void quietPrompts() {
+      final VASSAL.build.GameModule g = VASSAL.build.GameModule.getGameModule();
+      g.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_NEW_LOG_START, Boolean.FALSE);
+      g.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_NEW_LOG_END, Boolean.FALSE);
+      if (g.getPrefs().getOption(VASSAL.build.module.BasicLogger.PROMPT_LOG_COMMENT) != null) {
+        g.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_LOG_COMMENT, Boolean.FALSE);
+      }
+    }
+
     static List<Point> readPoints(Path f) throws Exception {
       final String s = Files.readString(f, StandardCharsets.UTF_8);
       final Matcher m = Pattern.compile("-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?").matcher(s);
@@ -538,9 +547,7 @@ public final class Harness {
 
     static void save(Path saveFile) throws Exception {
       final VASSAL.build.module.GameState gs = module.getGameState();
-      // no "Start new logfile?" question when the game starts
-      module.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_NEW_LOG_START, Boolean.FALSE);
-      module.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_NEW_LOG_END, Boolean.FALSE);
+      quietPrompts();
       final VASSAL.command.Command c = gs.decodeSavedGame(saveFile.toFile());
       if (c == null) throw new IllegalStateException("save decoded to no command");
       // What the save holds, command by command, before anything executes
@@ -683,12 +690,7 @@ public final class Harness {
       result.put("steps", steps);
       onEdt(() -> {
         final VASSAL.build.GameModule g = VASSAL.build.GameModule.getGameModule();
-        // no "start/end a logfile?" questions, no comment prompt on save
-        g.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_NEW_LOG_START, Boolean.FALSE);
-        g.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_NEW_LOG_END, Boolean.FALSE);
-        if (g.getPrefs().getOption(VASSAL.build.module.BasicLogger.PROMPT_LOG_COMMENT) != null) {
-          g.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_LOG_COMMENT, Boolean.FALSE);
-        }
+        Engine.quietPrompts();
         // file dialogs answered by the script (GameModule keeps its chooser in a private field)
         chooser = new ScriptedChooser();
         final java.lang.reflect.Field f = VASSAL.build.GameModule.class.getDeclaredField("fileChooser");

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Union
 
 from ..hexgrid import VassalNumbering
@@ -264,3 +264,36 @@ class MapLayout:
         found = self.board_at(mx, my)
         name = found[0].board.location_name(*found[1]) if found else None
         return OFFBOARD if name is None else name
+
+
+def grid_to_dict(grid: Grid | None) -> dict | None:
+    """A grid as plain data (``kind`` plus its attributes) for the import record; :func:`grid_from_dict`
+    reverses it."""
+    if grid is None:
+        return None
+    if isinstance(grid, HexGrid):
+        return {"kind": "hex", "dx": grid.dx, "dy": grid.dy, "x0": grid.x0, "y0": grid.y0, "sideways": grid.sideways,
+                "snap_to": grid.snap_to,
+                "numbering": None if grid.numbering is None else {k: v for k, v in asdict(grid.numbering).items()
+                                                                  if k != "sideways"}}
+    if isinstance(grid, RegionGrid):
+        return {"kind": "regions", "snap_to": grid.snap_to, "regions": [[r.name, r.x, r.y] for r in grid.regions]}
+    return {"kind": "zones", "background": grid_to_dict(grid.background),
+            "zones": [{"name": z.name, "path": [list(p) for p in z.path], "location_format": z.location_format,
+                       "use_parent_grid": z.use_parent_grid, "grid": grid_to_dict(z.grid)} for z in grid.zones]}
+
+
+def grid_from_dict(data: dict | None) -> Grid | None:
+    """The grid of :func:`grid_to_dict`'s data."""
+    if data is None:
+        return None
+    if data["kind"] == "hex":
+        nd = data["numbering"]
+        numbering = None if nd is None else VassalNumbering(sideways=bool(data["sideways"]), **nd)
+        return HexGrid(float(data["dx"]), float(data["dy"]), int(data["x0"]), int(data["y0"]), bool(data["sideways"]),
+                       bool(data["snap_to"]), numbering)
+    if data["kind"] == "regions":
+        return RegionGrid(tuple(Region(str(n), int(x), int(y)) for n, x, y in data["regions"]), bool(data["snap_to"]))
+    return ZonedGrid(tuple(Zone(str(z["name"]), tuple((int(x), int(y)) for x, y in z["path"]),
+                                str(z["location_format"]), grid_from_dict(z["grid"]), bool(z["use_parent_grid"]))
+                           for z in data["zones"]), grid_from_dict(data["background"]))
