@@ -316,7 +316,7 @@ def run_engine(args: list[str | os.PathLike], timeout: float | None = None) -> d
             raise EngineError(f"no such file: {a}")
     args = [args[0]] + [str(Path(a).resolve()) if Path(a).exists() or a in outputs else a for a in args[1:]]
     cp = os.pathsep.join([str(harness_dir())] + [str(p) for p in classpath()])
-    with tempfile.TemporaryDirectory(prefix="vassal-run-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="vassal-run-", ignore_cleanup_errors=True) as tmp:
         home = Path(tmp) / "home"
         conf = Path(tmp) / "conf"
         jtmp = Path(tmp) / "tmp"
@@ -344,8 +344,9 @@ def run_engine(args: list[str | os.PathLike], timeout: float | None = None) -> d
             raise EngineError(
                 f"engine {args[0]} timed out after {timeout:.0f} s; stderr tail:\n{_tail(err)}") from None
         finally:
-            if proc.poll() is None:
-                _kill_group(proc)
+            # always: the engine may leave a child behind (its image tiler, another JVM in the same process
+            # group) that would go on writing into the temporary folder while it is removed
+            _kill_group(proc)
         elapsed = time.monotonic() - start
     result = None
     for line in reversed(out.splitlines()):
