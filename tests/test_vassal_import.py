@@ -153,6 +153,8 @@ def test_a_non_empty_folder_is_refused_and_left_alone(tmp_path):
     assert_refused(r, str(tmp_path / "game"), "not empty")
     assert listing(tmp_path / "game") == ["notes.txt"]
     assert main(["import-vmod", str(vmod), "-o", str(tmp_path / "empty")]) == 0   # a new folder is fine
+    assert_refused(run(["vmod", str(tmp_path / "empty"), "-o", str(tmp_path / "x.vmod")]), "grid.naming",
+                   "played with that module")
 
 
 # ---------------------------------------------------------------- saves onto the imported map

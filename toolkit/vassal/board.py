@@ -110,6 +110,9 @@ def _board_layout(cmap: CompiledMap, pixels_per_hex: int) -> BoardLayout:
     lay = cmap.grid.layout
     if lay.orientation != "flat":
         raise ValueError(f"map {cmap.id!r}: VASSAL export supports flat-top grids only")
+    if not isinstance(cmap.grid.naming, (CCRR, Diagonal)):
+        raise ValueError(f"map {cmap.id!r}: grid.naming: the VASSAL export lays ccrr and diagonal names; a map "
+                         "imported from a published module (scheme: vassal) is played with that module")
     if pixels_per_hex % 2 or pixels_per_hex < 8:
         raise ValueError(f"pixels_per_hex must be an even whole number >= 8, got {pixels_per_hex}")
     k = pixels_per_hex / lay.width
@@ -127,7 +130,6 @@ def _board_layout(cmap: CompiledMap, pixels_per_hex: int) -> BoardLayout:
                         for h in cmap.grid.hex_list)
         return BoardLayout(k, ox, oy, width, height, None, regions)
     naming = cmap.grid.naming
-    assert isinstance(naming, CCRR)
     grid = HexGridSpec(x0, y0, 1.5 * lay.size * k, float(pixels_per_hex), col, row, naming.digits - 1)
     return BoardLayout(k, ox, oy, width, height, grid, ())
 
