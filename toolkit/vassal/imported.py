@@ -38,7 +38,6 @@ class ModuleMapRecord:
 class ImportRecord:
     """What a save reader needs of the imported module."""
 
-    file: str
     main_map: str
     main_board: str
     maps: dict[str, ModuleMapRecord]
@@ -90,7 +89,7 @@ def _read_record(path: Path, folder: Path) -> ImportRecord:
         pieces_path = Path(folder) / PIECES
         pieces = {str(p["gpid"]): str(p["counter"]) for p in _load(pieces_path)["pieces"] if p.get("gpid")} \
             if pieces_path.is_file() else {}
-        return ImportRecord(str(path), str(data["main"]["map"]), str(data["main"]["board"]), maps,
+        return ImportRecord(str(data["main"]["map"]), str(data["main"]["board"]), maps,
                             {str(k): str(v) for k, v in (data.get("boxes") or {}).items()}, pieces)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
         raise GameDataError(str(path), "", f"not a readable import record ({type(err).__name__}: {err}); it is "

@@ -30,11 +30,10 @@ from ..game.module import load_game
 from ..mapdata import compile_map
 from ..scaffold import ScaffoldError, game_id_for
 from . import vgrid
+from .imported import RECORD
 from .moduleread import ModuleMap, PieceDef, PublishedModule, read_published_module
 
-RECORD = "vassal.yaml"
 MAX_BOXES = 200
-_SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 @dataclass
@@ -161,12 +160,14 @@ class _Writer:
         self.main: tuple[str, str] | None = None
 
     def write(self, rel: str, data: bytes | str) -> None:
+        """A new file of the folder (never over an existing one)."""
         path = self.tmp / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "xb") as f:
             f.write(data.encode("utf-8") if isinstance(data, str) else data)
 
     def image(self, slot) -> str:
+        """The board image of a board slot, copied once under ``images/`` with a safe name; its path there."""
         if id(slot.board) not in self.images and slot.image_bytes:
             stem, ext = os.path.splitext(os.path.basename(slot.board.image))
             ext = ext if re.fullmatch(r"\.[A-Za-z0-9]{1,5}", ext) else ".img"
@@ -176,6 +177,7 @@ class _Writer:
         return self.images.get(id(slot.board), "")
 
     def box(self, location: str) -> None:
+        """A box for an engine location name (at most :data:`MAX_BOXES`)."""
         if location and location not in self.boxes and len(self.boxes) < MAX_BOXES:
             self.boxes[location] = slug(location, self.box_ids, "box").replace("-", "_")
 
@@ -205,6 +207,7 @@ class _Writer:
                 self.box(r.name)
 
     def maps(self) -> list[dict]:
+        """Every board's image and map file written; the maps of the import record."""
         out, taken, written = [], {"map"}, {}
         for mmap in self.module.maps:
             boards = []
@@ -331,6 +334,4 @@ def import_module(vmod: str | os.PathLike[str], game_dir: str | os.PathLike[str]
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    report = ImportReport(folder, sorted(folder.rglob("*")), w.notes)
-    report.files = [p for p in report.files if p.is_file()]
-    return report
+    return ImportReport(folder, sorted(p for p in folder.rglob("*") if p.is_file()), w.notes)

@@ -58,12 +58,6 @@ class HexGrid:
         row = _java_round((y - self.y0 - (self.dy / 2 if nx % 2 else 0)) / self.dy)
         return col, row
 
-    def centre(self, col: int, row: int) -> tuple[float, float]:
-        """The exact board point of the centre of raw column ``col``, row ``row``."""
-        x = self.x0 + col * self.dx
-        y = self.y0 + row * self.dy + (self.dy / 2 if col % 2 else 0)
-        return (y, x) if self.sideways else (x, y)
-
     def location_name(self, px: int, py: int) -> str | None:
         """``HexGrid.locationName``: the numbering's name of the point, None without a numbering."""
         return None if self.numbering is None else self.numbering.label(*self.raw(px, py))
@@ -185,14 +179,6 @@ class ZonedGrid:
         values = {"name": z.name, "gridLocation": (grid.location_name(px, py) if grid else None) or ""}
         return _ZONE_TOKEN.sub(lambda m: values.get(m.group(1), ""), z.location_format)
 
-    def snap(self, px: int, py: int) -> tuple[int, int]:
-        """The zone grid's snap, else the background grid's (the point itself without one)."""
-        z = self.zone_at(px, py)
-        grid = self.grid_of(z) if z is not None else None
-        if grid is not None:
-            return grid.snap(px, py)
-        return (px, py) if self.background is None else self.background.snap(px, py)
-
 
 Grid = Union[HexGrid, RegionGrid, ZonedGrid]
 
@@ -210,10 +196,6 @@ class Board:
     def location_name(self, px: int, py: int) -> str | None:
         """``Board.locationName`` of a board point."""
         return None if self.grid is None else self.grid.location_name(px, py)
-
-    def snap(self, px: int, py: int) -> tuple[int, int]:
-        """``Board.snapTo`` of a board point."""
-        return (px, py) if self.grid is None else self.grid.snap(px, py)
 
 
 @dataclass(frozen=True)
