@@ -2,13 +2,15 @@
 
 For every hand-written module shape (tests/vassal_modules.py: two boards on one map with an upright and a
 sideways grid; a zoned board with a hex zone and an off-map box map; letters, descending columns and a
-location format), the import's name of every hex centre of every map file is the name the engine gives
-that point (``Map.locationName``), and a save the engine makes (pieces dropped on hex centres and in box
+location format, a RegionGrid track), the import's name of every hex centre of every map file is the name
+the engine gives that point (``Map.locationName``), so are the grid arithmetic's names of random points,
+and a save the engine makes (pieces dropped on hex centres and in box
 zones, ``GameState.saveGame``) reads back with every piece on its named hex or in its box.
 """
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 
 import pytest
@@ -50,18 +52,26 @@ def _hex_points(cmap, module) -> list[tuple[str, str, list[int]]]:
 
 @pytest.mark.parametrize("shape", sorted(vm.SHAPES))
 def test_every_hex_centre_is_named_as_the_engine_names_it(tmp_path, shape):
+    """Every hex centre of every map file, and 300 random points of every map (on and off the boards: the
+    grid arithmetic the save reader uses, :mod:`toolkit.vassal.vgrid`), named as the engine names them."""
     vmod, folder, module = _imported(tmp_path, shape)
-    points = [p for cmap in _map_files(folder) for p in _hex_points(cmap, module)]
-    assert len(points) > 40
-    for map_name in sorted({m for m, _, _ in points}):
-        mine = [(name, pt) for m, name, pt in points if m == map_name]
+    centres = [p for cmap in _map_files(folder) for p in _hex_points(cmap, module)]
+    assert len(centres) > 40
+    rng = random.Random(15)
+    for mmap in module.maps:
+        lay = mmap.layout()
+        w = max(pb.x + pb.board.width for pb in lay.boards) + 10
+        h = max(pb.y + pb.board.height for pb in lay.boards) + 10
+        mine = [(name, pt) for m, name, pt in centres if m == mmap.name]
+        mine += [(lay.location_name(*pt), pt) for pt in ([rng.randrange(-5, w), rng.randrange(-5, h)]
+                                                         for _ in range(300))]
         pts = tmp_path / "points.json"
         pts.write_text(json.dumps([pt for _, pt in mine]))
-        r = vengine.run_engine(["where", vmod, pts, map_name])
+        r = vengine.run_engine(["where", vmod, pts, mmap.name])
         assert r["ok"], r["errors"]
-        engine = [p["name"] for p in r["points"]]
+        engine = [p["name"] or "offboard" for p in r["points"]]
         wrong = [(name, pt, got) for (name, pt), got in zip(mine, engine) if name != got]
-        assert not wrong, f"{shape}: {len(wrong)} of {len(mine)} hex centres named otherwise, e.g. {wrong[:3]}"
+        assert not wrong, f"{shape} {mmap.name}: {len(wrong)} of {len(mine)} points named otherwise, e.g. {wrong[:3]}"
 
 
 def _placements(folder, module, shape):
@@ -111,3 +121,14 @@ def test_an_engine_save_reads_back_with_every_piece_on_its_named_hex(tmp_path, s
     assert sum(on_main.values()) >= 10
     assert len(unplaced) == sum(elsewhere.values())   # pieces on the other boards are listed, with the engine's name
     assert all("the engine:" in u.reason for u in unplaced)
+
+
+def test_region_ties_fall_as_in_the_engine(tmp_path):
+    """Points equally near several regions: the engine takes the first in its HashMap's order (vgrid too)."""
+    vmod = vm.write_vmod(tmp_path / "regions.vmod", vm.regions())
+    lay = read_published_module(vmod).maps[0].layout()
+    pts = [[x, y] for x in range(0, 260, 10) for y in range(0, 180, 10)]
+    (tmp_path / "points.json").write_text(json.dumps(pts))
+    r = vengine.run_engine(["where", vmod, tmp_path / "points.json", "Regions"])
+    assert r["ok"], r["errors"]
+    assert [p["name"] for p in r["points"]] == [lay.location_name(*pt) for pt in pts]

@@ -116,6 +116,8 @@ def test_every_hex_centre_is_named_by_the_boards_own_grid(imported):
 def test_zones_and_box_boards_become_boxes(imported):
     shape, _, folder, _ = imported
     game = yaml.safe_load((folder / "game.yaml").read_text())
+    if shape == "lettered":
+        assert game["boxes"] == ["turn_1", "turn_2", "turn_3", "turn_4"]
     if shape == "zoned":
         assert game["boxes"] == ["eliminated", "reinforcements", "turn_track"]
         assert [s["id"] for s in game["sides"]] == ["allies", "axis"]

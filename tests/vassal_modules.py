@@ -7,7 +7,8 @@
   HexGrid and letters, a zone location format), a roster of two sides, and an off-map box map
   (``launch="true"``, a board without an image, zones for boxes).
 * :func:`lettered` -- letters and numbers rows-first, descending columns, a location format with text,
-  negative raw columns.
+  negative raw columns; a turn track map with a RegionGrid.
+* :func:`regions` -- a RegionGrid whose points tie (no hex grid: not importable as a map).
 * :func:`large` -- one board of ``cols x rows`` hexes (the bench's 5,000-hex import).
 
 Each returns ``(buildFile.xml text, {image name: (width, height)})``; :func:`write_vmod` writes the archive.
@@ -119,11 +120,24 @@ def zoned() -> tuple[str, dict[str, tuple[int, int]]]:
 
 
 def lettered() -> tuple[str, dict[str, tuple[int, int]]]:
-    """Rows first in letters, descending columns, a location format with text, columns left of x0."""
+    """Rows first in letters, descending columns, a location format with text, columns left of x0; and a
+    turn record track map with a RegionGrid (named points)."""
     grid = hexgrid(40.0, 46.0, 70, 20, 'first="V" hLeading="2" hOff="1" hType="N" hDescend="true" '
                    'locationFormat="Hex $gridLocation$" sep="" stagger="true" vDescend="false" vLeading="1" vOff="0" vType="A"')
-    maps = game_map("Sector Map", board("Sector", "sector.png", grid))
-    return module_xml("Lettered", maps), {"sector.png": (380, 300), **PIECE_IMAGES}
+    regions = "".join(f'<{G}Region name="Turn {i + 1}" originx="{30 + 60 * i}" originy="40"/>' for i in range(4))
+    track = f'<{G}RegionGrid fontsize="9" snapto="true" visible="false">{regions}</{G}RegionGrid>'
+    maps = (game_map("Sector Map", board("Sector", "sector.png", grid))
+            + game_map("Turn Track", board("Track", "track.png", track), launch=True))
+    return module_xml("Lettered", maps), {"sector.png": (380, 300), "track.png": (250, 80), **PIECE_IMAGES}
+
+
+def regions(count: int = 22) -> tuple[str, dict[str, tuple[int, int]]]:
+    """A board with a RegionGrid of ``count`` regions 40 px apart: many points are equally near two or four
+    (the engine breaks ties by its HashMap's order)."""
+    pts = "".join(f'<{G}Region name="R{i}" originx="{20 + 40 * (i % 6)}" originy="{20 + 40 * (i // 6)}"/>'
+                  for i in range(count))
+    grid = f'<{G}RegionGrid fontsize="9" snapto="true" visible="false">{pts}</{G}RegionGrid>'
+    return module_xml("Regions", game_map("Regions", board("R", "r.png", grid))), {"r.png": (260, 180), **PIECE_IMAGES}
 
 
 def large(cols: int = 100, rows: int = 50) -> tuple[str, dict[str, tuple[int, int]]]:

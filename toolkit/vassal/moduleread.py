@@ -29,7 +29,7 @@ from .seqenc import decode
 
 MAX_BUILD_FILE_BYTES = 64 << 20
 MAX_IMAGE_BYTES = 256 << 20
-MAX_BOARD_PIXELS = 400_000_000   # a board image's width x height (the engine would need gigabytes beyond)
+MAX_BOARD_PIXELS = 300_000_000   # a board image's width x height (the engine would need gigabytes beyond)
 MAX_ZONE_POINTS = 10_000
 DEFAULT_DY = 64.0
 DEFAULT_DX = math.sqrt(3) / 2 * DEFAULT_DY
@@ -247,11 +247,11 @@ class _Reader:
         from PIL import Image
 
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with warnings.catch_warnings():   # the size is checked below, against the importer's own limit
+                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
                 with Image.open(io.BytesIO(data)) as img:   # the header only: no pixel is decoded
                     size = img.size
-        except (Image.DecompressionBombError, Image.DecompressionBombWarning, OSError, ValueError) as err:
+        except (Image.DecompressionBombError, OSError, ValueError) as err:
             raise self.fail(f"{where} image", f"{name[:80]!r} is not a readable image ({err})") from None
         if size[0] * size[1] > MAX_BOARD_PIXELS:
             raise self.fail(f"{where} image", f"{name[:80]!r} is {size[0]} x {size[1]} pixels, over the limit of "

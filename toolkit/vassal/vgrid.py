@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import math
 import re
+import struct
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from typing import Union
 
 from ..hexgrid import VassalNumbering
@@ -85,15 +87,43 @@ class Region:
     y: int
 
 
+def _java_point_hash(x: int, y: int) -> int:
+    """``java.awt.geom.Point2D.hashCode`` of an integer point, spread as ``HashMap.hash`` spreads it."""
+    def bits(v: float) -> int:
+        return struct.unpack(">q", struct.pack(">d", float(v)))[0]
+
+    b = (bits(x) ^ (bits(y) * 31)) & 0xFFFFFFFFFFFFFFFF
+    h = (b ^ (b >> 32)) & 0xFFFFFFFF
+    return h ^ (h >> 16)
+
+
+def java_hashmap_order(points: list[tuple[int, int]]) -> list[int]:
+    """The order a ``HashMap<Point, _>`` filled with ``points`` (in that order, duplicates replacing) iterates
+    its keys, as indices of the last occurrence of each point: buckets in order, each in insertion order."""
+    last = {p: i for i, p in enumerate(points)}
+    first = {}
+    for i, p in enumerate(points):
+        first.setdefault(p, i)
+    capacity = 16
+    while len(last) > 0.75 * capacity:
+        capacity *= 2
+    return [last[p] for p in sorted(last, key=lambda p: (_java_point_hash(*p) & (capacity - 1), first[p]))]
+
+
 @dataclass(frozen=True)
 class RegionGrid:
-    """A ``RegionGrid``: named points; a point is called after the nearest."""
+    """A ``RegionGrid``: named points; a point is called after the nearest (ties: the first in the engine's
+    ``HashMap`` order; two regions at one point: the later)."""
 
     regions: tuple[Region, ...]
     snap_to: bool = True
 
+    @cached_property
+    def _search_order(self) -> tuple[Region, ...]:
+        return tuple(self.regions[i] for i in java_hashmap_order([(r.x, r.y) for r in self.regions]))
+
     def _nearest(self, px: int, py: int) -> Region | None:
-        return min(self.regions, key=lambda r: (px - r.x) ** 2 + (py - r.y) ** 2, default=None)
+        return min(self._search_order, key=lambda r: (px - r.x) ** 2 + (py - r.y) ** 2, default=None)
 
     def location_name(self, px: int, py: int) -> str | None:
         """The nearest region's name (None without regions)."""
