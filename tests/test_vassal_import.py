@@ -147,6 +147,19 @@ def test_render_draws_the_grid_over_the_board_image(imported, tmp_path, capsys):
     assert "--no-board" in capsys.readouterr().err
 
 
+def test_a_board_the_default_setup_leaves_out_gets_its_map_file_too(tmp_path):
+    xml, images = vm.two_boards()
+    spare = vm.board("Spare", "west.png", vm.hexgrid(60.0, 70.0, 30, 35, 'first="H" stagger="false"'))
+    xml = xml.replace("</VASSAL.build.module.map.BoardPicker>", spare + "</VASSAL.build.module.map.BoardPicker>")
+    folder = tmp_path / "game"
+    import_module(vm.write_vmod(tmp_path / "m.vmod", (xml, images)), folder)
+    spare_map = open_map(folder / "map-main-map-spare.yaml")
+    assert spare_map.name(spare_map.grid.hex_list[0]) == "0101"
+    record = yaml.safe_load((folder / "vassal.yaml").read_text())
+    assert [b["name"] for b in record["maps"][0]["boards"]] == ["West", "East", "Spare"]
+    assert [b["name"] for b in record["maps"][0]["default"]] == ["West", "East"]
+
+
 def test_a_non_empty_folder_is_refused_and_left_alone(tmp_path):
     vmod = vm.write_vmod(tmp_path / "m.vmod", vm.lettered())
     (tmp_path / "game").mkdir()

@@ -101,6 +101,18 @@ def hex_extent(grid: vgrid.HexGrid, rect: tuple[int, int, int, int]) -> tuple[tu
     return (c0, c1), (r0, r1)
 
 
+def mappable(board: vgrid.Board) -> bool:
+    """Whether a board gets a map file: a hex grid with a numbering and a hex centre on the board."""
+    found = board_hex_grid(board)
+    return found is not None and hex_extent(found[0], found[1]) is not None
+
+
+def main_board(module: PublishedModule) -> tuple[str, str] | None:
+    """``(map, board)`` of the game's map: the first mappable board of the default layouts, else of any map."""
+    return next(((m.name, s.board.name) for pick in ("boards", "catalogue") for m in module.maps
+                 for s in getattr(m, pick) if mappable(s.board)), None)
+
+
 def map_data(module: PublishedModule, mmap: ModuleMap, board: vgrid.Board, grid: vgrid.HexGrid,
              extent, image: str, map_id: str) -> dict:
     """The map file of a board's hex grid: regular hexes in map units, the board pixels an affine image
@@ -168,7 +180,7 @@ class _Writer:
 
     def image(self, slot) -> str:
         """The board image of a board slot, copied once under ``images/`` with a safe name; its path there."""
-        if id(slot.board) not in self.images and slot.image_bytes:
+        if id(slot.board) not in self.images and slot.image_bytes:   # the same Board object for one board
             stem, ext = os.path.splitext(os.path.basename(slot.board.image))
             ext = ext if re.fullmatch(r"\.[A-Za-z0-9]{1,5}", ext) else ".img"
             name = slug(stem, self.image_names, "board") + ext.lower()
@@ -206,45 +218,44 @@ class _Writer:
             for r in regions.regions:
                 self.box(r.name)
 
+    def map_file(self, mmap: ModuleMap, slot, main: bool, taken: set[str]) -> str | None:
+        """Write the map file of a board with a hex grid (``map.yaml`` for the main board); its name, or None."""
+        b = slot.board
+        found = board_hex_grid(b)
+        extent = None if found is None else hex_extent(found[0], found[1])
+        if found is not None and extent is None:
+            self.notes.append(f"map {mmap.name!r} board {b.name!r}: its hex grid has no hex centre on the board; "
+                              "no map file")
+        if extent is None:
+            return None
+        grid, _, source = found
+        name = "map.yaml" if main else f"map-{slug(mmap.name + '--' + b.name, taken, 'board')}.yaml"
+        map_id = self.game_id if main else f"{self.game_id}-{Path(name).stem}"[:60]
+        data = map_data(self.module, mmap, b, grid, extent, self.image(slot) or "images/none", map_id)
+        header = MAP_HEADER + [f"Module {self.module.name!r}, map {mmap.name!r}, board {b.name!r} ({source})."]
+        self.write(name, _dump(header, data))
+        self.check_names(name, b)
+        return name
+
     def maps(self) -> list[dict]:
-        """Every board's image and map file written; the maps of the import record."""
-        out, taken, written = [], {"map"}, {}
-        for mmap in self.module.maps:
-            boards = []
-            for slot in mmap.boards:
-                b = slot.board
-                found = board_hex_grid(b)
-                map_file = None
-                if found is not None and id(b) not in written:
-                    grid, rect, source = found
-                    extent = hex_extent(grid, rect)
-                    if extent is None:
-                        self.notes.append(f"map {mmap.name!r} board {b.name!r}: its hex grid has no hex centre on "
-                                          "the board; no map file")
-                    else:
-                        main = self.main is None
-                        map_file = "map.yaml" if main else f"map-{slug(mmap.name + '--' + b.name, taken, 'board')}.yaml"
-                        map_id = self.game_id if main else f"{self.game_id}-{Path(map_file).stem}"[:60]
-                        image = self.image(slot) or "images/none"
-                        data = map_data(self.module, mmap, b, grid, extent, image, map_id)
-                        header = MAP_HEADER + [f"Module {self.module.name!r}, map {mmap.name!r}, board {b.name!r} "
-                                               f"({source})."]
-                        self.write(map_file, _dump(header, data))
-                        self.check_names(map_file, b)
-                        written[id(b)] = map_file
-                        if main:
-                            self.main = (mmap.name, b.name)
-                else:
-                    self.image(slot)
-                    map_file = written.get(id(b))
-                self.boxes_of(b, found[2] if found else None)
-                boards.append({"name": b.name, "slot": [slot.col, slot.row], "reversed": slot.reversed,
-                               "map_file": map_file})
-            catalogue = [{"name": b.name, "image": self.images.get(id(b), ""), "size": [b.width, b.height],
-                          "grid": vgrid.grid_to_dict(b.grid)} for b in mmap.catalogue]
-            out.append({"name": mmap.name, "edge": list(mmap.edge), "launch": mmap.launch, "default": boards,
-                        "boards": catalogue})
-        return out
+        """Every board's image and map file written (the main board's first); the maps of the import record."""
+        self.main = main_board(self.module)
+        order = sorted(((m, s) for m in self.module.maps for s in m.catalogue),
+                       key=lambda ms: (ms[0].name, ms[1].board.name) != self.main)
+        taken, files = {"map"}, {}
+        for mmap, slot in order:
+            files[(mmap.name, slot.board.name)] = self.map_file(mmap, slot, (mmap.name, slot.board.name) == self.main,
+                                                                taken)
+            self.image(slot)
+            found = board_hex_grid(slot.board)
+            self.boxes_of(slot.board, found[2] if found else None)
+        return [{"name": m.name, "edge": list(m.edge), "launch": m.launch,
+                 "default": [{"name": s.board.name, "slot": [s.col, s.row], "reversed": s.reversed,
+                              "map_file": files.get((m.name, s.board.name))} for s in m.boards],
+                 "boards": [{"name": s.board.name, "image": self.images.get(id(s.board), ""),
+                             "size": [s.board.width, s.board.height], "grid": vgrid.grid_to_dict(s.board.grid),
+                             "map_file": files.get((m.name, s.board.name))} for s in m.catalogue]}
+                for m in self.module.maps]
 
 
 def _counters(pieces: list[PieceDef], side: str) -> tuple[list[dict], list[dict]]:
@@ -288,9 +299,10 @@ def import_module(vmod: str | os.PathLike[str], game_dir: str | os.PathLike[str]
     folder = Path(game_dir)
     _check_target(folder)
     module = read_published_module(vmod)
-    if not any(board_hex_grid(s.board) for m in module.maps for s in m.boards):
+    if main_board(module) is None:
         raise ScaffoldError(f"{os.fspath(vmod)}: no board of the module has a hex grid with a numbering "
-                            "(HexGrid + HexGridNumbering, alone or in a ZonedGrid); nothing to import as a map")
+                            "(HexGrid + HexGridNumbering, alone or in a ZonedGrid) with a hex centre on the board; "
+                            "nothing to import as a map")
     game_id = game_id_for(folder)
     parent = folder.resolve().parent
     parent.mkdir(parents=True, exist_ok=True)

@@ -70,7 +70,8 @@ class ModuleMap:
     edge: tuple[int, int]
     boards: tuple[BoardSlot, ...]
     launch: bool = False   # opened from a toolbar button (an off-map box window) rather than docked
-    catalogue: tuple[vgrid.Board, ...] = ()   # every board its BoardPicker offers (a save may place any)
+    catalogue: tuple[BoardSlot, ...] = ()   # every board its BoardPicker offers, with its image (a save may
+    #                                          place any)
 
     def layout(self) -> vgrid.MapLayout:
         """The map with its default boards placed, as the engine lays them out."""
@@ -285,7 +286,7 @@ class _Reader:
             slots = [BoardSlot(first[0], image_bytes=first[1])]
         edge = (self.integer(el, "edgeWidth", 0, where), self.integer(el, "edgeHeight", 0, where))
         return ModuleMap(name, edge, tuple(slots), self.flag(el, "launch", False),
-                         tuple(b for b, _ in boards.values()))
+                         tuple(BoardSlot(b, image_bytes=data) for b, data in boards.values()))
 
     def _setup(self, text: str, boards: dict, map_name: str) -> list[BoardSlot]:
         """The BoardPicker's default ``setup`` command: ``<map>BoardPicker TAB board[/rev] TAB col TAB row ...``."""
