@@ -6,7 +6,7 @@ renamed into place, so nothing of the user's is ever overwritten):
 * ``map.yaml`` -- the main board (the first board with a hex grid of the first map that has one): its image
   under ``images/``, its grid the module's own ``HexGrid`` with the ``vassal`` naming scheme (hex names are
   the engine's, hence the printed ones), blank terrain for the user to fill in;
-* ``map-MAP--BOARD.yaml`` -- every other board with a hex grid, the same way;
+* ``map-MAP-BOARD.yaml`` -- every other board with a hex grid the module offers, the same way;
 * ``game.yaml`` -- sides from the module's ``PlayerRoster``, one unit type, the off-map zones and regions as
   boxes; ``counters.yaml`` -- one counter per piece slot (a back face when it has a two-level layer);
 * ``pieces.yaml`` -- the counter manifest: every piece slot with its names, gpid, images, layers, mask and
