@@ -16,7 +16,7 @@ import yaml
 from .answers import (REFUSALS, Rules, SightLine, check_answer, clean_text, command_answer, error_text, hex_json,
                       moves_json, require_units, search_moves, supply_answer, victory_answer)
 from .fileio import STDOUT, OutputError, check_input, check_output, write_atomic
-from .game.module import load_game
+from .game.module import game_map_path, load_game
 from .games import load_game_position, load_position_or_save
 from .los import Convention, LosEngine
 from .los.explain import explain, map_obstacles
@@ -37,6 +37,14 @@ def _open_map(text: str) -> CompiledMap:
     if os.path.isdir(text) and os.path.isfile(os.path.join(text, "game.yaml")):
         return load_game(text).map
     return open_map(text)
+
+
+def _map_file(text: str) -> str:
+    """The map file a command's MAP argument names (a map file, a game folder's map, a folder's map.yaml)."""
+    if os.path.isdir(text) and os.path.isfile(os.path.join(text, "game.yaml")):
+        game = load_game(text)
+        return str(game_map_path(game.spec.map, game.folder))
+    return os.path.join(text, "map.yaml") if os.path.isdir(text) else text
 
 
 def _load_position(path: str, game_arg: str | None):
@@ -162,7 +170,16 @@ def cmd_render(args: argparse.Namespace) -> None:
         marks[cmap.resolve(where)] = label or None
     overlays = [Highlight(marks)] if marks else []
     verb = _verb(args.output)
-    written = write_image(args.output, cmap, overlays, width_px=args.width)
+    if cmap.board is not None and not args.no_board:   # an imported map: its grid over the board image
+        from .render.onboard import board_image_path, render_on_board
+
+        if not args.output.lower().endswith(".png") or args.width is not None:
+            raise ValueError(f"{args.output}: an imported map is drawn over its board image as PNG at the board's "
+                             "own size: give -o OUT.png without --width (or --no-board for the plain map)")
+        image = render_on_board(cmap, board_image_path(cmap, _map_file(args.map)), set(marks))
+        written = write_atomic(args.output, lambda f: image.save(f, format="PNG"))
+    else:
+        written = write_image(args.output, cmap, overlays, width_px=args.width)
     print(f"{verb} {written}" if verb == "replaced" else written, file=_status_stream(args.output))
 
 
@@ -416,7 +433,7 @@ def cmd_vsav_read(args: argparse.Namespace) -> int:
     """Decode a VASSAL save into a position file."""
     if same_file(args.save, args.output):
         raise ValueError(f"{args.output}: refusing to write over the input save; choose another -o")
-    pf, unplaced = read_position_save(args.save, args.game)
+    pf, unplaced = read_position_save(args.save, args.game, args.counters)
     text = yaml.safe_dump(pf.model_dump(exclude_defaults=True), sort_keys=False, allow_unicode=True)
     verb = _verb(args.output)
     write_atomic(args.output, text)
@@ -577,6 +594,22 @@ def cmd_serve(args: argparse.Namespace) -> None:
     serve(create_app(book), args.host, args.port, args.open)
 
 
+def cmd_import_vmod(args: argparse.Namespace) -> None:
+    """Write a game folder from a published VASSAL module (docs/new-game.md, "Starting from a published module")."""
+    from .mapdata import compile_map
+    from .vassal.importer import import_module
+
+    report = import_module(args.vmod, args.game_dir)
+    print(f"wrote {report.folder}")
+    for path in report.files:
+        rel = path.relative_to(report.folder)
+        hexes = f" ({len(compile_map(path).grid):,} hexes)" if rel.suffix == ".yaml" and rel.name.startswith("map") else ""
+        print(f"  {rel}{hexes}")
+    for note in report.notes:
+        print(f"  note: {clean_text(note)}")
+    print(f"next: toolkit render {os.path.join(args.game_dir, 'map.yaml')} -o board.png   (the grid over the board)")
+
+
 def cmd_schema(args: argparse.Namespace) -> None:
     """Print the JSON Schema of a file format."""
     _print_json(map_json_schema())
@@ -639,6 +672,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--highlight", nargs="*", default=[], metavar="HEX[=LABEL]",
                    help="hexes (or places) to highlight, each optionally with a label such as an MP cost")
     s.add_argument("--width", type=int, help="PNG width in pixels (default 80 px per hex)")
+    s.add_argument("--no-board", action="store_true",
+                   help="an imported map: draw the map itself, not its grid over the board image")
     s.set_defaults(func=cmd_render)
 
     s = sub.add_parser("moves", help="legal moves of a unit or stack in a position")
@@ -737,6 +772,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("-o", "--output", required=True, help="POSITION.yaml")
     r.add_argument("--game", help="the game (bundled id or your game's folder), when the save's module is not one "
                                   "of the bundled games")
+    r.add_argument("--counters", metavar="MAPPING.yaml",
+                   help="a counter mapping file, `module piece name: counter id`, for pieces named otherwise")
     r.set_defaults(func=cmd_vsav_read)
     w = vsub.add_parser("write", help="write a position as a save for the game's module")
     w.add_argument("position")
@@ -764,13 +801,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--open", action="store_true", help="open the page in the web browser")
     s.set_defaults(func=cmd_serve)
 
+
+    s = sub.add_parser("import-vmod", help="a game folder from a published VASSAL module: its boards, grids and "
+                                           "pieces (docs/new-game.md)")
+    s.add_argument("vmod", metavar="PUBLISHED.vmod", help="the module (read as an untrusted archive)")
+    s.add_argument("-o", "--output", dest="game_dir", metavar="GAME_DIR", required=True,
+                   help="the game folder to write (new or empty)")
+    s.set_defaults(func=cmd_import_vmod)
+
     s = sub.add_parser("schema", help="print the JSON Schema of a file format")
     s.add_argument("kind", choices=["map"])
     s.set_defaults(func=cmd_schema)
     return p
 
 
-INPUTS = ("position", "save", "map", "file")   # argument names that may be input files
+INPUTS = ("position", "save", "map", "file", "vmod", "counters")   # argument names that may be input files
 OUTPUTS = ("output", "svg")                     # argument names that are output files
 def check_paths(args: argparse.Namespace) -> None:
     """Refuse, before any work: an input that is not a regular file (a FIFO blocks, a device never ends), an

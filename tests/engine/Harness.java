@@ -62,7 +62,7 @@ public final class Harness {
 
   public static void main(String[] args) throws Exception {
     if (args.length < 2) {
-      System.err.println("usage: Harness load|where|save|play MODULE.vmod [FILE] [MAP]");
+      System.err.println("usage: Harness load|where|save|place|play MODULE.vmod [FILE] [MAP|OUT]");
       System.exit(2);
     }
     final String cmd = args[0];
@@ -104,6 +104,10 @@ public final class Harness {
           case "save":
             if (args.length < 3) throw new IllegalArgumentException("save needs SAVE.vsav");
             Engine.save(Path.of(args[2]));
+            break;
+          case "place":
+            if (args.length < 4) throw new IllegalArgumentException("place needs PLACEMENTS.json OUT.vsav");
+            Engine.place(Path.of(args[2]), Path.of(args[3]));
             break;
           default:
             throw new IllegalArgumentException("unknown command " + cmd);
@@ -479,6 +483,55 @@ public final class Harness {
       result.put("points", out);
     }
 
+    /**
+     * {@code place}: a new game (default boards, no dialogs), then each placement
+     * {@code [slotIndex, mapName, x, y]} (the n-th PieceSlot of the module, map coordinates) cloned from its
+     * slot and dropped as a player drops it ({@code Map.snapTo}, {@code placeOrMerge}); then
+     * {@code GameState.saveGame}.  Answers {@code pieces: [{id, name, map, x, y, location, gpid}]}.
+     */
+    static void place(Path placementsFile, Path out) throws Exception {
+      final VASSAL.build.module.GameState gs = module.getGameState();
+      quietPrompts();
+      module.setGameFileMode(VASSAL.build.GameModule.GameFileMode.NEW_GAME);
+      gs.setup(false);
+      gs.setup(true);
+      final List<VASSAL.build.widget.PieceSlot> slots =
+        new ArrayList<>(module.getAllDescendantComponentsOf(VASSAL.build.widget.PieceSlot.class));
+      final String text = Files.readString(placementsFile, StandardCharsets.UTF_8);
+      final Matcher m = Pattern.compile("\\[\\s*(\\d+)\\s*,\\s*\"([^\"]*)\"\\s*,\\s*(-?\\d+)\\s*,\\s*(-?\\d+)\\s*\\]")
+        .matcher(text);
+      final List<Object> placed = new ArrayList<>();
+      while (m.find()) {
+        final VASSAL.build.widget.PieceSlot slot = slots.get(Integer.parseInt(m.group(1)));
+        final VASSAL.build.module.Map map = Play.findMap(m.group(2));
+        final Point drop = map.snapTo(new Point(Integer.parseInt(m.group(3)), Integer.parseInt(m.group(4))));
+        final VASSAL.counters.GamePiece p = VASSAL.counters.PieceCloner.getInstance().clonePiece(slot.getPiece());
+        map.placeOrMerge(p, drop);
+        final Map<String, Object> jp = new LinkedHashMap<>();
+        jp.put("id", p.getId());
+        jp.put("name", p.getName());
+        jp.put("map", map.getMapName());
+        jp.put("x", p.getPosition().x);
+        jp.put("y", p.getPosition().y);
+        jp.put("location", map.locationName(p.getPosition()));
+        placed.add(jp);
+      }
+      result.put("pieces", placed);
+      gs.saveGame(out.toFile());
+      result.put("file", out.toString());
+      result.put("bytes", out.toFile().length());
+    }
+
+    /** No "start/end a logfile?" questions when a game starts or ends, no comment prompt on save. */
+    static void quietPrompts() {
+      final VASSAL.build.GameModule g = VASSAL.build.GameModule.getGameModule();
+      g.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_NEW_LOG_START, Boolean.FALSE);
+      g.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_NEW_LOG_END, Boolean.FALSE);
+      if (g.getPrefs().getOption(VASSAL.build.module.BasicLogger.PROMPT_LOG_COMMENT) != null) {
+        g.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_LOG_COMMENT, Boolean.FALSE);
+      }
+    }
+
     static List<Point> readPoints(Path f) throws Exception {
       final String s = Files.readString(f, StandardCharsets.UTF_8);
       final Matcher m = Pattern.compile("-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?").matcher(s);
@@ -494,9 +547,7 @@ public final class Harness {
 
     static void save(Path saveFile) throws Exception {
       final VASSAL.build.module.GameState gs = module.getGameState();
-      // no "Start new logfile?" question when the game starts
-      module.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_NEW_LOG_START, Boolean.FALSE);
-      module.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_NEW_LOG_END, Boolean.FALSE);
+      quietPrompts();
       final VASSAL.command.Command c = gs.decodeSavedGame(saveFile.toFile());
       if (c == null) throw new IllegalStateException("save decoded to no command");
       // What the save holds, command by command, before anything executes
@@ -639,12 +690,7 @@ public final class Harness {
       result.put("steps", steps);
       onEdt(() -> {
         final VASSAL.build.GameModule g = VASSAL.build.GameModule.getGameModule();
-        // no "start/end a logfile?" questions, no comment prompt on save
-        g.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_NEW_LOG_START, Boolean.FALSE);
-        g.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_NEW_LOG_END, Boolean.FALSE);
-        if (g.getPrefs().getOption(VASSAL.build.module.BasicLogger.PROMPT_LOG_COMMENT) != null) {
-          g.getPrefs().setValue(VASSAL.build.module.BasicLogger.PROMPT_LOG_COMMENT, Boolean.FALSE);
-        }
+        Engine.quietPrompts();
         // file dialogs answered by the script (GameModule keeps its chooser in a private field)
         chooser = new ScriptedChooser();
         final java.lang.reflect.Field f = VASSAL.build.GameModule.class.getDeclaredField("fileChooser");

@@ -17,6 +17,7 @@ Command line (for scripts)::
     python tests/engine/engine.py load  MODULE.vmod
     python tests/engine/engine.py where MODULE.vmod POINTS.json [MAP]
     python tests/engine/engine.py save  MODULE.vmod SAVE.vsav
+    python tests/engine/engine.py place MODULE.vmod PLACEMENTS.json OUT.vsav   # [[slot, map, x, y], ...]
     python tests/engine/engine.py play  MODULE.vmod SCRIPT.json   # player actions, see README
 
 Cache directory: ``$TOOLKIT_VASSAL_CACHE`` or ``~/.cache/toolkit/vassal``
@@ -296,7 +297,7 @@ def _display_wrapper() -> list[str]:
 
 
 def run_engine(args: list[str | os.PathLike], timeout: float | None = None) -> dict:
-    """Run the harness once (``load``/``where``/``save``/``play`` + paths) and return its JSON.
+    """Run the harness once (``load``/``where``/``save``/``place``/``play`` + paths) and return its JSON.
 
     The result always has ``ok`` (no error-log warnings/errors, no exception,
     no dialog), ``errors`` (list of strings), ``log`` (the whole engine log) and
@@ -309,12 +310,13 @@ def run_engine(args: list[str | os.PathLike], timeout: float | None = None) -> d
     args = [os.fspath(a) for a in args]
     if timeout is None:
         timeout = PLAY_TIMEOUT if args and args[0] == "play" else DEFAULT_TIMEOUT
+    outputs = args[3:4] if args and args[0] == "place" else []   # place MODULE PLACEMENTS OUT.vsav: written
     for a in args[1:]:
-        if a.endswith((".vmod", ".vsav", ".json")) and not Path(a).is_file():
+        if a.endswith((".vmod", ".vsav", ".json")) and not Path(a).is_file() and a not in outputs:
             raise EngineError(f"no such file: {a}")
-    args = [args[0]] + [str(Path(a).resolve()) if Path(a).exists() else a for a in args[1:]]
+    args = [args[0]] + [str(Path(a).resolve()) if Path(a).exists() or a in outputs else a for a in args[1:]]
     cp = os.pathsep.join([str(harness_dir())] + [str(p) for p in classpath()])
-    with tempfile.TemporaryDirectory(prefix="vassal-run-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="vassal-run-", ignore_cleanup_errors=True) as tmp:
         home = Path(tmp) / "home"
         conf = Path(tmp) / "conf"
         jtmp = Path(tmp) / "tmp"
@@ -342,8 +344,9 @@ def run_engine(args: list[str | os.PathLike], timeout: float | None = None) -> d
             raise EngineError(
                 f"engine {args[0]} timed out after {timeout:.0f} s; stderr tail:\n{_tail(err)}") from None
         finally:
-            if proc.poll() is None:
-                _kill_group(proc)
+            # always: the engine may leave a child behind (its image tiler, another JVM in the same process
+            # group) that would go on writing into the temporary folder while it is removed
+            _kill_group(proc)
         elapsed = time.monotonic() - start
     result = None
     for line in reversed(out.splitlines()):

@@ -57,7 +57,9 @@ class Grid:
 
     def parse(self, name: str) -> Hex:
         """The hex of a printed name, checked against the extent."""
-        h = self.naming.parse(name)
+        candidates = getattr(self.naming, "candidates", None)   # a name the scheme may give several hexes
+        h = (next((c for c in candidates(name) if c in self.hex_set), None) if candidates else None) \
+            or self.naming.parse(name)
         if h not in self.hex_set:
             raise HexNameError(f"hex {name!r} is outside the map (columns {self.columns}, rows {self.rows})")
         return h

@@ -6,11 +6,11 @@ This is what every other part of the toolkit reads.  It is produced by
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any
 
-from ..hexgrid import CCRR, Diagonal, Grid, Hex, HexNameError, Hexside, Layout, hexside
+from ..hexgrid import CCRR, Diagonal, Grid, Hex, HexNameError, Hexside, Layout, VassalNumbering, hexside
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,41 @@ class LosDefaults:
     elevation: str = "none"  # "none" | "higher-than-both" | "higher-than-either"
 
 
+@dataclass(frozen=True)
+class BoardImage:
+    """The VASSAL board a map was imported from: image (relative to the map file), pixel size, and the scale
+    from map units to board pixels (``px = scale[0] * x``, ``py = scale[1] * y``)."""
+
+    image: str
+    size: tuple[int, int]
+    scale: tuple[float, float] = (1.0, 1.0)
+    module: str = ""
+    map: str = ""
+    board: str = ""
+
+    def pixel(self, x: float, y: float) -> tuple[float, float]:
+        """The board pixel of a map point."""
+        return self.scale[0] * x, self.scale[1] * y
+
+
+def naming_json(naming) -> dict[str, Any]:
+    """A naming scheme as the map file's ``grid.naming`` mapping."""
+    if isinstance(naming, Diagonal):
+        return {"scheme": "diagonal", "shifted": naming.shifted}
+    if isinstance(naming, CCRR):
+        return {"scheme": "ccrr", "shifted": naming.shifted, "digits": naming.digits}
+    return {"scheme": "vassal", **{k: v for k, v in asdict(naming).items() if k != "sideways"}}
+
+
+def naming_from_json(orientation: str, nd: dict[str, Any]):
+    """The naming scheme of a ``grid.naming`` mapping (a checked map file's, or :func:`naming_json`'s)."""
+    if nd["scheme"] == "diagonal":
+        return Diagonal(shifted=nd["shifted"])
+    if nd["scheme"] == "vassal":
+        return VassalNumbering(sideways=orientation == "pointy", **{k: v for k, v in nd.items() if k != "scheme"})
+    return CCRR(orientation=orientation, shifted=nd["shifted"], digits=nd.get("digits", 2))
+
+
 @dataclass
 class CompiledMap:
     """A map ready for the rules: grid, vocabulary, hexes, hexsides, places."""
@@ -69,6 +104,7 @@ class CompiledMap:
     hexsides: dict[Hexside, dict[str, Any]]
     los: LosDefaults = field(default_factory=LosDefaults)
     source_hash: str = ""
+    board: BoardImage | None = None
 
     @property
     def places(self) -> dict[str, Hex]:
@@ -119,9 +155,7 @@ class CompiledMap:
                 "orientation": g.layout.orientation,
                 "size": g.layout.size,
                 "origin": list(g.layout.origin),
-                "naming": {"scheme": "diagonal" if isinstance(g.naming, Diagonal) else "ccrr",
-                           "shifted": g.naming.shifted,
-                           **({"digits": g.naming.digits} if isinstance(g.naming, CCRR) else {})},
+                "naming": naming_json(g.naming),
                 "columns": list(g.columns),
                 "rows": list(g.rows),
             },
@@ -132,6 +166,7 @@ class CompiledMap:
             "hexes": [[h.q, h.r, list(i.terrain), i.elevation, i.place, i.region, i.features]
                       for h, i in self.hexes.items()],
             "hexsides": [[s.a.q, s.a.r, s.b.q, s.b.r, attrs] for s, attrs in self.hexsides.items()],
+            "board": None if self.board is None else asdict(self.board),
         }
 
     @classmethod
@@ -139,8 +174,7 @@ class CompiledMap:
         """Rebuild a compiled map from :meth:`to_json` output."""
         gd = data["grid"]
         nd = gd["naming"]
-        naming = (Diagonal(shifted=nd["shifted"]) if nd["scheme"] == "diagonal"
-                  else CCRR(orientation=gd["orientation"], shifted=nd["shifted"], digits=nd.get("digits", 2)))
+        naming = naming_from_json(gd["orientation"], nd)
         grid = Grid(Layout(gd["orientation"], gd["size"], tuple(gd["origin"])), naming,
                     tuple(gd["columns"]), tuple(gd["rows"]))
         los = data["los"]
@@ -155,4 +189,6 @@ class CompiledMap:
                                "blocking_hexside_features": tuple(los["blocking_hexside_features"])}),
             hexes={Hex(q, r): HexInfo(tuple(t), e, p, reg, dict(f)) for q, r, t, e, p, reg, f in data["hexes"]},
             hexsides={Hexside(Hex(aq, ar), Hex(bq, br)): dict(a) for aq, ar, bq, br, a in data["hexsides"]},
+            board=None if not data.get("board") else BoardImage(**{**data["board"], "size": tuple(data["board"]["size"]),
+                                                                   "scale": tuple(data["board"]["scale"])}),
         )

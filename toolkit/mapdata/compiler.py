@@ -15,8 +15,8 @@ import numpy as np
 import shapely
 from pydantic import ValidationError
 
-from ..hexgrid import CCRR, Diagonal, Grid, Hex, HexNameError, Hexside, Layout, cube_round_array, hexside
-from .compiled import CompiledMap, HexInfo, HexsideFeatureType, LosDefaults, TerrainType
+from ..hexgrid import Grid, Hex, HexNameError, Hexside, Layout, cube_round_array, hexside
+from .compiled import BoardImage, CompiledMap, HexInfo, HexsideFeatureType, LosDefaults, TerrainType, naming_from_json
 from ..datafile import parse_yaml
 from .errors import MapError, from_validation_error
 from .schema import GridSpec, MapSpec, Projection, check_references
@@ -58,8 +58,7 @@ def compile_source(source: str | bytes | dict[str, Any], source_name: str = "<st
 
 def build_grid(spec: GridSpec) -> Grid:
     """The grid of a map file; without ``origin`` the hexes' bounding box starts at (0, 0)."""
-    naming = (Diagonal(shifted=spec.naming.shifted) if spec.naming.scheme == "diagonal"
-              else CCRR(orientation=spec.orientation, shifted=spec.naming.shifted, digits=spec.naming.digits))
+    naming = naming_from_json(spec.orientation, spec.naming.model_dump())
     grid = Grid(Layout(spec.orientation, spec.size, spec.origin or (0.0, 0.0)), naming, spec.columns, spec.rows)
     if spec.origin is not None:
         return grid
@@ -174,6 +173,7 @@ class _Build:
             los=LosDefaults(s.los.convention, s.los.rule, tuple(s.los.blocking_terrain),
                             tuple(s.los.blocking_hexside_features), s.los.elevation),
             source_hash=digest,
+            board=None if s.board is None else BoardImage(**s.board.model_dump()),
         )
 
     def to_map(self, points: Sequence, crs: str, where: str | None = None) -> np.ndarray:

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 import shapely
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
+from ..hexgrid import VassalNumbering
 from .errors import MapError, expected
 
 MAX_HEXES = 1_000_000  # the largest grid a map may declare (columns x rows)
@@ -65,13 +66,60 @@ class DiagonalNaming(_Model):
     shifted: Parity = "odd"
 
 
+class VassalNaming(_Model):
+    """The names a VASSAL ``HexGridNumbering`` gives (``toolkit import-vmod``); offsets are the engine's raw
+    column and row, ``orientation: pointy`` is a ``sideways`` grid."""
+
+    scheme: Literal["vassal"]
+    first: Literal["H", "V"] = "H"
+    sep: str = Field("", max_length=16)
+    h_type: Literal["N", "A"] = "N"
+    v_type: Literal["N", "A"] = "N"
+    h_leading: int = Field(1, ge=0, le=8)
+    v_leading: int = Field(1, ge=0, le=8)
+    h_off: int = Field(1, ge=-10**6, le=10**6)
+    v_off: int = Field(1, ge=-10**6, le=10**6)
+    h_descend: bool = False
+    v_descend: bool = False
+    stagger: bool = True
+    max_columns: int = Field(0, ge=0, le=10**6)
+    max_rows: int = Field(0, ge=0, le=10**6)
+    location_format: str = Field("$gridLocation$", max_length=200)
+
+    @field_validator("location_format")
+    @classmethod
+    def _readable(cls, v: str) -> str:
+        problem = VassalNumbering(location_format=v).check_format()
+        if problem:
+            raise ValueError(f"location_format {v!r} cannot be read back: {problem}")
+        return v
+
+
+class BoardSpec(_Model):
+    """The VASSAL board a map was imported from: its image and how map units lie on its pixels."""
+
+    image: str = Field(min_length=1, max_length=300)
+    size: tuple[Annotated[int, Field(gt=0, le=10**6)], Annotated[int, Field(gt=0, le=10**6)]]
+    scale: tuple[Annotated[float, Field(gt=0, le=1e6)], Annotated[float, Field(gt=0, le=1e6)]] = (1.0, 1.0)
+    module: str = ""
+    map: str = ""
+    board: str = ""
+
+    @field_validator("image")
+    @classmethod
+    def _inside(cls, v: str) -> str:
+        if v.startswith(("/", "\\")) or "\\" in v or ".." in v.split("/") or ":" in v:
+            raise ValueError(f"{v!r}: give a path relative to the map file, inside its folder")
+        return v
+
+
 class GridSpec(_Model):
     """Orientation, hex size, origin, naming scheme and offset extent."""
 
     orientation: Literal["flat", "pointy"]
     size: float = Field(gt=0, le=1e6, allow_inf_nan=False)
     origin: Optional[Point2] = None
-    naming: Annotated[Union[CcrrNaming, DiagonalNaming], Field(discriminator="scheme")]
+    naming: Annotated[Union[CcrrNaming, DiagonalNaming, VassalNaming], Field(discriminator="scheme")]
     columns: tuple[int, int]
     rows: tuple[int, int]
 
@@ -225,6 +273,7 @@ class MapSpec(_Model):
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     title: str
     grid: GridSpec
+    board: Optional[BoardSpec] = None
     projection: Optional[Projection] = None
     coverage: Fraction = 0.5
     terrain: dict[str, TerrainSpec] = Field(min_length=1)

@@ -14,21 +14,24 @@ integers).  Then:
   centre: VASSAL names a point after the nearest region, i.e. the hex whose
   centre is nearest -- the hex containing it.
 
-:func:`vassal_location` reproduces VASSAL's own arithmetic (``HexGrid`` raw
-row/column with Java's integer semantics, ``HexGridNumbering`` names, nearest
-``Region``) so tests can check every hex without the engine.
+:func:`vassal_location` and :func:`vassal_snap` ask the board's grid as the
+engine reads it (:mod:`toolkit.vassal.vgrid`: ``HexGrid`` raw row/column with
+Java's integer semantics, ``HexGridNumbering`` names, nearest ``Region``), so
+tests can check every hex without the engine.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 from PIL import Image
 
-from ..hexgrid import CCRR, Diagonal, Hex
+from ..hexgrid import CCRR, Diagonal, Hex, VassalNumbering
 from ..mapdata.compiled import CompiledMap
 from ..render.png import rasterise
 from ..render.scene import build_scene, map_frame
+from . import vgrid
 
 DEFAULT_PIXELS_PER_HEX = 80
 
@@ -46,13 +49,7 @@ class HexGridSpec:
     leading: int
 
 
-@dataclass(frozen=True)
-class RegionSpec:
-    """One ``Region`` of a ``RegionGrid``: a hex's name at its centre pixel."""
-
-    name: str
-    x: int
-    y: int
+RegionSpec = vgrid.Region   # one Region of a RegionGrid: a hex's name at its centre pixel
 
 
 @dataclass(frozen=True)
@@ -74,6 +71,20 @@ class BoardLayout:
     def map_point(self, px: float, py: float) -> tuple[float, float]:
         """Map point of a board pixel."""
         return ((px - self.ox) / self.scale, (py - self.oy) / self.scale)
+
+    @cached_property
+    def vassal_grid(self) -> vgrid.HexGrid | vgrid.RegionGrid:
+        """The grid the module lays on this board, as the engine reads it."""
+        g = self.hexgrid
+        if g is None:
+            return vgrid.RegionGrid(self.regions)
+        numbering = VassalNumbering(stagger=False, h_off=g.h_off, v_off=g.v_off, h_leading=g.leading,
+                                    v_leading=g.leading)
+        return vgrid.HexGrid(g.dx, g.dy, g.x0, g.y0, numbering=numbering)
+
+    def location_name(self, px: int, py: int) -> str:
+        """The name the engine gives board pixel ``(px, py)``."""
+        return self.vassal_grid.location_name(px, py) or ""
 
 
 def _origin_hex(cmap: CompiledMap) -> tuple[Hex, int, int]:
@@ -99,6 +110,9 @@ def _board_layout(cmap: CompiledMap, pixels_per_hex: int) -> BoardLayout:
     lay = cmap.grid.layout
     if lay.orientation != "flat":
         raise ValueError(f"map {cmap.id!r}: VASSAL export supports flat-top grids only")
+    if not isinstance(cmap.grid.naming, (CCRR, Diagonal)):
+        raise ValueError(f"map {cmap.id!r}: grid.naming: the VASSAL export lays ccrr and diagonal names; a map "
+                         "imported from a published module (scheme: vassal) is played with that module")
     if pixels_per_hex % 2 or pixels_per_hex < 8:
         raise ValueError(f"pixels_per_hex must be an even whole number >= 8, got {pixels_per_hex}")
     k = pixels_per_hex / lay.width
@@ -116,7 +130,6 @@ def _board_layout(cmap: CompiledMap, pixels_per_hex: int) -> BoardLayout:
                         for h in cmap.grid.hex_list)
         return BoardLayout(k, ox, oy, width, height, None, regions)
     naming = cmap.grid.naming
-    assert isinstance(naming, CCRR)
     grid = HexGridSpec(x0, y0, 1.5 * lay.size * k, float(pixels_per_hex), col, row, naming.digits - 1)
     return BoardLayout(k, ox, oy, width, height, grid, ())
 
@@ -126,51 +139,18 @@ def board_image(cmap: CompiledMap, board: BoardLayout) -> Image.Image:
     return rasterise(build_scene(cmap, show_title=False), (board.scale, board.ox, board.oy))
 
 
-def _java_round(v: float) -> int:
-    return math.floor(v + 0.5)
-
-
 def vassal_location(board: BoardLayout, px: int, py: int) -> str:
     """The location name VASSAL gives the board pixel ``(px, py)`` (HexGrid or RegionGrid)."""
-    if board.hexgrid is None:
-        best = min(board.regions, key=lambda r: (px - r.x) ** 2 + (py - r.y) ** 2)
-        return best.name
-    g = board.hexgrid
-    col = math.floor((px - g.x0) / g.dx + 0.5)  # HexGrid.getRawColumn
-    nx = _java_round((px - g.x0) / g.dx)  # HexGrid.getRawRow's column test
-    odd = math.fmod(nx, 2) != 0
-    row = _java_round((py - g.y0 - (g.dy / 2 if odd else 0)) / g.dy)
-    return _vassal_number(col + g.h_off, g.leading) + _vassal_number(row + g.v_off, g.leading)
+    return board.location_name(px, py)
 
 
 def vassal_snap(board: BoardLayout, px: int, py: int) -> tuple[int, int]:
     """Where VASSAL snaps the board pixel ``(px, py)``: ``HexGrid.snapToHex`` (Java's truncating casts) or the
     nearest ``Region``'s origin.  Every piece the toolkit places goes there, so it stacks with dropped pieces."""
-    if board.hexgrid is None:
-        best = min(board.regions, key=lambda r: (px - r.x) ** 2 + (py - r.y) ** 2)
-        return best.x, best.y
-    g = board.hexgrid
-    nx = math.floor((px - g.x0 + g.dx / 2) / g.dx)
-    x = math.trunc(g.dx * nx + g.x0)
-    if nx % 2 == 0:
-        y = math.trunc(g.dy * math.floor((py - g.y0 + g.dy / 2) / g.dy) + g.y0)
-    else:
-        y = math.trunc(g.dy * math.floor((py - g.y0) / g.dy) + math.trunc(g.dy / 2) + g.y0)
-    return x, y
+    return board.vassal_grid.snap(px, py)
 
 
 def hex_centre(board: BoardLayout, cmap: CompiledMap, h: Hex) -> tuple[int, int]:
     """The board pixel VASSAL treats as the centre of hex ``h`` (see :func:`vassal_snap`)."""
     px, py = board.pixel(*cmap.grid.layout.centre(h))
     return vassal_snap(board, round(px), round(py))
-
-
-def _vassal_number(n: int, leading: int) -> str:
-    """``RegularGridNumbering.getName`` for numeric coordinates."""
-    sign = "-" if n < 0 else ""
-    n = abs(n)
-    pad = ""
-    while leading > 0 and n < 10 ** leading:
-        pad += "0"
-        leading -= 1
-    return sign + pad + str(n)

@@ -19,6 +19,7 @@ from ..game.position import MarkerAt, Unit
 from .board import BoardLayout, board_layout, hex_centre
 from .boxes import BoxesLayout, boxes_layout
 from .counters import COUNTER_SIZE
+from .imported import imported_save_to_position, load_counter_map, load_record
 from .piecedefs import BOXES_MAP, MAIN_MAP, marker_piece, piece_gpids, unit_piece
 from .savefile import SaveContents, Unplaced, encode_save, read_save, save_to_position, source_label
 from .seqenc import encode
@@ -120,23 +121,31 @@ def game_of_save(save: SaveContents, path: str, game_id: str | None = None) -> G
     return _game_of(save, path, game_id)
 
 
-def contents_to_position(save: SaveContents, game: Game) -> tuple[PositionFile, list[Unplaced]]:
-    """The position a decoded save (or a replayed log's current state) shows, for the game's own module.
+def contents_to_position(save: SaveContents, game: Game,
+                         names: dict[str, str] | None = None) -> tuple[PositionFile, list[Unplaced]]:
+    """The position a decoded save (or a replayed log's current state) shows: for the game's own module, or
+    for the published module a game folder was imported from (:mod:`toolkit.vassal.imported`).
 
-    Turn, phase and phasing side come from the turn tracker when the save has its command.
+    Turn, phase and phasing side come from the turn tracker when the save has its command.  ``names`` maps
+    module piece names to counter ids (a counter mapping file).
     """
+    record = None if game.bundled else load_record(game.folder)
+    if record is not None:
+        return imported_save_to_position(save, game, record, names)
     layout = ModuleLayout.of(game)
     by_gpid = {gpid: pid for pid, gpid in layout.gpids.items() if pid in game.counters}
     return save_to_position(save, game, by_gpid, boards={game.spec.title: layout.board}, map_name=MAIN_MAP,
-                            zones=layout.zone_of, **read_position_turn(game.spec, save.other))
+                            zones=layout.zone_of, names=names, **read_position_turn(game.spec, save.other))
 
 
-def read_position_save(path: str | os.PathLike[str] | IO[bytes],
-                       game_id: str | None = None) -> tuple[PositionFile, list[Unplaced]]:
+def read_position_save(path: str | os.PathLike[str] | IO[bytes], game_id: str | None = None,
+                       counters: str | os.PathLike[str] | None = None) -> tuple[PositionFile, list[Unplaced]]:
     """The position a ``.vsav`` (a path, or a file object named by its ``name``) shows (game from ``game_id`` or
-    the save's module name) and the pieces not placed."""
+    the save's module name) and the pieces not placed; ``counters`` is a counter mapping file (``module piece
+    name: counter id``)."""
     save = read_save(path)
-    return contents_to_position(save, _game_of(save, source_label(path), game_id))
+    game = _game_of(save, source_label(path), game_id)
+    return contents_to_position(save, game, load_counter_map(counters, game) if counters else None)
 
 
 def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:

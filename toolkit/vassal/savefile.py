@@ -45,7 +45,7 @@ from ..game import Game, Position, PositionFile, position_from_file
 from ..game.position import MarkerAt, Unit
 from ..game.schema import MarkerPlacement, UnitPlacement
 from ..hexgrid import HexNameError
-from .board import BoardLayout, vassal_location
+from .board import BoardLayout
 from .pieces import (SavePiece, SaveStack, TraitLimitError, basic_state, basic_type, encode_add_piece, encode_stack,
                      fast_decode, java_int, marker_trait, parse_add_piece, parse_stack)
 from .safezip import ArchiveError, open_archive, xml_fields
@@ -343,8 +343,19 @@ class Unplaced:
         return f"piece {_shown(self.id) if self.id else '?'} {_shown(self.name)} at {where}: {self.reason}"
 
 
-def _size(spec: BoardLayout | tuple[int, int]) -> tuple[int, int]:
-    return (spec.width, spec.height) if isinstance(spec, BoardLayout) else (int(spec[0]), int(spec[1]))
+class NamedBoard(Protocol):
+    """A board of the game's map in a save: its size and the location name the engine gives a board pixel
+    (:class:`~toolkit.vassal.board.BoardLayout`, or an imported board, :class:`toolkit.vassal.vgrid.Board`)."""
+
+    width: int
+    height: int
+
+    def location_name(self, px: int, py: int) -> str | None:
+        """The engine's name of a board pixel."""
+
+
+def _size(spec: NamedBoard | tuple[int, int]) -> tuple[int, int]:
+    return (spec.width, spec.height) if hasattr(spec, "location_name") else (int(spec[0]), int(spec[1]))
 
 
 def _board_offsets(placements: list[BoardPlacement], boards: Mapping[str, object],
@@ -382,21 +393,21 @@ def _read_meta(save: SaveContents) -> dict:
 
 
 def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str, str] | None = None, *,
-                     boards: Mapping[str, BoardLayout | tuple[int, int]] | None = None,
+                     boards: Mapping[str, NamedBoard | tuple[int, int]] | None = None,
                      edge: tuple[int, int] | Mapping[str, tuple[int, int]] = (0, 0),
                      map_name: str | None = None, turn: str | None = None, phase: str | None = None,
                      phasing_side: str | None = None,
-                     zones: Callable[[str, int, int], tuple[str, str] | None] | None = None
-                     ) -> tuple[PositionFile, list[Unplaced]]:
+                     zones: Callable[[str, int, int], tuple[str, str] | None] | None = None,
+                     names: Mapping[str, str] | None = None) -> tuple[PositionFile, list[Unplaced]]:
     """The position a save shows, and the pieces it could not place.
 
     * ``module_pieces``: the module's PieceSlot ``gpid`` -> counter id.  Without
       it (or for gpids it does not know) a piece's counter is its Marker
       property ``counter``, else the counter whose name (or id) is the
       BasicPiece name (Marker properties ``side``/``type`` break ties).
-    * ``boards``: board name -> :class:`BoardLayout` of the game's map (or a
-      ``(width, height)`` for a foreign board, to compute the offsets of the
-      boards after it).  Default: the game's board layout for every board of a
+    * ``boards``: board name -> the board of the game's map (a :class:`BoardLayout`,
+      or any :class:`NamedBoard`), or a ``(width, height)`` for a foreign board, to
+      compute the offsets of the boards after it.  Default: the game's board layout for every board of a
       map with a single board, and for boards named after the game's map.
     * ``edge``: the map's edge buffer ``(edgeWidth, edgeHeight)``, or per map name.
     * ``map_name``: the map whose pieces count when the save places no board
@@ -404,6 +415,8 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
     * ``zones``: ``zones(map, x, y)`` names the zone of a point on a map of
       boxes and tracks, as ``("box", box)``, ``("turn", turn)`` or
       ``("markers", "")``; None for points of other maps.
+    * ``names``: a piece name -> counter id mapping that wins over every other
+      way of finding the counter (a module whose pieces are named otherwise).
 
     A counter's back face (its flip layer past the first level) gives the
     game's ``back_flag``, a face-down piece (masked) its ``hidden_flag``.
@@ -416,7 +429,6 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
     from .board import board_layout
 
     cmap = game.map
-    own_layout = board_layout(cmap)
     if boards is None:
         boards = {}
         by_map: dict[str, list[BoardPlacement]] = {}
@@ -425,7 +437,7 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
         for m, bl in by_map.items():
             for b in bl:
                 if len(bl) == 1 or b.board in (cmap.id, cmap.title, game.spec.map, game.spec.title):
-                    boards[b.board] = own_layout
+                    boards[b.board] = board_layout(cmap)
     edges = edge if isinstance(edge, Mapping) else None
     meta = _read_meta(save)
 
@@ -436,6 +448,7 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
     for m in {b.map for b in save.boards}:
         placed_boards[m] = _board_offsets(save.boards_of(m), boards, edge_of(m))
     if map_name is not None and map_name not in placed_boards:
+        own_layout = board_layout(cmap)
         placed_boards[map_name] = [(BoardPlacement(map_name, cmap.id, 0, 0), *edge_of(map_name),
                                     (own_layout.width, own_layout.height))]
         boards = dict(boards)
@@ -473,11 +486,11 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
             px, py = p.x - bx, p.y - by
             if 0 <= px < size[0] and 0 <= py < size[1]:
                 spec = boards.get(b.board)
-                if not isinstance(spec, BoardLayout):
+                if not hasattr(spec, "location_name"):
                     return None, f"on board {_shown(b.board)}, which is not the game's map"
                 if b.reversed:
                     px, py = size[0] - px, size[1] - py
-                name = vassal_location(spec, px, py)
+                name = spec.location_name(px, py) or ""
                 try:
                     h = cmap.grid.parse(name)
                 except HexNameError:
@@ -494,7 +507,9 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
         zone = zones(p.map, p.x, p.y) if zones is not None and p.map is not None else None
         marker = props.get("marker") or (marker_by_name.get(p.name) if "counter" not in props else None)
         cid = None
-        if module_pieces and p.gpid in module_pieces:
+        if names and names.get(p.name) in counters:
+            cid = names[p.name]
+        elif module_pieces and p.gpid in module_pieces:
             cid = module_pieces[p.gpid]
         elif props.get("counter") in counters:
             cid = props["counter"]

@@ -1,0 +1,134 @@
+"""Engine tier: published-module shapes imported, then checked against the REAL VASSAL engine.
+
+For every hand-written module shape (tests/vassal_modules.py: two boards on one map with an upright and a
+sideways grid; a zoned board with a hex zone and an off-map box map; letters, descending columns and a
+location format, a RegionGrid track), the import's name of every hex centre of every map file is the name
+the engine gives that point (``Map.locationName``), so are the grid arithmetic's names of random points,
+and a save the engine makes (pieces dropped on hex centres and in box
+zones, ``GameState.saveGame``) reads back with every piece on its named hex or in its box.
+"""
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+import vassal_modules as vm
+from toolkit.mapdata import open_map
+from toolkit.vassal.imported import load_record
+from toolkit.vassal.moduleread import read_published_module
+from toolkit.vassal.positions import read_position_save
+from vassal_engine import vengine
+
+_REASON = vengine.engine_available()
+pytestmark = pytest.mark.skipif(_REASON is not None, reason=f"VASSAL engine unavailable: {_REASON}")
+
+
+def _imported(tmp_path, shape: str):
+    from toolkit.vassal.importer import import_module
+
+    vmod = vm.write_vmod(tmp_path / f"{shape}.vmod", vm.SHAPES[shape]())
+    folder = tmp_path / "game"
+    import_module(vmod, folder)
+    return vmod, folder, read_published_module(vmod)
+
+
+def _map_files(folder):
+    return [open_map(p) for p in sorted(folder.glob("map*.yaml"))]
+
+
+def _hex_points(cmap, module) -> list[tuple[str, str, list[int]]]:
+    """Every hex centre of an imported map file as ``(map name, hex name, map point)``."""
+    mmap = next(m for m in module.maps if m.name == cmap.board.map)
+    placed = next(pb for pb in mmap.layout().boards if pb.board.name == cmap.board.board)
+    out = []
+    for h in cmap.grid.hex_list:
+        px, py = (round(v) for v in cmap.board.pixel(*cmap.grid.layout.centre(h)))
+        out.append((mmap.name, cmap.name(h), [px + placed.x, py + placed.y]))
+    return out
+
+
+@pytest.mark.parametrize("shape", sorted(vm.SHAPES))
+def test_every_hex_centre_is_named_as_the_engine_names_it(tmp_path, shape):
+    """Every hex centre of every map file, and 300 random points of every map (on and off the boards: the
+    grid arithmetic the save reader uses, :mod:`toolkit.vassal.vgrid`), named as the engine names them."""
+    vmod, folder, module = _imported(tmp_path, shape)
+    centres = [p for cmap in _map_files(folder) for p in _hex_points(cmap, module)]
+    assert len(centres) > 40
+    rng = random.Random(15)
+    for mmap in module.maps:
+        lay = mmap.layout()
+        w = max(pb.x + pb.board.width for pb in lay.boards) + 10
+        h = max(pb.y + pb.board.height for pb in lay.boards) + 10
+        mine = [(name, pt) for m, name, pt in centres if m == mmap.name]
+        mine += [(lay.location_name(*pt), pt) for pt in ([rng.randrange(-5, w), rng.randrange(-5, h)]
+                                                         for _ in range(300))]
+        pts = tmp_path / "points.json"
+        pts.write_text(json.dumps([pt for _, pt in mine]))
+        r = vengine.run_engine(["where", vmod, pts, mmap.name])
+        assert r["ok"], r["errors"]
+        engine = [p["name"] or "offboard" for p in r["points"]]
+        wrong = [(name, pt, got) for (name, pt), got in zip(mine, engine) if name != got]
+        assert not wrong, f"{shape} {mmap.name}: {len(wrong)} of {len(mine)} points named otherwise, e.g. {wrong[:3]}"
+
+
+def _placements(folder, module, shape):
+    """Pieces (slot 0 and 1 alternately) on every third hex centre of every map file, and in each box zone."""
+    out = []
+    for cmap in _map_files(folder):
+        out += [[i % 2, m, *pt] for i, (m, _, pt) in enumerate(_hex_points(cmap, module)[::3])]
+    record = load_record(folder)
+    for mmap in module.maps:
+        lay = mmap.layout()
+        for pb in lay.boards:
+            for x in range(pb.x + 5, pb.x + pb.board.width, 37):   # one piece per box found along a sweep
+                for y in range(pb.y + 5, pb.y + pb.board.height, 31):
+                    name = lay.location_name(x, y)
+                    if name in record.boxes and not any(p[1] == mmap.name and lay.location_name(*p[2:]) == name
+                                                        for p in out):
+                        out.append([1, mmap.name, x, y])
+    return out
+
+
+@pytest.mark.parametrize("shape", sorted(vm.SHAPES))
+def test_an_engine_save_reads_back_with_every_piece_on_its_named_hex(tmp_path, shape):
+    vmod, folder, module = _imported(tmp_path, shape)
+    placements = _placements(folder, module, shape)
+    (tmp_path / "placements.json").write_text(json.dumps(placements))
+    save = tmp_path / "engine.vsav"
+    r = vengine.run_engine(["place", vmod, tmp_path / "placements.json", save])
+    assert r["ok"], r["errors"]
+    assert len(r["pieces"]) == len(placements)
+    record = load_record(folder)
+    main = open_map(folder / "map.yaml")
+    counters = {"Rifles": "rifles", "HQ": "hq"}
+    on_main = Counter()
+    elsewhere = Counter()
+    for p in r["pieces"]:
+        key = (counters[p["name"].split(" +")[0]], record.boxes.get(p["location"], p["location"]))
+        try:
+            main.grid.parse(p["location"])
+            mmap = next(m for m in module.maps if m.name == p["map"])
+            board = mmap.layout().board_at(p["x"], p["y"])[0].board.name
+            (on_main if (p["map"], board) == (record.main_map, record.main_board) else elsewhere)[key] += 1
+        except ValueError:
+            (on_main if p["location"] in record.boxes else elsewhere)[key] += 1
+    pf, unplaced = read_position_save(save, str(folder))
+    got = Counter((u.counter, u.hex or u.box) for u in pf.units)
+    assert got == on_main, f"{shape}: read {got}, the engine has {on_main}"
+    assert sum(on_main.values()) >= 10
+    assert len(unplaced) == sum(elsewhere.values())   # pieces on the other boards are listed, with the engine's name
+    assert all("the engine:" in u.reason for u in unplaced)
+
+
+def test_region_ties_fall_as_in_the_engine(tmp_path):
+    """Points equally near several regions: the engine takes the first in its HashMap's order (vgrid too)."""
+    vmod = vm.write_vmod(tmp_path / "regions.vmod", vm.regions())
+    lay = read_published_module(vmod).maps[0].layout()
+    pts = [[x, y] for x in range(0, 260, 10) for y in range(0, 180, 10)]
+    (tmp_path / "points.json").write_text(json.dumps(pts))
+    r = vengine.run_engine(["where", vmod, tmp_path / "points.json", "Regions"])
+    assert r["ok"], r["errors"]
+    assert [p["name"] for p in r["points"]] == [lay.location_name(*pt) for pt in pts]

@@ -1,0 +1,307 @@
+"""``toolkit import-vmod``: published-module shapes (tests/vassal_modules.py) imported into game folders; the
+VASSAL naming scheme; saves read onto the imported map; hostile modules refused.  The real engine's word on
+the same modules is tests/test_engine_import.py."""
+from __future__ import annotations
+
+import io
+import zipfile
+
+import pytest
+import yaml
+from PIL import Image
+
+import vassal_modules as vm
+from test_engine_tier import add_piece, basic_state, nest
+from test_hostile_support import assert_refused, listing, run, save_bytes
+from toolkit.cli import main
+from toolkit.hexgrid import Grid, Layout, VassalNumbering
+from toolkit.hexgrid.naming import vassal_coordinate
+from toolkit.mapdata import open_map
+from toolkit.vassal import vgrid
+from toolkit.vassal.importer import engine_name, import_module
+from toolkit.vassal.moduleread import read_published_module
+from toolkit.vassal.positions import read_position_save
+
+
+@pytest.fixture(scope="module", params=sorted(vm.SHAPES))
+def imported(request, tmp_path_factory):
+    d = tmp_path_factory.mktemp(request.param)
+    vmod = vm.write_vmod(d / f"{request.param}.vmod", vm.SHAPES[request.param]())
+    return request.param, vmod, d / "game", import_module(vmod, d / "game")
+
+
+# ---------------------------------------------------------------- the naming scheme
+
+
+def test_coordinates_are_spelled_as_the_engine_spells_them():
+    assert [vassal_coordinate(n, "N", 1) for n in (0, 5, 10, 123, -3)] == ["00", "05", "10", "123", "-03"]
+    assert [vassal_coordinate(n, "N", 2) for n in (5, 50, 500)] == ["005", "050", "500"]
+    assert [vassal_coordinate(n, "N", 0) for n in (0, 7)] == ["0", "7"]
+    assert [vassal_coordinate(n, "A", 0) for n in (0, 25, 26, 27, 52)] == ["A", "Z", "AA", "BB", "AAA"]
+
+
+@pytest.mark.parametrize("numbering", [
+    VassalNumbering(),
+    VassalNumbering(stagger=False, h_off=0, v_off=0),
+    VassalNumbering(sideways=True, first="V", sep="-", h_type="A", h_descend=True, max_columns=20, max_rows=15),
+    VassalNumbering(v_descend=True, max_rows=12, location_format="Hex $gridLocation$"),
+    VassalNumbering(location_format="$row$/$column$", h_type="A"),
+    VassalNumbering(h_leading=0, v_leading=0, h_off=5),
+])
+def test_every_name_reads_back_to_its_hex(numbering):
+    for c in range(-2, 160, 3):
+        for r in range(-1, 16):
+            h = numbering.from_offset(c, r)
+            assert numbering.to_offset(h) == (c, r)
+            assert h in list(numbering.candidates(numbering.label(c, r)))
+
+
+def test_stagger_and_offsets():
+    n = VassalNumbering()   # the engine's defaults: offsets 1, stagger on (odd columns one row more)
+    assert (n.label(0, 0), n.label(1, 0), n.label(2, 0)) == ("0101", "0202", "0301")
+    assert VassalNumbering(stagger=False).label(1, 0) == "0201"
+
+
+def test_an_ambiguous_name_resolves_inside_the_grid():
+    n = VassalNumbering(stagger=False, h_off=0, v_off=0)   # "10100": column 10 row 100, or column 101 row 00
+    assert n.label(10, 100) == n.label(101, 0) == "10100"
+    small = Grid(Layout("flat", 10), n, (0, 20), (0, 120))
+    assert small.naming.to_offset(small.parse("10100")) == (10, 100)
+    wide = Grid(Layout("flat", 10), n, (90, 110), (0, 5))
+    assert wide.naming.to_offset(wide.parse("10100")) == (101, 0)
+
+
+def test_a_name_with_missing_zeros_is_not_a_hex():
+    from toolkit.hexgrid import HexNameError
+
+    with pytest.raises(HexNameError, match="not a hex name"):
+        VassalNumbering().parse("55")
+
+
+def test_java_polygon_rule_on_edges():
+    square = ((0, 0), (10, 0), (10, 10), (0, 10))
+    assert vgrid.polygon_contains(square, 0, 0) and vgrid.polygon_contains(square, 5, 5)
+    assert not vgrid.polygon_contains(square, 10, 5) and not vgrid.polygon_contains(square, 5, 10)
+
+
+# ---------------------------------------------------------------- the import
+
+
+def test_the_folder_holds_a_loadable_game(imported):
+    shape, vmod, folder, report = imported
+    assert {"game.yaml", "map.yaml", "counters.yaml", "pieces.yaml", "vassal.yaml"} <= set(listing(folder))
+    assert not report.notes
+    assert not any(p.name.startswith(".") for p in folder.parent.iterdir())   # no temporary folder left
+    from toolkit.game.module import load_game
+
+    game = load_game(str(folder))
+    assert game.map.board is not None and (folder / game.map.board.image).is_file()
+    assert set(game.counters) == {"rifles", "hq"}
+    assert game.counters["rifles"].back is not None and game.counters["hq"].back is None
+
+
+def test_every_hex_centre_is_named_by_the_boards_own_grid(imported):
+    shape, vmod, folder, _ = imported
+    module = read_published_module(vmod)
+    boards = {(m.name, s.board.name): s.board for m in module.maps for s in m.boards}
+    files = sorted(folder.glob("map*.yaml"))
+    assert len(files) == (2 if shape == "two-boards" else 1)
+    for path in files:
+        cmap = open_map(path)
+        board = boards[(cmap.board.map, cmap.board.board)]
+        assert all(engine_name(cmap, board, h) == cmap.name(h) for h in cmap.grid.hex_list)
+        assert cmap.grid.parse(cmap.name(cmap.grid.hex_list[-1])) == cmap.grid.hex_list[-1]
+
+
+def test_zones_and_box_boards_become_boxes(imported):
+    shape, _, folder, _ = imported
+    game = yaml.safe_load((folder / "game.yaml").read_text())
+    if shape == "lettered":
+        assert game["boxes"] == ["turn_1", "turn_2", "turn_3", "turn_4"]
+    if shape == "zoned":
+        assert game["boxes"] == ["eliminated", "reinforcements", "turn_track"]
+        assert [s["id"] for s in game["sides"]] == ["allies", "axis"]
+        assert open_map(folder / "map.yaml").name(open_map(folder / "map.yaml").grid.hex_list[0]) == "Field A00"
+
+
+def test_the_manifest_lists_faces_layers_and_prototypes(imported):
+    _, _, folder, _ = imported
+    pieces = yaml.safe_load((folder / "pieces.yaml").read_text())["pieces"]
+    rifles = next(p for p in pieces if p["slot"] == "Rifles")
+    assert rifles["faces"] == ["rifles.png", "rifles-back.png"]
+    assert rifles["layers"] == [{"name": "Step", "images": ["rifles.png", "rifles-back.png"],
+                                 "levels": ["", "+ (reduced)"]}]
+    assert rifles["prototypes"] == ["Unit"] and rifles["gpid"] == "11" and rifles["counter"] == "rifles"
+
+
+def test_render_draws_the_grid_over_the_board_image(imported, tmp_path, capsys):
+    shape, _, folder, _ = imported
+    out = tmp_path / "board.png"
+    assert main(["render", str(folder / "map.yaml"), "-o", str(out), "--highlight",
+                 open_map(folder / "map.yaml").name(open_map(folder / "map.yaml").grid.hex_list[3])]) == 0
+    board = yaml.safe_load((folder / "map.yaml").read_text())["board"]
+    with Image.open(out) as img:
+        assert img.size == tuple(board["size"])
+    assert main(["render", str(folder), "-o", str(tmp_path / "plain.svg"), "--no-board"]) == 0
+    assert main(["render", str(folder), "-o", str(tmp_path / "x.svg")]) == 2
+    assert "--no-board" in capsys.readouterr().err
+
+
+def test_a_board_the_default_setup_leaves_out_gets_its_map_file_too(tmp_path):
+    xml, images = vm.two_boards()
+    spare = vm.board("Spare", "west.png", vm.hexgrid(60.0, 70.0, 30, 35, 'first="H" stagger="false"'))
+    xml = xml.replace("</VASSAL.build.module.map.BoardPicker>", spare + "</VASSAL.build.module.map.BoardPicker>")
+    folder = tmp_path / "game"
+    import_module(vm.write_vmod(tmp_path / "m.vmod", (xml, images)), folder)
+    spare_map = open_map(folder / "map-main-map-spare.yaml")
+    assert spare_map.name(spare_map.grid.hex_list[0]) == "0101"
+    record = yaml.safe_load((folder / "vassal.yaml").read_text())
+    assert [b["name"] for b in record["maps"][0]["boards"]] == ["West", "East", "Spare"]
+    assert [b["name"] for b in record["maps"][0]["default"]] == ["West", "East"]
+
+
+def test_a_non_empty_folder_is_refused_and_left_alone(tmp_path):
+    vmod = vm.write_vmod(tmp_path / "m.vmod", vm.lettered())
+    (tmp_path / "game").mkdir()
+    (tmp_path / "game" / "notes.txt").write_text("mine")
+    r = run(["import-vmod", str(vmod), "-o", str(tmp_path / "game")])
+    assert_refused(r, str(tmp_path / "game"), "not empty")
+    assert listing(tmp_path / "game") == ["notes.txt"]
+    assert main(["import-vmod", str(vmod), "-o", str(tmp_path / "empty")]) == 0   # a new folder is fine
+    assert_refused(run(["vmod", str(tmp_path / "empty"), "-o", str(tmp_path / "x.vmod")]), "grid.naming",
+                   "played with that module")
+
+
+# ---------------------------------------------------------------- saves onto the imported map
+
+
+def _save_on(folder, module_name: str, pieces: list[tuple[str, str, str, int, int]]) -> bytes:
+    """A save (as the engine writes one) with pieces ``(id, name, map, x, y)`` and the default boards."""
+    types = {"Rifles": ("piece;;;rifles.png;Rifles", "11"), "HQ": ("piece;;;hq.png;HQ", "12")}
+    cmds = ["begin_save", ""]
+    for pid, name, map_name, x, y in pieces:
+        t, gpid = types[name]
+        cmds.append(add_piece(pid, nest(["mark;kind"], t), nest(["unit"], basic_state(map_name, x, y, gpid))))
+    record = yaml.safe_load((folder / "vassal.yaml").read_text())
+    for m in record["maps"]:
+        boards = "".join(f"\t{b['name']}\t{b['slot'][0]}\t{b['slot'][1]}" for b in m["default"])
+        cmds.append(f"{m['name']}BoardPicker{boards}")
+    cmds.append("end_save")
+    md = (f'<?xml version="1.0" encoding="UTF-8"?><data version="1"><version>1.2</version>'
+          f"<VassalVersion>3.6.0</VassalVersion><name>{module_name}</name></data>")
+    return save_bytes("\x1b".join(cmds), moduledata=md)
+
+
+def _centre(cmap, name: str, offset: tuple[int, int] = (0, 0)) -> tuple[int, int]:
+    px, py = cmap.board.pixel(*cmap.grid.layout.centre(cmap.grid.parse(name)))
+    return round(px) + offset[0], round(py) + offset[1]
+
+
+def test_a_save_reads_onto_the_named_hexes_and_boxes(tmp_path):
+    vmod = vm.write_vmod(tmp_path / "z.vmod", vm.zoned())
+    folder = tmp_path / "game"
+    import_module(vmod, folder)
+    cmap = open_map(folder / "map.yaml")
+    pieces = [("1", "Rifles", "Campaign", *_centre(cmap, "Field C02")),
+              ("2", "HQ", "Campaign", *_centre(cmap, "Field C02", (9, -7))),   # off-centre, same hex
+              ("3", "HQ", "Campaign", 250, 30),                                # the turn track zone
+              ("4", "Rifles", "Boxes", 40, 60),                                # the Eliminated zone
+              ("5", "Rifles", "Nowhere", 10, 10)]
+    save = tmp_path / "s.vsav"
+    save.write_bytes(_save_on(folder, "Zoned Campaign", pieces))
+    pf, unplaced = read_position_save(save, str(folder))
+    assert sorted((u.counter, u.hex or u.box) for u in pf.units) == [
+        ("hq", "Field C02"), ("hq", "turn_track"), ("rifles", "Field C02"), ("rifles", "eliminated")]
+    assert [u.id for u in unplaced] == ["5"]
+
+
+def test_pieces_on_another_board_are_listed_with_the_engines_name(tmp_path):
+    vmod = vm.write_vmod(tmp_path / "t.vmod", vm.two_boards())
+    folder = tmp_path / "game"
+    import_module(vmod, folder)
+    west, east = open_map(folder / "map.yaml"), open_map(folder / "map-main-map-east.yaml")
+    edge = (20, 12)
+    pieces = [("1", "Rifles", "Main Map", *_centre(west, "0303", edge)),
+              ("2", "HQ", "Main Map", *_centre(east, "004-H", (edge[0] + 420, edge[1])))]
+    save = tmp_path / "s.vsav"
+    save.write_bytes(_save_on(folder, "Two Boards", pieces))
+    pf, unplaced = read_position_save(save, str(folder))
+    assert [(u.counter, u.hex) for u in pf.units] == [("rifles", "0303")]
+    assert len(unplaced) == 1 and "East" in unplaced[0].reason and "'004-H'" in unplaced[0].reason
+
+
+def test_a_counter_mapping_file_names_the_counters(tmp_path, capsys):
+    vmod = vm.write_vmod(tmp_path / "l.vmod", vm.lettered())
+    folder = tmp_path / "game"
+    import_module(vmod, folder)
+    cmap = open_map(folder / "map.yaml")
+    name = cmap.name(cmap.grid.hex_list[5])
+    save = tmp_path / "s.vsav"
+    save.write_bytes(_save_on(folder, "Lettered", [("1", "Rifles", "Sector Map", *_centre(cmap, name))]))
+    mapping = tmp_path / "counters.yaml"
+    mapping.write_text("Rifles: hq\n")
+    out = tmp_path / "pos.yaml"
+    assert main(["vsav", "read", str(save), "--game", str(folder), "--counters", str(mapping), "-o", str(out)]) == 0
+    assert yaml.safe_load(out.read_text())["units"] == [{"id": "hq-1", "counter": "hq", "hex": name}]
+    mapping.write_text("Rifles: tanks\n")
+    r = run(["vsav", "read", str(save), "--game", str(folder), "--counters", str(mapping), "-o", str(out)])
+    assert_refused(r, str(mapping), "Rifles", "'tanks' is not a counter")
+
+
+# ---------------------------------------------------------------- hostile modules
+
+
+def _module_with(tmp_path, entries: dict[str, bytes | str], name: str = "bad.vmod"):
+    path = tmp_path / name
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for entry, data in entries.items():
+            z.writestr(entry, data)
+    return path
+
+
+def _refused(tmp_path, vmod, *needles):
+    r = run(["import-vmod", str(vmod), "-o", str(tmp_path / "out")])
+    assert_refused(r, str(vmod), *needles)
+    assert not (tmp_path / "out").exists()
+    assert not any(p.name.startswith(".out.") for p in tmp_path.iterdir())
+
+
+def test_traversal_entry_refused(tmp_path):
+    xml, _ = vm.lettered()
+    _refused(tmp_path, _module_with(tmp_path, {"buildFile.xml": xml, "../../evil.png": b"x"}), "'..'")
+
+
+def test_entity_expansion_refused(tmp_path):
+    bomb = ('<?xml version="1.0"?><!DOCTYPE m [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+            '<VASSAL.build.GameModule name="&b;"/>')
+    _refused(tmp_path, _module_with(tmp_path, {"buildFile.xml": bomb}), "DOCTYPE")
+
+
+def test_oversized_build_file_refused(tmp_path):
+    xml, _ = vm.lettered()
+    big = xml.replace("</VASSAL.build.GameModule>", "<!--" + " " * (65 << 20) + "--></VASSAL.build.GameModule>")
+    _refused(tmp_path, _module_with(tmp_path, {"buildFile.xml": big}), "buildFile.xml", "over the limit")
+
+
+def test_board_image_of_absurd_size_refused(tmp_path):
+    xml, _ = vm.lettered()
+    buf = io.BytesIO()
+    Image.new("1", (1, 1)).save(buf, "PNG")
+    png = bytearray(buf.getvalue())
+    png[16:24] = (100_000).to_bytes(4, "big") * 2   # IHDR width and height: 100,000 x 100,000 pixels
+    import zlib
+
+    png[29:33] = zlib.crc32(bytes(png[12:29])).to_bytes(4, "big")
+    _refused(tmp_path, _module_with(tmp_path, {"buildFile.xml": xml, "images/sector.png": bytes(png)}), "sector.png")
+
+
+def test_missing_board_image_and_non_module_refused(tmp_path):
+    xml, _ = vm.lettered()
+    _refused(tmp_path, _module_with(tmp_path, {"buildFile.xml": xml}), "sector.png", "no entry")
+    _refused(tmp_path, _module_with(tmp_path, {"readme.txt": "hello"}, "plain.vmod"), "no buildFile.xml")
+
+
+def test_a_grid_the_engine_drops_is_refused_with_the_attribute(tmp_path):
+    xml, images = vm.lettered()
+    _refused(tmp_path, vm.write_vmod(tmp_path / "x0.vmod", (xml.replace('x0="70"', 'x0="70.5"'), images)),
+             "HexGrid x0", "'70.5'")

@@ -1,0 +1,177 @@
+"""Hand-written VASSAL modules in the shapes published modules use (not written by the toolkit's exporter).
+
+* :func:`two_boards` -- one map, an edge buffer, two boards side by side from the BoardPicker's default
+  setup: an upright HexGrid (offsets, dx not the regular width, stagger) and a ``sideways="true"`` one
+  (rows first, a separator, letters, descending, leading zeros); a flip layer and a prototype.
+* :func:`zoned` -- a ZonedGrid board (a turn-track zone named by ``$name$``, a field zone with its own
+  HexGrid and letters, a zone location format), a roster of two sides, and an off-map box map
+  (``launch="true"``, a board without an image, zones for boxes).
+* :func:`lettered` -- letters and numbers rows-first, descending columns, a location format with text,
+  negative raw columns; a turn track map with a RegionGrid.
+* :func:`regions` -- a RegionGrid whose points tie (no hex grid: not importable as a map).
+* :func:`large` -- one board of ``cols x rows`` hexes (the bench's 5,000-hex import).
+
+Each returns ``(buildFile.xml text, {image name: (width, height)})``; :func:`write_vmod` writes the archive.
+"""
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+from test_engine_tier import GLOBAL_OPTIONS, MODULEDATA, STANDARD_MAP_CHILDREN, add_piece, nest, xml_escape
+
+G = "VASSAL.build.module.map.boardPicker.board."
+
+
+def hexgrid(dx: float, dy: float, x0: int, y0: int, numbering: str, sideways: bool = False) -> str:
+    """A HexGrid element with a HexGridNumbering (``numbering``: its attributes)."""
+    return (f'<{G}HexGrid color="0,0,0" cornersLegal="false" dotsVisible="false" dx="{dx}" dy="{dy}" '
+            f'edgesLegal="false" sideways="{str(sideways).lower()}" snapTo="true" visible="false" x0="{x0}" y0="{y0}">'
+            f'<{G}mapgrid.HexGridNumbering color="0,0,0" fontSize="9" hDrawOff="0" rotateText="0" vDrawOff="0" '
+            f'visible="false" {numbering}/></{G}HexGrid>')
+
+
+def zone(name: str, rect: tuple[int, int, int, int], fmt: str = "$name$", grid: str = "") -> str:
+    """A Zone covering a rectangle."""
+    x, y, w, h = rect
+    path = f"{x},{y};{x + w},{y};{x + w},{y + h};{x},{y + h}"
+    return (f'<{G}mapgrid.Zone highlightProperty="" locationFormat="{xml_escape(fmt)}" name="{name}" path="{path}" '
+            f'useHighlight="false" useParentGrid="false">{grid}</{G}mapgrid.Zone>')
+
+
+def board(name: str, image: str | None, grid: str, size: tuple[int, int] | None = None) -> str:
+    """A Board element (with an image, or a size)."""
+    attrs = f'image="{image}"' if image else f'width="{size[0]}" height="{size[1]}"'
+    return f'<VASSAL.build.module.map.boardPicker.Board {attrs} name="{name}" reversible="false">{grid}</VASSAL.build.module.map.boardPicker.Board>'
+
+
+def game_map(name: str, boards: str, setup: str = "", edge: tuple[int, int] = (0, 0), launch: bool = False) -> str:
+    """A Map with its BoardPicker (``setup``: the default boards command) and the editor's standard children."""
+    setup_el = f"<setup>{xml_escape(setup)}</setup>" if setup else ""
+    return (f'<VASSAL.build.module.Map allowMultiple="false" backgroundcolor="255,255,255" buttonName="{name}" '
+            f'edgeHeight="{edge[1]}" edgeWidth="{edge[0]}" hideKey="" hotkey="" icon="" launch="{str(launch).lower()}" '
+            f'mapName="{name}" markMoved="Never" markUnmovedHotkey="" markUnmovedIcon="" markUnmovedText="" '
+            f'markUnmovedTooltip="" showKey="" tooltip="">'
+            f'<VASSAL.build.module.map.BoardPicker addColumnText="Add column" addRowText="Add row" '
+            f'boardPrompt="Select board" slotHeight="125" slotScale="0.2" slotWidth="350" title="Choose Boards">'
+            f'{setup_el}{boards}</VASSAL.build.module.map.BoardPicker>{STANDARD_MAP_CHILDREN}</VASSAL.build.module.Map>')
+
+
+FLIP_LAYER = ("emb2;Flip;2;F;;0;;;0;;;;1;false;0;0;rifles.png,rifles-back.png;,+ (reduced);true;Step;;;false;;1;1;true;"
+              "70,130;;;;1.0")
+
+
+def slot(entry: str, gpid: str, type_: str, state: str) -> str:
+    """A PieceSlot holding an AddPiece command."""
+    return (f'<VASSAL.build.widget.PieceSlot entryName="{entry}" gpid="{gpid}" height="40" width="40">'
+            f'{xml_escape(add_piece("null", type_, state))}</VASSAL.build.widget.PieceSlot>')
+
+
+PIECES = f"""
+  <VASSAL.build.module.PrototypesContainer>
+    <VASSAL.build.module.PrototypeDefinition description="" name="Unit">{xml_escape(add_piece("null", nest(["mark;kind"], "piece;;;;"), nest(["unit"], "null;0;0;;0")))}</VASSAL.build.module.PrototypeDefinition>
+  </VASSAL.build.module.PrototypesContainer>
+  <VASSAL.build.module.PieceWindow defaultWidth="0" hidden="false" hotkey="" icon="" name="Pieces" scale="1.0" text="Pieces" tooltip="">
+    <VASSAL.build.widget.ListWidget entryName="Units" height="0" scale="1.0" width="0">
+      {slot("Rifles", "11", nest([FLIP_LAYER, "prototype;Unit"], "piece;;;rifles.png;Rifles"), nest(["1", ""], "null;0;0;11;0"))}
+      {slot("HQ", "12", nest(["prototype;Unit"], "piece;;;hq.png;HQ"), nest([""], "null;0;0;12;0"))}
+    </VASSAL.build.widget.ListWidget>
+  </VASSAL.build.module.PieceWindow>"""
+
+PIECE_IMAGES = {"rifles.png": (40, 40), "rifles-back.png": (40, 40), "hq.png": (40, 40)}
+
+
+def module_xml(name: str, maps: str, extra: str = "", next_id: int = 20) -> str:
+    """A whole buildFile.xml: the encoder, GlobalOptions, the maps, then the pieces."""
+    return f"""<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<VASSAL.build.GameModule ModuleOther1="" ModuleOther2="" VassalVersion="3.6.0" description="hand-written" name="{name}" nextPieceSlotId="{next_id}" version="1.2">
+  <VASSAL.build.module.BasicCommandEncoder/>{GLOBAL_OPTIONS}{extra}
+  {maps}{PIECES}
+</VASSAL.build.GameModule>
+"""
+
+
+def two_boards() -> tuple[str, dict[str, tuple[int, int]]]:
+    """One map, two boards side by side: upright and sideways hex grids with different numberings."""
+    west = hexgrid(54.0, 60.0, 36, 44, 'first="H" hLeading="1" hOff="1" hType="N" hDescend="false" '
+                   'locationFormat="$gridLocation$" sep="" stagger="true" vDescend="false" vLeading="1" vOff="1" vType="N"')
+    east = hexgrid(50.0, 56.0, 30, 25, 'first="V" hLeading="0" hOff="0" hType="A" hDescend="false" '
+                   'locationFormat="$gridLocation$" sep="-" stagger="true" vDescend="true" vLeading="2" vOff="3" vType="N"',
+                   sideways=True)
+    boards = board("West", "west.png", west) + board("East", "east.png", east)
+    maps = game_map("Main Map", boards, setup="Main MapBoardPicker\tWest\t0\t0\tEast\t1\t0", edge=(20, 12))
+    return module_xml("Two Boards", maps), {"west.png": (420, 330), "east.png": (400, 360), **PIECE_IMAGES}
+
+
+def zoned() -> tuple[str, dict[str, tuple[int, int]]]:
+    """A ZonedGrid board (a turn track and a hex field) and an off-map box map."""
+    field = hexgrid(45.0, 52.0, 40, 110, 'first="H" hLeading="1" hOff="0" hType="A" hDescend="false" '
+                    'locationFormat="$gridLocation$" sep="" stagger="false" vDescend="false" vLeading="1" vOff="0" vType="N"')
+    grid = (f'<{G}ZonedGrid>{zone("Turn Track", (0, 0, 500, 70))}'
+            f'{zone("Field", (0, 70, 500, 330), "Field $gridLocation$", field)}</{G}ZonedGrid>')
+    boxes = (f'<{G}ZonedGrid>{zone("Eliminated", (0, 0, 150, 200))}{zone("Reinforcements", (150, 0, 150, 200))}'
+             f'</{G}ZonedGrid>')
+    maps = (game_map("Campaign", board("Campaign", "campaign.png", grid))
+            + game_map("Boxes", board("Boxes", None, boxes, (300, 200)), launch=True))
+    roster = ('<VASSAL.build.module.PlayerRoster buttonKeyStroke="" buttonText="Retire" buttonToolTip="" '
+              'icon="/images/PlayerRoster.gif"><entry>Allies</entry><entry>Axis</entry></VASSAL.build.module.PlayerRoster>')
+    return module_xml("Zoned Campaign", maps, extra=roster), {"campaign.png": (500, 400), **PIECE_IMAGES}
+
+
+def lettered() -> tuple[str, dict[str, tuple[int, int]]]:
+    """Rows first in letters, descending columns, a location format with text, columns left of x0; and a
+    turn record track map with a RegionGrid (named points)."""
+    grid = hexgrid(40.0, 46.0, 70, 20, 'first="V" hLeading="2" hOff="1" hType="N" hDescend="true" '
+                   'locationFormat="Hex $gridLocation$" sep="" stagger="true" vDescend="false" vLeading="1" vOff="0" vType="A"')
+    regions = "".join(f'<{G}Region name="Turn {i + 1}" originx="{30 + 60 * i}" originy="40"/>' for i in range(4))
+    track = f'<{G}RegionGrid fontsize="9" snapto="true" visible="false">{regions}</{G}RegionGrid>'
+    maps = (game_map("Sector Map", board("Sector", "sector.png", grid))
+            + game_map("Turn Track", board("Track", "track.png", track), launch=True))
+    return module_xml("Lettered", maps), {"sector.png": (380, 300), "track.png": (250, 80), **PIECE_IMAGES}
+
+
+def regions(count: int = 22) -> tuple[str, dict[str, tuple[int, int]]]:
+    """A board with a RegionGrid of ``count`` regions 40 px apart: many points are equally near two or four
+    (the engine breaks ties by its HashMap's order)."""
+    pts = "".join(f'<{G}Region name="R{i}" originx="{20 + 40 * (i % 6)}" originy="{20 + 40 * (i // 6)}"/>'
+                  for i in range(count))
+    grid = f'<{G}RegionGrid fontsize="9" snapto="true" visible="false">{pts}</{G}RegionGrid>'
+    return module_xml("Regions", game_map("Regions", board("R", "r.png", grid))), {"r.png": (260, 180), **PIECE_IMAGES}
+
+
+def large(cols: int = 100, rows: int = 50) -> tuple[str, dict[str, tuple[int, int]]]:
+    """One board of ``cols x rows`` hexes (CCRR names, stagger off)."""
+    dx, dy, x0, y0 = 40.0, 46.0, 24, 26
+    grid = hexgrid(dx, dy, x0, y0, 'first="H" hLeading="1" hOff="1" hType="N" hDescend="false" '
+                   'locationFormat="$gridLocation$" sep="" stagger="false" vDescend="false" vLeading="1" vOff="1" vType="N"')
+    size = (int(x0 + dx * (cols - 1) + 30), int(y0 + dy * rows + 30))
+    return module_xml("Large", game_map("Main Map", board("Large", "large.png", grid))), {"large.png": size, **PIECE_IMAGES}
+
+
+def _png(size: tuple[int, int]) -> bytes:
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", size, (214, 222, 190))
+    d = ImageDraw.Draw(img)
+    for x in range(0, size[0], 25):   # something to see under the grid
+        d.line([(x, 0), (x, size[1])], fill=(190, 200, 170))
+    buf = io.BytesIO()
+    img.save(buf, "PNG")
+    return buf.getvalue()
+
+
+def write_vmod(path: Path, shape: tuple[str, dict[str, tuple[int, int]]], extra: dict[str, bytes] | None = None) -> Path:
+    """Write a module of a shape (buildFile.xml, moduledata, images) and ``extra`` entries."""
+    xml, images = shape
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("buildFile.xml", xml)
+        z.writestr("moduledata", MODULEDATA)
+        for name, size in images.items():
+            z.writestr(f"images/{name}", _png(size))
+        for name, data in (extra or {}).items():
+            z.writestr(name, data)
+    return path
+
+
+SHAPES = {"two-boards": two_boards, "zoned": zoned, "lettered": lettered}

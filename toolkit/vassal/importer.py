@@ -1,0 +1,349 @@
+"""``toolkit import-vmod PUBLISHED.vmod -o GAME_DIR``: a game folder from a published VASSAL module.
+
+Writes, into a new or empty folder (built beside it in a temporary folder, checked by loading it, then
+renamed into place, so nothing of the user's is ever overwritten):
+
+* ``map.yaml`` -- the main board (the first board with a hex grid of the first map that has one): its image
+  under ``images/``, its grid the module's own ``HexGrid`` with the ``vassal`` naming scheme (hex names are
+  the engine's, hence the printed ones), blank terrain for the user to fill in;
+* ``map-MAP-BOARD.yaml`` -- every other board with a hex grid the module offers, the same way;
+* ``game.yaml`` -- sides from the module's ``PlayerRoster``, one unit type, the off-map zones and regions as
+  boxes; ``counters.yaml`` -- one counter per piece slot (a back face when it has a two-level layer);
+* ``pieces.yaml`` -- the counter manifest: every piece slot with its names, gpid, images, layers, mask and
+  prototypes, and the counter it became;
+* ``vassal.yaml`` -- the import record the save reader uses: every map's boards, their grids as the
+  engine reads them, their default layout, and which locations are boxes.
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import yaml
+
+from ..game.module import load_game
+from ..mapdata import compile_map
+from ..scaffold import ScaffoldError, game_id_for
+from . import vgrid
+from .imported import RECORD
+from .moduleread import ModuleMap, PieceDef, PublishedModule, read_published_module
+
+MAX_BOXES = 200
+
+
+@dataclass
+class ImportReport:
+    """What an import wrote and what it left out."""
+
+    folder: Path
+    files: list[Path] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def slug(text: str, taken: set[str], fallback: str = "x") -> str:
+    """A lower-case id (letters, digits, ``-``) from a name, unique among ``taken`` (which it joins)."""
+    base = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:48] or fallback
+    base = base if base[0].isalnum() else fallback + "-" + base
+    out, n = base, 1
+    while out in taken:
+        n += 1
+        out = f"{base}-{n}"
+    taken.add(out)
+    return out
+
+
+def _composed_numbering(zone: vgrid.Zone, grid: vgrid.HexGrid) -> vgrid.HexGrid | None:
+    """A zone's hex grid with the zone's location format folded into the numbering's (None when the zone's
+    names do not name hexes: no ``$gridLocation$``, or a ``$`` in the zone's name)."""
+    if grid.numbering is None or "$gridLocation$" not in zone.location_format or "$" in zone.name:
+        return None
+    fmt = zone.location_format.replace("$name$", zone.name)
+    fmt = re.sub(r"\$(?!gridLocation\$)[A-Za-z0-9_]*\$", "", fmt).replace("$gridLocation$",
+                                                                        grid.numbering.location_format)
+    return replace(grid, numbering=replace(grid.numbering, location_format=fmt))
+
+
+def board_hex_grid(board: vgrid.Board) -> tuple[vgrid.HexGrid, tuple[int, int, int, int], str] | None:
+    """The hex grid a board's map file takes, the board rectangle it covers, and where it comes from: the
+    board's ``HexGrid``, else a ``ZonedGrid``'s background hex grid, else its largest zone with a hex grid."""
+    g, whole = board.grid, (0, 0, board.width, board.height)
+    if isinstance(g, vgrid.HexGrid) and g.numbering is not None:
+        return g, whole, "HexGrid"
+    if not isinstance(g, vgrid.ZonedGrid):
+        return None
+    if isinstance(g.background, vgrid.HexGrid) and g.background.numbering is not None:
+        return g.background, whole, "ZonedGrid background"
+    best = None
+    for z in g.zones:
+        if isinstance(z.grid, vgrid.HexGrid) and not z.use_parent_grid:
+            composed = _composed_numbering(z, z.grid)
+            x, y, w, h = z.bounds()
+            if composed is not None and (best is None or w * h > best[1][2] * best[1][3]):
+                best = (composed, (x, y, w, h), f"zone {z.name!r}")
+    return best
+
+
+def hex_extent(grid: vgrid.HexGrid, rect: tuple[int, int, int, int]) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The raw columns and rows whose hex centres lie in the rectangle, in both column parities."""
+    x, y, w, h = rect
+    if grid.sideways:
+        x, y, w, h = y, x, h, w
+    c0, c1 = math.ceil((x - grid.x0) / grid.dx), math.floor((x + w - 1 - grid.x0) / grid.dx)
+    r0 = math.ceil((y - grid.y0) / grid.dy)
+    r1 = math.floor((y + h - 1 - grid.y0 - grid.dy / 2) / grid.dy)
+    if c1 < c0 or r1 < r0:
+        return None
+    return (c0, c1), (r0, r1)
+
+
+def mappable(board: vgrid.Board) -> bool:
+    """Whether a board gets a map file: a hex grid with a numbering and a hex centre on the board."""
+    found = board_hex_grid(board)
+    return found is not None and hex_extent(found[0], found[1]) is not None
+
+
+def main_board(module: PublishedModule) -> tuple[str, str] | None:
+    """``(map, board)`` of the game's map: the first mappable board of the default layouts, else of any map."""
+    return next(((m.name, s.board.name) for pick in ("boards", "catalogue") for m in module.maps
+                 for s in getattr(m, pick) if mappable(s.board)), None)
+
+
+def map_data(module: PublishedModule, mmap: ModuleMap, board: vgrid.Board, grid: vgrid.HexGrid,
+             extent, image: str, map_id: str) -> dict:
+    """The map file of a board's hex grid: regular hexes in map units, the board pixels an affine image
+    (``board.scale``), so the compiled hex centres are the engine's exactly."""
+    size = grid.dy / math.sqrt(3)
+    stretch = grid.dx / (1.5 * size)            # 1 for regular hexes
+    if grid.sideways:
+        scale, origin = (1.0, stretch), (float(grid.y0), grid.x0 / stretch)
+    else:
+        scale, origin = (stretch, 1.0), (grid.x0 / stretch, float(grid.y0))
+    naming = {"scheme": "vassal", **{k: v for k, v in vars(grid.numbering).items() if k != "sideways"}}
+    return {
+        "id": map_id,
+        "title": f"{module.name or 'Module'}: {board.name or mmap.name}",
+        "board": {"image": image, "size": [board.width, board.height], "scale": list(scale),
+                  "module": module.name, "map": mmap.name, "board": board.name},
+        "grid": {"orientation": "pointy" if grid.sideways else "flat", "size": size, "origin": list(origin),
+                 "naming": naming, "columns": list(extent[0]), "rows": list(extent[1])},
+        "terrain": {"clear": {"color": "#eae3c5", "base": True}},
+    }
+
+
+def engine_name(cmap, board: vgrid.Board, h) -> str | None:
+    """The name the engine gives the (rounded) board pixel of a compiled imported map's hex centre."""
+    px, py = cmap.board.pixel(*cmap.grid.layout.centre(h))
+    return board.location_name(round(px), round(py))
+
+
+def _comment(text: str) -> str:
+    return "# " + re.sub(r"[\x00-\x1f\x7f]", " ", text)
+
+
+def _dump(header: list[str], data) -> str:
+    return "\n".join(_comment(line) for line in header) + "\n" + yaml.safe_dump(
+        data, sort_keys=False, allow_unicode=True, width=120, default_flow_style=None)
+
+
+MAP_HEADER = [
+    "Imported by `toolkit import-vmod` from a published VASSAL module (docs/new-game.md, 'Starting from a",
+    "published module').  The grid is the module's own HexGrid: hex names are the engine's (the printed ones);",
+    "`board` is the board image and how map units lie on its pixels.  Terrain is blank: every hex is `clear`",
+    "until you add terrain types, areas, lines and overrides (docs/map-format.md).  Check what you trace with",
+    "`toolkit render THIS_FILE -o board.png`: the grid drawn over the board image.",
+]
+
+
+class _Writer:
+    """One import: the module, the temporary folder and what has been written there."""
+
+    def __init__(self, module: PublishedModule, tmp: Path, game_id: str):
+        self.module, self.tmp, self.game_id = module, tmp, game_id
+        self.notes = list(module.notes)
+        self.images: dict[int, str] = {}     # id(board) -> image path in the folder
+        self.image_names: set[str] = set()
+        self.boxes: dict[str, str] = {}      # location name -> box id
+        self.box_ids: set[str] = set()
+        self.main: tuple[str, str] | None = None
+
+    def write(self, rel: str, data: bytes | str) -> None:
+        """A new file of the folder (never over an existing one)."""
+        path = self.tmp / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "xb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+    def image(self, slot) -> str:
+        """The board image of a board slot, copied once under ``images/`` with a safe name; its path there."""
+        if id(slot.board) not in self.images and slot.image_bytes:   # the same Board object for one board
+            stem, ext = os.path.splitext(os.path.basename(slot.board.image))
+            ext = ext if re.fullmatch(r"\.[A-Za-z0-9]{1,5}", ext) else ".img"
+            name = slug(stem, self.image_names, "board") + ext.lower()
+            self.write(f"images/{name}", slot.image_bytes)
+            self.images[id(slot.board)] = f"images/{name}"
+        return self.images.get(id(slot.board), "")
+
+    def box(self, location: str) -> None:
+        """A box for an engine location name (at most :data:`MAX_BOXES`)."""
+        if location and location not in self.boxes and len(self.boxes) < MAX_BOXES:
+            self.boxes[location] = slug(location, self.box_ids, "box").replace("-", "_")
+
+    def check_names(self, map_file: str, board: vgrid.Board) -> None:
+        """Note the hexes of a map file whose centre the engine names otherwise (another zone covers it)."""
+        cmap = compile_map(self.tmp / map_file)
+        differ = [cmap.name(h) for h in cmap.grid.hex_list if engine_name(cmap, board, h) != cmap.name(h)]
+        if differ:
+            self.notes.append(f"{map_file}: the engine names {len(differ)} of its {len(cmap.grid)} hex centres "
+                              f"otherwise (another zone covers them), e.g. {differ[0]!r}")
+
+    def boxes_of(self, board: vgrid.Board, covered: str | None) -> None:
+        """Zones and regions that name places rather than hexes become boxes."""
+        g = board.grid
+        zones = g.zones if isinstance(g, vgrid.ZonedGrid) else ()
+        for z in zones:
+            if covered != f"zone {z.name!r}" and not (z.use_parent_grid and isinstance(g.background, vgrid.HexGrid)):
+                if isinstance(z.grid, vgrid.RegionGrid):
+                    for r in z.grid.regions:
+                        self.box(g.location_name(r.x, r.y) or "")
+                elif "$gridLocation$" not in z.location_format or z.grid is None:
+                    self.box(re.sub(r"\$[A-Za-z0-9_]*\$", lambda m: z.name if m.group() == "$name$" else "",
+                                    z.location_format))
+        regions = g if isinstance(g, vgrid.RegionGrid) else g.background if isinstance(g, vgrid.ZonedGrid) else None
+        if isinstance(regions, vgrid.RegionGrid):
+            for r in regions.regions:
+                self.box(r.name)
+
+    def map_file(self, mmap: ModuleMap, slot, main: bool, taken: set[str]) -> str | None:
+        """Write the map file of a board with a hex grid (``map.yaml`` for the main board); its name, or None."""
+        b = slot.board
+        found = board_hex_grid(b)
+        extent = None if found is None else hex_extent(found[0], found[1])
+        if found is not None and extent is None:
+            self.notes.append(f"map {mmap.name!r} board {b.name!r}: its hex grid has no hex centre on the board; "
+                              "no map file")
+        if extent is None:
+            return None
+        grid, _, source = found
+        name = "map.yaml" if main else f"map-{slug(mmap.name + '--' + b.name, taken, 'board')}.yaml"
+        map_id = self.game_id if main else f"{self.game_id}-{Path(name).stem}"[:60]
+        data = map_data(self.module, mmap, b, grid, extent, self.image(slot) or "images/none", map_id)
+        header = MAP_HEADER + [f"Module {self.module.name!r}, map {mmap.name!r}, board {b.name!r} ({source})."]
+        self.write(name, _dump(header, data))
+        self.check_names(name, b)
+        return name
+
+    def maps(self) -> list[dict]:
+        """Every board's image and map file written (the main board's first); the maps of the import record."""
+        self.main = main_board(self.module)
+        order = sorted(((m, s) for m in self.module.maps for s in m.catalogue),
+                       key=lambda ms: (ms[0].name, ms[1].board.name) != self.main)
+        taken, files = {"map"}, {}
+        for mmap, slot in order:
+            files[(mmap.name, slot.board.name)] = self.map_file(mmap, slot, (mmap.name, slot.board.name) == self.main,
+                                                                taken)
+            self.image(slot)
+            found = board_hex_grid(slot.board)
+            self.boxes_of(slot.board, found[2] if found else None)
+        return [{"name": m.name, "edge": list(m.edge), "launch": m.launch,
+                 "default": [{"name": s.board.name, "slot": [s.col, s.row], "reversed": s.reversed,
+                              "map_file": files.get((m.name, s.board.name))} for s in m.boards],
+                 "boards": [{"name": s.board.name, "image": self.images.get(id(s.board), ""),
+                             "size": [s.board.width, s.board.height], "grid": vgrid.grid_to_dict(s.board.grid),
+                             "map_file": files.get((m.name, s.board.name))} for s in m.catalogue]}
+                for m in self.module.maps]
+
+
+def _counters(pieces: list[PieceDef], side: str) -> tuple[list[dict], list[dict]]:
+    """One counter per piece slot, and the manifest entry of each slot."""
+    taken: set[str] = set()
+    counters, manifest = [], []
+    for p in pieces:
+        cid = slug(p.slot or p.name, taken, "piece")
+        c = {"id": cid, "name": p.name or p.slot or cid, "side": side, "nationality": side, "type": "piece"}
+        faces = p.faces
+        if len(faces) >= 2:
+            flip = next(la for la in p.layers if len([i for i in la.images if i]) >= 2)
+            c["back"] = {}
+            back = flip.level_names[1] if len(flip.level_names) > 1 else ""
+            if back:
+                c["back_name"] = f"{c['name']} {back}".strip()
+        counters.append(c)
+        manifest.append({"slot": p.slot, "name": p.name, "gpid": p.gpid, "counter": cid, "image": p.image,
+                         "faces": list(faces),
+                         "layers": [{"name": la.name, "images": list(la.images), "levels": list(la.level_names)}
+                                    for la in p.layers],
+                         "mask": p.mask_image, "prototypes": list(p.prototypes), "traits": list(p.traits)})
+    return counters, manifest
+
+
+def _check_target(folder: Path) -> None:
+    if folder.exists() and not folder.is_dir():
+        raise ScaffoldError(f"{folder}: exists and is not a folder; give a new or empty folder (-o GAME_DIR)")
+    if folder.is_dir() and any(folder.iterdir()):
+        raise ScaffoldError(f"{folder}: the folder is not empty; `toolkit import-vmod` writes only into a new or "
+                            "empty folder (it never overwrites your files)")
+
+
+def import_module(vmod: str | os.PathLike[str], game_dir: str | os.PathLike[str]) -> ImportReport:
+    """Import a published module into a new or empty game folder; returns what was written and left out.
+
+    Raises :class:`~toolkit.vassal.safezip.ArchiveError` or
+    :class:`~toolkit.vassal.moduleread.ModuleReadError` for a module refused, :class:`ScaffoldError` for a
+    folder that is not new or empty -- before writing anything.
+    """
+    folder = Path(game_dir)
+    _check_target(folder)
+    module = read_published_module(vmod)
+    if main_board(module) is None:
+        raise ScaffoldError(f"{os.fspath(vmod)}: no board of the module has a hex grid with a numbering "
+                            "(HexGrid + HexGridNumbering, alone or in a ZonedGrid) with a hex centre on the board; "
+                            "nothing to import as a map")
+    game_id = game_id_for(folder)
+    parent = folder.resolve().parent
+    parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.toolkit-import-", suffix=".tmp", dir=parent))
+    try:
+        w = _Writer(module, tmp, game_id)
+        maps = w.maps()
+        sides_taken: set[str] = set()
+        sides = [(slug(s, sides_taken, "side"), s) for s in module.sides] or [("players", "Players")]
+        counters, manifest = _counters(module.pieces, sides[0][0])
+        flags = ["flipped"] if any("back" in c for c in counters) else []
+        title = (module.name or folder.name).replace("\n", " ")[:120]
+        game = {"id": game_id, "title": title, "map": "map.yaml",
+                "sides": [{"id": i, "name": n} for i, n in sides],
+                "nationalities": [{"id": i, "name": n, "side": i} for i, n in sides],
+                "unit_types": ["piece"], "flags": flags, **({"back_flag": "flipped"} if flags else {}),
+                "turns": ["1"], "phases": ["play"],
+                "boxes": sorted(set(w.boxes.values())) or ["off_map"], "eliminated_box": ""}
+        game["eliminated_box"] = game["boxes"][0]
+        w.write("game.yaml", _dump([f"{title}: imported from the VASSAL module {os.path.basename(os.fspath(vmod))} "
+                                    "(docs/game-files.md).", "Sides, turns and phases are placeholders: edit them."],
+                                   game))
+        w.write("counters.yaml", _dump(["One counter per piece slot of the module (side, type and values are yours "
+                                        "to fill in); pieces.yaml says which slot each came from."],
+                                       {"game": game_id, "counters": counters}))
+        w.write("pieces.yaml", _dump(["The module's piece slots (the counter manifest): names, gpid, images, "
+                                      "layers and faces, mask, prototypes."], {"pieces": manifest}))
+        record = {"module": {"name": module.name, "version": module.version,
+                             "file": os.path.basename(os.fspath(vmod))},
+                  "main": {"map": w.main[0], "board": w.main[1]}, "maps": maps, "boxes": w.boxes}
+        w.write(RECORD, _dump(["What `toolkit vsav read --game` needs of the module: its maps, boards and grids "
+                               "as VASSAL reads them.", "Written by `toolkit import-vmod`; not meant for editing."],
+                              record))
+        for path in sorted(tmp.rglob("*.yaml")):
+            if path.name.startswith("map-"):
+                compile_map(path)
+        load_game(str(tmp))
+        if folder.is_dir():
+            folder.rmdir()            # empty (checked above); rename cannot replace a folder on every system
+        os.rename(tmp, folder)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return ImportReport(folder, sorted(p for p in folder.rglob("*") if p.is_file()), w.notes)

@@ -1,0 +1,383 @@
+"""Reading a published VASSAL module (untrusted): its maps, boards, grids, sides and piece slots.
+
+The archive goes through :mod:`toolkit.vassal.safezip` (no traversal, size
+limits while inflating) and ``buildFile.xml`` (or ``buildFile``) through
+:func:`~toolkit.vassal.safezip.parse_xml` (no DOCTYPE or entities, no network,
+no huge trees).  Attributes are read as the engine's ``setAttribute`` reads
+them (VASSAL 3.6.0): ``HexGrid`` ``dx`` is recomputed from ``dy`` when absent
+or equal to the default width, ``x0``/``y0`` are integers (a module where they
+are not has no grid in the engine either, and is refused here), numbering
+defaults are ``HexGridNumbering``'s (stagger on, offsets 1, leading 1).
+
+Boards are laid out from the BoardPicker's default ``setup`` (else its first
+board, as a new game without a board dialog).  Board sizes are the images'
+(read from the image header only) or the board's ``width``/``height``.
+"""
+from __future__ import annotations
+
+import io
+import math
+import os
+import warnings
+from dataclasses import dataclass, field
+
+from ..hexgrid import VassalNumbering
+from . import vgrid
+from .pieces import MAX_TRAITS, PieceLimitError, Trait, parse_add_piece, split_chain
+from .safezip import ArchiveError, open_archive, parse_xml
+from .seqenc import decode
+
+MAX_BUILD_FILE_BYTES = 64 << 20
+MAX_IMAGE_BYTES = 256 << 20
+MAX_BOARD_PIXELS = 300_000_000   # a board image's width x height (the engine would need gigabytes beyond)
+MAX_ZONE_POINTS = 10_000
+DEFAULT_DY = 64.0
+DEFAULT_DX = math.sqrt(3) / 2 * DEFAULT_DY
+
+_PKG = "VASSAL.build.module."
+MAP_CLASSES = (_PKG + "Map", _PKG + "PrivateMap", _PKG + "PlayerHand")
+BOARD = _PKG + "map.boardPicker.Board"
+PICKER = _PKG + "map.BoardPicker"
+_GRID = _PKG + "map.boardPicker.board."
+HEX_GRID, REGION_GRID, ZONED_GRID, SQUARE_GRID = (_GRID + n for n in ("HexGrid", "RegionGrid", "ZonedGrid",
+                                                                      "SquareGrid"))
+REGION, ZONE, NUMBERING = _GRID + "Region", _GRID + "mapgrid.Zone", _GRID + "mapgrid.HexGridNumbering"
+PIECE_SLOTS = ("VASSAL.build.widget.PieceSlot", "VASSAL.build.widget.CardSlot")
+PROTOTYPE = _PKG + "PrototypeDefinition"
+ROSTER = _PKG + "PlayerRoster"
+
+
+class ModuleReadError(ValueError):
+    """A module that cannot be imported: names the file, the element or attribute, and the fix."""
+
+
+@dataclass(frozen=True)
+class BoardSlot:
+    """A board of a map and its place in the BoardPicker's default layout."""
+
+    board: vgrid.Board
+    col: int = 0
+    row: int = 0
+    reversed: bool = False
+    image_bytes: bytes = b""   # the board image as the module holds it (empty without an image)
+
+
+@dataclass(frozen=True)
+class ModuleMap:
+    """A ``Map`` (or private map, player hand): its name, edge buffer and boards in their default layout."""
+
+    name: str
+    edge: tuple[int, int]
+    boards: tuple[BoardSlot, ...]
+    launch: bool = False   # opened from a toolbar button (an off-map box window) rather than docked
+    catalogue: tuple[BoardSlot, ...] = ()   # every board its BoardPicker offers, with its image (a save may
+    #                                          place any)
+
+    def layout(self) -> vgrid.MapLayout:
+        """The map with its default boards placed, as the engine lays them out."""
+        return vgrid.MapLayout(self.name, tuple(vgrid.place_boards(
+            [(b.board, b.col, b.row, b.reversed) for b in self.boards], self.edge)))
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A ``Layer`` (``emb2``) trait: its name and each level's image and name."""
+
+    name: str
+    images: tuple[str, ...]
+    level_names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PieceDef:
+    """A piece slot of the palette (or an at-start stack): names, gpid, image, layers, mask, prototypes."""
+
+    slot: str
+    name: str
+    gpid: str
+    image: str
+    layers: tuple[Layer, ...] = ()
+    mask_image: str | None = None
+    prototypes: tuple[str, ...] = ()
+    traits: tuple[str, ...] = ()
+
+    @property
+    def faces(self) -> tuple[str, ...]:
+        """The images a player flips between: the first layer with two or more levels, else the piece's image."""
+        flip = next((la for la in self.layers if len([i for i in la.images if i]) >= 2), None)
+        return tuple(i for i in flip.images if i) if flip else ((self.image,) if self.image else ())
+
+
+@dataclass
+class PublishedModule:
+    """What the importer needs of a module."""
+
+    path: str
+    name: str
+    version: str
+    maps: list[ModuleMap] = field(default_factory=list)
+    sides: list[str] = field(default_factory=list)
+    pieces: list[PieceDef] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)   # what the import leaves out, and why
+
+
+class _Reader:
+    """One module being read: the archive, the file name for errors, and the notes gathered."""
+
+    def __init__(self, arc, path: str):
+        self.arc, self.path, self.notes = arc, path, []
+
+    def fail(self, where: str, problem: str) -> ModuleReadError:
+        return ModuleReadError(f"{self.path}: {where}: {problem}")
+
+    # ------------------------------------------------------------ attributes
+
+    def integer(self, el, key: str, default: int, where: str) -> int:
+        text = el.get(key)
+        if text is None or text == "":
+            return default
+        try:
+            return int(text.strip())
+        except ValueError:
+            raise self.fail(f"{where} {key}", f"{text[:40]!r} is not a whole number (VASSAL drops such a grid; "
+                                               "fix the module in VASSAL's editor)") from None
+
+    def number(self, el, key: str, default: float, where: str) -> float:
+        text = el.get(key)
+        if text is None or text == "":
+            return default
+        try:
+            value = float(text.strip())
+        except ValueError:
+            raise self.fail(f"{where} {key}", f"{text[:40]!r} is not a number") from None
+        if not math.isfinite(value) or value <= 0 or value > 1e6:
+            raise self.fail(f"{where} {key}", f"{text[:40]!r}: expected a positive spacing in pixels")
+        return value
+
+    @staticmethod
+    def flag(el, key: str, default: bool) -> bool:
+        text = el.get(key)
+        return default if text is None or text == "" else text.strip() == "true"
+
+    # ------------------------------------------------------------ grids
+
+    def numbering(self, grid_el, sideways: bool, size: tuple[int, int], where: str) -> VassalNumbering | None:
+        el = next((c for c in grid_el if c.tag == NUMBERING), None)
+        if el is None:
+            return None
+        where = f"{where} HexGridNumbering"
+        dx_dy = self._spacing(grid_el, where)
+        w, h = size
+        values = dict(
+            sideways=sideways, first="V" if (el.get("first") or "H")[:1] == "V" else "H", sep=el.get("sep") or "",
+            h_type="A" if (el.get("hType") or "N")[:1] == "A" else "N",
+            v_type="A" if (el.get("vType") or "N")[:1] == "A" else "N",
+            h_leading=self.integer(el, "hLeading", 1, where), v_leading=self.integer(el, "vLeading", 1, where),
+            h_off=self.integer(el, "hOff", 1, where), v_off=self.integer(el, "vOff", 1, where),
+            h_descend=self.flag(el, "hDescend", False), v_descend=self.flag(el, "vDescend", False),
+            stagger=self.flag(el, "stagger", True),
+            # HexGridNumbering.getMaxColumns / getMaxRows, exactly as the engine divides
+            max_columns=math.floor(w / dx_dy[1] + 0.5), max_rows=math.floor(h / dx_dy[0] + 0.5),
+            location_format=el.get("locationFormat") or "$gridLocation$")
+        for key in ("h_leading", "v_leading"):
+            if not 0 <= values[key] <= 8:
+                raise self.fail(f"{where} {key.replace('_l', 'L')}", f"{values[key]}: expected 0 to 8 leading zeros")
+        numbering = VassalNumbering(**values)
+        problem = numbering.check_format()
+        if problem:
+            raise self.fail(f"{where} locationFormat", f"{values['location_format'][:80]!r}: {problem} "
+                                                       "(the importer reads names back into hexes)")
+        return numbering
+
+    def _spacing(self, el, where: str) -> tuple[float, float]:
+        """``(dx, dy)`` as ``HexGrid.setAttribute`` leaves them (attributes in name order: dx, then dy)."""
+        dx = self.number(el, "dx", DEFAULT_DX, where)
+        dy = self.number(el, "dy", DEFAULT_DY, where)
+        return (math.sqrt(3) / 2 * dy if dx == DEFAULT_DX else dx), dy
+
+    def grid(self, el, size: tuple[int, int], where: str, depth: int = 0):
+        """A grid element as the engine builds it (None for a grid the importer does not read, with a note)."""
+        if el.tag == HEX_GRID:
+            where = f"{where} HexGrid"
+            dx, dy = self._spacing(el, where)
+            sideways = self.flag(el, "sideways", False)
+            return vgrid.HexGrid(dx, dy, self.integer(el, "x0", 0, where), self.integer(el, "y0", 32, where),
+                                 sideways, self.flag(el, "snapTo", True), self.numbering(el, sideways, size, where))
+        if el.tag == REGION_GRID:
+            regions = tuple(vgrid.Region(r.get("name") or "", self.integer(r, "originx", 0, f"{where} Region"),
+                                         self.integer(r, "originy", 0, f"{where} Region"))
+                            for r in el if r.tag == REGION)
+            return vgrid.RegionGrid(regions, self.flag(el, "snapto", True))
+        if el.tag == ZONED_GRID and depth == 0:
+            zones, background = [], None
+            for child in el:
+                if child.tag == ZONE:
+                    zones.append(self.zone(child, where))
+                elif isinstance(child.tag, str) and child.tag in (HEX_GRID, REGION_GRID, SQUARE_GRID):
+                    background = self.grid(child, size, f"{where} ZonedGrid background", depth + 1)
+            return vgrid.ZonedGrid(tuple(zones), background)
+        self.notes.append(f"{where}: {str(el.tag).rsplit('.', 1)[-1]} is not imported (hex grids, region grids and "
+                          "zoned grids are); its points are named 'offboard' here")
+        return None
+
+    def zone(self, el, where: str) -> vgrid.Zone:
+        name = el.get("name") or ""
+        where = f"{where} Zone {name[:40]!r}"
+        pts = []
+        for token in decode(el.get("path") or "", ";")[:MAX_ZONE_POINTS + 1]:
+            xy = decode(token, ",")
+            try:
+                pts.append((int(xy[0].strip()), int(xy[1].strip())))
+            except (ValueError, IndexError):
+                continue   # PolygonEditor.reset skips what does not parse
+        if len(pts) > MAX_ZONE_POINTS:
+            raise self.fail(f"{where} path", f"more than {MAX_ZONE_POINTS} points (limit)")
+        x, y, w, h = vgrid.Zone(name, tuple(pts)).bounds() if pts else (0, 0, 0, 0)
+        grid = next((self.grid(c, (w, h), where, 1) for c in el
+                     if isinstance(c.tag, str) and c.tag in (HEX_GRID, REGION_GRID, SQUARE_GRID)), None)
+        return vgrid.Zone(name, tuple(pts), el.get("locationFormat") or "$name$", grid,
+                          self.flag(el, "useParentGrid", False))
+
+    # ------------------------------------------------------------ boards and maps
+
+    def image(self, name: str, where: str) -> tuple[bytes, tuple[int, int]]:
+        entry = f"images/{name}"
+        if entry not in self.arc:
+            raise self.fail(f"{where} image", f"{name[:80]!r}: no entry {entry!r} in the module")
+        data = self.arc.read(entry, MAX_IMAGE_BYTES)
+        from PIL import Image
+
+        try:
+            with warnings.catch_warnings():   # the size is checked below, against the importer's own limit
+                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+                with Image.open(io.BytesIO(data)) as img:   # the header only: no pixel is decoded
+                    size = img.size
+        except (Image.DecompressionBombError, OSError, ValueError) as err:
+            raise self.fail(f"{where} image", f"{name[:80]!r} is not a readable image ({err})") from None
+        if size[0] * size[1] > MAX_BOARD_PIXELS:
+            raise self.fail(f"{where} image", f"{name[:80]!r} is {size[0]} x {size[1]} pixels, over the limit of "
+                                              f"{MAX_BOARD_PIXELS:,} pixels")
+        return data, size
+
+    def board(self, el, where: str) -> tuple[vgrid.Board, bytes]:
+        name = el.get("name") or ""
+        where = f"{where} Board {name[:40]!r}"
+        image = el.get("image") or ""
+        if image:
+            data, size = self.image(image, where)
+        else:
+            data, size = b"", (self.integer(el, "width", 500, where), self.integer(el, "height", 500, where))
+        grid_el = next((c for c in el if isinstance(c.tag, str) and c.tag.startswith(_GRID)), None)
+        grid = None if grid_el is None else self.grid(grid_el, size, where)
+        return vgrid.Board(name, size[0], size[1], image, grid), data
+
+    def module_map(self, el) -> ModuleMap:
+        name = el.get("mapName") or ""
+        where = f"Map {name[:40]!r}"
+        picker = next((c for c in el if c.tag == PICKER), None)
+        boards: dict[str, tuple[vgrid.Board, bytes]] = {}
+        for b in (c for c in picker if c.tag == BOARD) if picker is not None else ():
+            board, data = self.board(b, where)
+            boards.setdefault(board.name, (board, data))
+        setup = next((c.text or "" for c in picker if c.tag == "setup"), "") if picker is not None else ""
+        slots = self._setup(setup, boards, name) if setup else []
+        if not slots and boards:
+            first = next(iter(boards.values()))
+            slots = [BoardSlot(first[0], image_bytes=first[1])]
+        edge = (self.integer(el, "edgeWidth", 0, where), self.integer(el, "edgeHeight", 0, where))
+        return ModuleMap(name, edge, tuple(slots), self.flag(el, "launch", False),
+                         tuple(BoardSlot(b, image_bytes=data) for b, data in boards.values()))
+
+    def _setup(self, text: str, boards: dict, map_name: str) -> list[BoardSlot]:
+        """The BoardPicker's default ``setup`` command: ``<map>BoardPicker TAB board[/rev] TAB col TAB row ...``."""
+        toks = decode(text, "\t")
+        out = []
+        for i in range(1, len(toks) - 2, 3):
+            nt = decode(toks[i], "/")
+            if nt[0] not in boards:
+                self.notes.append(f"Map {map_name[:40]!r}: the default setup names board {nt[0][:40]!r}, which it "
+                                  "does not have; left out")
+                continue
+            try:
+                col, row = int(toks[i + 1]), int(toks[i + 2])
+            except ValueError:
+                continue
+            if 0 <= col < 64 and 0 <= row < 64:
+                board, data = boards[nt[0]]
+                out.append(BoardSlot(board, col, row, len(nt) > 1 and nt[1] == "rev", data))
+        return out
+
+    # ------------------------------------------------------------ pieces
+
+    def piece(self, el, prototypes: dict[str, str]) -> PieceDef | None:
+        text = (el.text or "").strip()
+        slot = el.get("entryName") or ""
+        try:
+            p = parse_add_piece(text, MAX_TRAITS) if text.startswith("+/") else None
+        except (PieceLimitError, ValueError) as err:
+            self.notes.append(f"piece slot {slot[:40]!r}: not read ({err})")
+            return None
+        if p is None:
+            self.notes.append(f"piece slot {slot[:40]!r}: no piece definition; left out")
+            return None
+        traits, protos = list(p.traits), []
+        queue = [t.type for t in traits if t.kind == "prototype"]
+        while queue and len(protos) < 32:   # prototypes may name prototypes; bounded
+            pname = decode(queue.pop(0), ";")[1:2]
+            pname = pname[0] if pname else ""
+            if pname in protos or pname not in prototypes:
+                continue
+            protos.append(pname)
+            text = prototypes[pname]
+            try:   # an AddPiece command, as the editor writes it (or, in old modules, the bare type)
+                more = parse_add_piece(text, MAX_TRAITS).traits if text.startswith("+/") else \
+                    split_chain(text, "", MAX_TRAITS)[0]
+            except (PieceLimitError, ValueError):
+                continue
+            traits += more
+            queue += [t.type for t in more if t.kind == "prototype"]
+        layers = tuple(_layer(t) for t in traits if t.kind == "emb2")
+        mask = next((decode(t.type, ";")[3:4] for t in traits if t.kind == "obs"), None)
+        return PieceDef(slot, p.name, el.get("gpid") or "", p.image, layers, (mask[0] or None) if mask else None,
+                        tuple(protos), tuple(t.kind for t in traits))
+
+
+def _layer(t: Trait) -> Layer:
+    f = decode(t.type[len("emb2;"):], ";")
+    images = tuple(decode(f[15], ",")) if len(f) > 15 else ()
+    names = tuple(decode(f[16], ",")) if len(f) > 16 else ()
+    return Layer(f[18] if len(f) > 18 else "", images, names)
+
+
+def read_published_module(path: str | os.PathLike[str]) -> PublishedModule:
+    """Read a module through the untrusted-archive guards; raises :class:`ArchiveError` (archive or XML
+    refused) or :class:`ModuleReadError` (a part the importer cannot read), naming the file."""
+    label = os.fspath(path)
+    with open_archive(path) as arc:
+        entry = "buildFile.xml" if "buildFile.xml" in arc else "buildFile" if "buildFile" in arc else None
+        if entry is None:
+            raise ModuleReadError(f"{label}: no buildFile.xml (or buildFile) entry -- not a VASSAL module")
+        root = parse_xml(arc.read(entry, MAX_BUILD_FILE_BYTES), f"{label}: entry {entry!r}")
+        if root.tag != "VASSAL.build.GameModule":
+            raise ModuleReadError(f"{label}: entry {entry!r}: the root element is {str(root.tag)[:60]!r}, "
+                                  "expected VASSAL.build.GameModule")
+        reader = _Reader(arc, label)
+        module = PublishedModule(label, root.get("name") or "", root.get("version") or "")
+        for el in root.iter():
+            if not isinstance(el.tag, str):
+                continue
+            if el.tag in MAP_CLASSES:
+                module.maps.append(reader.module_map(el))
+            elif el.tag == ROSTER:
+                module.sides += [(e.text or "").strip() for e in el if e.tag == "entry" and (e.text or "").strip()]
+        prototypes = {el.get("name") or "": (el.text or "").strip() for el in root.iter(PROTOTYPE)}
+        for el in root.iter(*PIECE_SLOTS):
+            piece = reader.piece(el, prototypes)
+            if piece is not None:
+                module.pieces.append(piece)
+        module.notes = reader.notes
+    return module
+
+
+__all__ = ["ArchiveError", "BoardSlot", "Layer", "ModuleMap", "ModuleReadError", "PieceDef", "PublishedModule",
+           "read_published_module"]
