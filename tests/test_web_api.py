@@ -432,6 +432,32 @@ def test_a_file_given_on_the_command_line_is_current(tmp_path):
     assert book.current == "map:example"
 
 
+def test_your_own_game_in_the_viewer(capsys, tmp_path):
+    """``toolkit serve --game DIR`` (or the folder itself): its map and scenarios are offered, the files opened or
+    dropped are read as that game's (issue 15: every command takes a game folder)."""
+    folder = tmp_path / "my-game"
+    assert main(["new", str(folder), "--cols", "8", "--rows", "6"]) in (0, None)
+    capsys.readouterr()
+    book = SourceBook(str(folder))
+    assert book.open_command_line(str(folder)).id == "map:my-game" and book.current == "map:my-game"
+    assert book.open_command_line(str(folder / "map.yaml")).id == "map:my-game"      # the same map, not twice
+    scenario = (folder / "scenarios" / "scenario-1.yaml").read_bytes()
+    with TestClient(create_app(book)) as c:
+        ids = {s["id"]: s for s in c.get("/api/sources").json()["sources"]}
+        assert ids["game:my-game/scenario-1.yaml"]["game"] == "my-game" and ids["map:my-game"]["kind"] == "map"
+        assert ok(c, "/api/hex", source="map:my-game", hex="0101") == cli_json(capsys, "hex", str(folder), "0101")
+        r = c.post("/api/open", content=scenario, headers={"X-Filename": "mine.yaml"})
+        assert r.status_code == 200 and r.json()["game"] == "my-game"
+        listed = ok(c, "/api/source", source="game:my-game/scenario-1.yaml")
+        assert [u["id"] for u in listed["units"]] == [u["id"] for u in r.json()["units"]]
+    with TestClient(create_app()) as c:                     # without --game: refused, saying how
+        r = c.post("/api/open", content=scenario, headers={"X-Filename": "mine.yaml"})
+        assert r.status_code == 400 and "--game" in r.json()["error"]
+    plain = SourceBook()
+    assert plain.open_command_line(str(folder / "map.yaml")).kind == "map"          # a map file alone
+    assert build_parser().parse_args(["serve", "--game", str(folder)]).game == str(folder)
+
+
 def test_a_bad_file_on_the_command_line_is_refused(capsys, tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("game: [\n", encoding="utf-8")

@@ -16,27 +16,16 @@ import yaml
 from .answers import (REFUSALS, Rules, SightLine, check_answer, clean_text, command_answer, error_text, hex_json,
                       moves_json, require_units, search_moves, supply_answer, victory_answer)
 from .fileio import STDOUT, OutputError, check_input, check_output, write_atomic
-from .game.module import game_map_path, load_game
+from .game.module import game_map_path, load_game, open_user_map
 from .games import load_game_position, load_position_or_save
 from .los import Convention, LosEngine
 from .los.explain import explain, map_obstacles
-from .mapdata import CompiledMap, list_maps, map_json_schema, open_map
+from .mapdata import CompiledMap, list_maps, map_json_schema
 from .render import Highlight, PathOverlay, write_image
 from .vassal.module import build_module
 from .vassal.positions import read_position_save, same_file, write_position_save
 
 MAX_RENDER_WIDTH = 20_000  # pixels of a PNG (render --width)
-
-
-def _open_map(text: str) -> CompiledMap:
-    """The map a command names (given by the user on the command line): a bundled map id, a map file, or a game
-    folder (its ``game.yaml`` ``map``); a folder with a ``map.yaml`` and no ``game.yaml`` is that map.  A bundled
-    id wins over a folder of the same name (``./NAME`` names the folder)."""
-    if text in {m for m, _, _ in list_maps()}:   # a bundled id wins over a folder of that name (./NAME for it)
-        return open_map(text)
-    if os.path.isdir(text) and os.path.isfile(os.path.join(text, "game.yaml")):
-        return load_game(text).map
-    return open_map(text)
 
 
 def _map_file(text: str) -> str:
@@ -71,7 +60,7 @@ def cmd_maps(args: argparse.Namespace) -> None:
 
 def cmd_hex(args: argparse.Namespace) -> None:
     """Describe one hex, given by name or by place name."""
-    cmap = _open_map(args.map)
+    cmap = open_user_map(args.map)
     data = hex_json(cmap, args.hex)
     if args.json:
         _print_json(data)
@@ -129,7 +118,7 @@ def _los_all(args: argparse.Namespace, cmap: CompiledMap, hex_text: str, directi
 
 def cmd_seen(args: argparse.Namespace) -> None:
     """Every hex that sees HEX, with the map's obstacles."""
-    _los_all(args, _open_map(args.map), args.hex, "to")
+    _los_all(args, open_user_map(args.map), args.hex, "to")
 
 
 def cmd_los(args: argparse.Namespace) -> None:
@@ -139,7 +128,7 @@ def cmd_los(args: argparse.Namespace) -> None:
             args.hexes, args.from_hex = args.hexes[:1], args.hexes[1]  # `los MAP HEX --all` reads as --from HEX
         if not (args.all and args.from_hex) or len(args.hexes) != 1 or args.position:
             raise ValueError("give MAP --from HEX --all (every hex that HEX sees)")
-        _los_all(args, _open_map(args.hexes[0]), args.from_hex, "from")
+        _los_all(args, open_user_map(args.hexes[0]), args.from_hex, "from")
         return
     if args.position:
         if len(args.hexes) != 2:
@@ -148,7 +137,7 @@ def cmd_los(args: argparse.Namespace) -> None:
     else:
         if len(args.hexes) != 3:
             raise ValueError("give MAP FROM TO (or --position POSITION FROM TO)")
-        sight = SightLine.on_map(_open_map(args.hexes[0]), *args.hexes[1:], args.convention)
+        sight = SightLine.on_map(open_user_map(args.hexes[0]), *args.hexes[1:], args.convention)
     if args.svg:
         print(f"wrote {write_image(args.svg, sight.cmap, [sight.overlay()])}", file=sys.stderr)
     if args.json:
@@ -163,7 +152,7 @@ def cmd_render(args: argparse.Namespace) -> None:
     """Draw a map as SVG or PNG, optionally highlighting hexes."""
     if args.width is not None and not 16 <= args.width <= MAX_RENDER_WIDTH:
         raise ValueError(f"--width {args.width}: give 16 to {MAX_RENDER_WIDTH} pixels")
-    cmap = _open_map(args.map)
+    cmap = open_user_map(args.map)
     marks = {}
     for item in args.highlight:
         where, _, label = item.partition("=")
@@ -588,9 +577,14 @@ def cmd_serve(args: argparse.Namespace) -> None:
 
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port {args.port}: give 0 to 65535 (0 picks a free port)")
-    book = SourceBook()
+    game = args.game
+    if game is None and args.position and os.path.isfile(os.path.join(args.position, "game.yaml")):
+        game = args.position          # a game folder: its map, and its scenarios listed
+    book = SourceBook(game)
     if args.position:
         book.open_command_line(args.position)
+    elif game is not None:
+        book.open_command_line(game)
     serve(create_app(book), args.host, args.port, args.open)
 
 
@@ -793,8 +787,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_new)
 
     s = sub.add_parser("serve", help="the local web viewer: maps, positions, moves, line of sight (docs/web.md)")
-    s.add_argument("position", nargs="?", metavar="POSITION.yaml|SAVE.vsav|MAP_ID",
-                   help="what the page opens first (default: it offers the bundled maps and scenarios)")
+    s.add_argument("position", nargs="?", metavar="POSITION.yaml|SAVE.vsav|MAP",
+                   help="what the page opens first: a position, a save, a bundled map id, a map file or a game "
+                        "folder (default: it offers the bundled maps and scenarios)")
+    s.add_argument("--game", help="your game's folder: its map and scenarios are offered, and the files you open "
+                                  "or drop on the page are read as positions of that game")
     s.add_argument("--port", type=int, default=8765, help="the port (default 8765; 0 picks a free one)")
     s.add_argument("--host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1, this machine only; another prints a warning)")

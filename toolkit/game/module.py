@@ -235,3 +235,15 @@ def load_game(game: str | os.PathLike[str]) -> Game:
 
 #: A bundled game id (a position's ``game``; never a path).
 _GAME_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+
+
+def open_user_map(text: str) -> CompiledMap:
+    """The map the user names on the command line: a bundled map id, a map file, or a game folder (its
+    ``game.yaml`` ``map``); a folder with a ``map.yaml`` and no ``game.yaml`` is that map.  A bundled id wins over
+    a folder of the same name (``./NAME`` names the folder)."""
+    if text in {m for m, _, _ in list_maps()}:
+        return open_map(text)
+    if os.path.isdir(text) and os.path.isfile(os.path.join(text, "game.yaml")):
+        return load_game(text).map
+    return open_map(text)
+

@@ -42,10 +42,11 @@ def load_game_position(path: str | Path, game: Game | None = None) -> Position:
     return _counters_checked(load_position(path, game), game)
 
 
-def game_position_from_yaml(raw: bytes, file: str) -> Position:
-    """A position of a bundled game from the bytes of a position file (an upload, named ``file`` in errors),
-    checked as :func:`load_game_position` checks a file."""
-    return _counters_checked(position_from_yaml(raw, file), None)
+def game_position_from_yaml(raw: bytes, file: str, game: str | None = None) -> Position:
+    """A position from the bytes of a position file (an upload, named ``file`` in errors), checked as
+    :func:`load_game_position` checks a file; ``game`` is the user's ``--game`` (else the bundled game it names)."""
+    own = None if game is None else load_game(game)
+    return _counters_checked(position_from_yaml(raw, file, own), own)
 
 
 def _counters_checked(position: Position, game: Game | None) -> Position:
@@ -76,10 +77,10 @@ def side_reach(position: Position, side: str) -> dict[Hex, tuple[str, ...]]:
     return reach(position, side, rules.moves, rules.movement_phases(position.game.spec, side))
 
 
-def game_position_from_save(raw: bytes, file: str) -> tuple[Position, list[Unplaced]]:
+def game_position_from_save(raw: bytes, file: str, game: str | None = None) -> tuple[Position, list[Unplaced]]:
     """The position the bytes of a VASSAL save show (an upload named ``file`` in errors; read through the
-    untrusted-archive guards), with the pieces it could not place."""
+    untrusted-archive guards), with the pieces it could not place; ``game`` as for :func:`load_position_or_save`."""
     stream = io.BytesIO(raw)
     stream.name = file
-    pf, unplaced = read_position_save(stream)
-    return position_from_file(pf, file), unplaced
+    pf, unplaced = read_position_save(stream, game)
+    return position_from_file(pf, file, None if game is None else load_game(game)), unplaced

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import unquote
 
-from ..game import Position, modules_dir
-from ..game.module import load_bundled_game
+from ..datafile import parse_yaml, read_regular
+from ..game import GameDataError, Position, modules_dir
+from ..game.module import Game, load_bundled_game, load_game, open_user_map
 from ..games import game_position_from_save, game_position_from_yaml, load_position_or_save
 from ..mapdata import CompiledMap, list_maps, open_map
 from .queries import NotFound, TooLarge, WebError
@@ -79,27 +80,47 @@ class Source:
 
 
 class SourceBook:
-    """Every source by id: the bundled ones (listed once), and those the user opened; ``lock`` serialises the
-    calculators (one user, one request at a time)."""
+    """Every source by id: the bundled ones (listed once), the user's own game (``game``: ``toolkit serve --game
+    DIR``, its map and scenarios; files opened or uploaded are then read as that game's, as the CLI's ``--game``
+    does), and those the user opened; ``lock`` serialises the calculators (one user, one request at a time)."""
 
-    def __init__(self) -> None:
+    def __init__(self, game: str | None = None) -> None:
         self.lock = threading.RLock()
         self.current: str | None = None
+        self.game = game
         self.maps = {map_id: Source(f"map:{map_id}", title, map_id, open_map=_bundled_map(map_id))
                      for map_id, title, _ in list_maps()}
         self.sources: dict[str, Source] = {s.id: s for s in self.maps.values()}
         self.bundled_files: dict[Path, str] = {}
         for game_yaml in sorted(modules_dir().glob("*/game.yaml")):
-            game = load_bundled_game(game_yaml.parent.name)
-            for folder in POSITION_FOLDERS:
-                for path in sorted((game_yaml.parent / folder).glob("*.yaml")):
-                    sid = f"bundled:{game.spec.id}/{path.name}"
-                    self.sources[sid] = Source(sid, f"{game.spec.title}: {path.stem}", game.spec.map, game.spec.id,
-                                               open_position=_file_position(str(path)))
-                    self.bundled_files[path.resolve()] = sid
+            self._add_scenarios(load_bundled_game(game_yaml.parent.name), "bundled")
+        if game is not None:
+            own = load_game(game)
+            if not own.folder.resolve().is_relative_to(modules_dir().resolve()):
+                self._add_map(own.map)
+                self._add_scenarios(own, "game", game)
         self.uploads: OrderedDict[str, Source] = OrderedDict()
         self.uploaded = 0
         self.pictures: dict[tuple, Any] = {}   # per compiled map: its SVG and geometry
+
+    def _add_map(self, cmap: CompiledMap) -> Source:
+        """A map the user named (a map file, a game folder's map), listed under its id unless a bundled map has it."""
+        source = self.maps.get(cmap.id)
+        if source is None or source.map.source_hash != cmap.source_hash:
+            sid = f"map:{cmap.id}" if cmap.id not in self.maps else f"file:{cmap.id}"
+            source = Source(sid, cmap.title or cmap.id, cmap.id, open_map=lambda: cmap)
+            self.maps.setdefault(cmap.id, source)
+            self.sources[sid] = source
+        return source
+
+    def _add_scenarios(self, game: Game, prefix: str, game_arg: str | None = None) -> None:
+        """The position files of a game folder's ``scenarios/`` and ``examples/``, listed without being opened."""
+        for folder in POSITION_FOLDERS:
+            for path in sorted((game.folder / folder).glob("*.yaml")):
+                sid = f"{prefix}:{game.spec.id}/{path.name}"
+                self.sources[sid] = Source(sid, f"{game.spec.title}: {path.stem}", game.map.id, game.spec.id,
+                                           open_position=_file_position(str(path), game_arg))
+                self.bundled_files[path.resolve()] = sid
 
     def per_map(self, cmap: CompiledMap, what: str, compute: Callable[[], Any]) -> Any:
         """What is drawn or measured once per compiled map (``map.svg``, ``geometry``), shared by its sources."""
@@ -127,14 +148,16 @@ class SourceBook:
                 "current": self.current}
 
     def open_command_line(self, text: str) -> Source:
-        """What ``toolkit serve`` was given: a bundled map id, or a position file or save (a bundled position
-        file is its bundled source); it becomes ``current``."""
+        """What ``toolkit serve`` was given: a bundled map id, a map file or game folder (its map), or a position
+        file or save (a listed position file is its source); it becomes ``current``."""
         if text in self.maps:
             source = self.maps[text]
         elif Path(text).resolve() in self.bundled_files:
             source = self.sources[self.bundled_files[Path(text).resolve()]]
+        elif os.path.isdir(text) or _is_map_file(text):
+            source = self._add_map(open_user_map(text))
         else:   # opened now: a bad file is refused on the command line, not later in the page
-            source = self._add(os.path.basename(text), load_position_or_save(text))
+            source = self._add(os.path.basename(text), load_position_or_save(text, self.game))
         self.current = source.id
         return source
 
@@ -146,8 +169,8 @@ class SourceBook:
                            "open a smaller position or save")
         name = upload_name(filename)
         if name.lower().endswith(".vsav"):
-            return self._add(name, game_position_from_save(raw, name))
-        return self._add(name, (game_position_from_yaml(raw, name), []))
+            return self._add(name, game_position_from_save(raw, name, self.game))
+        return self._add(name, (game_position_from_yaml(raw, name, self.game), []))
 
     def _add(self, title: str, opened: tuple[Position, list]) -> Source:
         self.uploaded += 1
@@ -177,5 +200,13 @@ def _bundled_map(map_id: str) -> Callable[[], CompiledMap]:
     return lambda: open_map(map_id)
 
 
-def _file_position(path: str) -> Callable[[], tuple[Position, list]]:
-    return lambda: load_position_or_save(path)
+def _file_position(path: str, game: str | None = None) -> Callable[[], tuple[Position, list]]:
+    return lambda: load_position_or_save(path, game)
+
+
+def _is_map_file(path: str) -> bool:
+    """A YAML file with a ``grid``: a map file, not a position (the user's file, read with the safe loader)."""
+    if not path.lower().endswith((".yaml", ".yml")) or not os.path.isfile(path):
+        return False
+    data = parse_yaml(read_regular(path, path, GameDataError), path, GameDataError)
+    return isinstance(data, dict) and "grid" in data and "units" not in data
