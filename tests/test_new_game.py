@@ -154,6 +154,50 @@ def test_own_game_position_needs_the_folder_on_the_command_line(game_dir, tmp_pa
     assert code == 2 and "game: 'my-game' is not a bundled game" in line and line.endswith("(line 5)")
 
 
+def _scenario_with(game_dir, tmp_path, *units: str, text: str | None = None) -> Path:
+    """The scaffold's scenario with more units (``COUNTER@HEX``)."""
+    text = text or (game_dir / "scenarios/scenario-1.yaml").read_text()
+    extra = "".join(f"  - {{id: x{k}, counter: {c}, hex: \"{h}\"}}\n" for k, (c, h) in
+                    enumerate(u.split("@") for u in units))
+    pos = tmp_path / "stack.yaml"
+    pos.write_text(text.replace("markers:", extra + "markers:"))
+    return pos
+
+
+def test_check_applies_the_stacking_limits_game_yaml_declares(tmp_path, capsys):
+    """`stacking: {limit: 2, terrain: {town: 3}, free_types: [hq]}` (the scaffold's): on the 8 x 6 scaffold
+    0701 is Clear, Millbrook (0205) Clear and Town, so its limit is the Town's 3; the HQ does not count."""
+    game_dir = tmp_path / "g"
+    new_game(game_dir, 8, 6)
+    code, out, _ = run(capsys, "check", game_dir / "scenarios/scenario-1.yaml", "--game", game_dir)
+    assert code == 0 and out.endswith(": legal\n")                       # two in Millbrook
+    hq_moved = (game_dir / "scenarios/scenario-1.yaml").read_text().replace('hex: "0806"', 'hex: "0701"')
+    pos = _scenario_with(game_dir, tmp_path, "red-inf@0701", "blue-armour@0205", text=hq_moved)
+    assert run(capsys, "check", pos, "--game", game_dir)[0] == 0         # 2 + the HQ in 0701, 3 in the Town
+    pos = _scenario_with(game_dir, tmp_path, "red-inf@0701", "red-inf@0701", "blue-armour@0205", "blue-inf@0205")
+    code, out, _ = run(capsys, "check", pos, "--game", game_dir, "--json")
+    got = [(v["hexes"], v["units"], v["message"]) for v in json.loads(out)["violations"]]
+    assert code == 1 and got == [
+        (["0205"], ["b-inf-2", "b-inf-3", "x2", "x3"], "4 blue units in 0205, over its limit of 3 (game.yaml stacking)"),
+        (["0701"], ["r-inf-2", "x0", "x1"], "3 red units in 0701, over its limit of 2 (game.yaml stacking)")]
+
+
+def test_stacking_declaration_errors(tmp_path, capsys):
+    folder = tmp_path / "g"
+    new_game(folder, 6, 5)
+    game_yaml = folder / "game.yaml"
+    text = game_yaml.read_text()
+    game_yaml.write_text(text.replace("terrain: {town: 3}", "terrain: {castle: 3}"))
+    code, _, err = run(capsys, "check", folder / "scenarios/scenario-1.yaml", "--game", folder)
+    assert code == 2 and "game.yaml: stacking.terrain.castle: is not a terrain of the map" in _one_error(err)
+    game_yaml.write_text(text.replace("free_types: [hq]", "free_types: [hq, dragon]"))
+    code, _, err = run(capsys, "check", folder / "scenarios/scenario-1.yaml", "--game", folder)
+    assert code == 2 and "stacking.free_types names unit types ['dragon']" in _one_error(err)
+    game_yaml.write_text(re.sub(r"\nstacking: .*\n", "\n", text))
+    code, _, err = run(capsys, "check", folder / "scenarios/scenario-1.yaml", "--game", folder)
+    assert code == 2 and "declare `stacking` in its game.yaml" in _one_error(err)
+
+
 def test_pointy_games_load_but_vmod_refuses_them(tmp_path, capsys):
     folder = tmp_path / "pointy"
     code, out, _ = run(capsys, "new", folder, "--cols", 6, "--rows", 5, "--orientation", "pointy")

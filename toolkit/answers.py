@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
-from .game import GameDataError, Position
+from .game import GameDataError, Position, stacking
 from .game.moves import MoveResult
-from .games import rule, rules_for, side_reach
+from .game.violations import check_json
+from .games import RULES, rule, rules_for, side_reach
 from .hexgrid import Hex, HexNameError
 from .los import Convention, LosEngine, LosResult
 from .los.explain import map_obstacles, result_json
@@ -180,8 +181,15 @@ def command_answer(position: Position) -> dict[str, Any]:
 
 
 def check_answer(position: Position, turn_end: bool = False) -> dict[str, Any]:
-    """``toolkit check --json``: every rule the position breaks."""
-    rules = Rules(position.game.spec.id)
+    """``toolkit check --json``: every rule the position breaks; for a game without a rules assistant, the
+    stacking limits its ``game.yaml`` declares (:mod:`toolkit.game.stacking`)."""
+    spec = position.game.spec
+    if spec.id not in RULES:
+        if spec.stacking is None:
+            raise ValueError(f"no rules assistant for game {spec.id!r}: declare `stacking` in its game.yaml "
+                             "(docs/new-game.md) for a stacking check")
+        return check_json(stacking.check(position))
+    rules = Rules(spec.id)
     return rules.check_json(rules.check(position, turn_end=turn_end or None))
 
 

@@ -161,6 +161,10 @@ turns: ["1", "2", "3", "4", "5", "6"]
 player_turns: [blue, red]        # every turn: Blue's player turn, then Red's, each with the phases
 phases: [movement, combat]
 boxes: [reinforcements, eliminated]   # off-map boxes (the module's Boxes and tracks window)
+
+# Stacking limits, checked by `toolkit check` (units of one side in a hex; a terrain's own limit, the lowest of
+# a hex's terrains winning; unit types that do not count).
+stacking: {{limit: 2, terrain: {{town: 3}}, free_types: [hq]}}
 """
 
 

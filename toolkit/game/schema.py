@@ -42,6 +42,15 @@ class Nationality(_Model):
     text: str = "#000000"
 
 
+class Stacking(_Model):
+    """``game.yaml`` ``stacking``: a game's own stacking limits, checked by ``toolkit check`` for a game the toolkit
+    has no rules assistant for (the bundled games check theirs in their rules packages)."""
+
+    limit: int = Field(ge=1)                       # units of one side in a hex
+    terrain: dict[str, int] = {}                   # a terrain's own limit (the lowest of a hex's terrains wins)
+    free_types: list[str] = []                     # unit types that do not count (HQ, leaders ...)
+
+
 class GameSpec(_Model):
     """``game.yaml``: the vocabulary a game's other files use."""
 
@@ -65,6 +74,7 @@ class GameSpec(_Model):
     player_turns: list[str] = []           # side ids in player-turn order, when every player turn has the phases
     eliminated_box: str = "eliminated"     # the box eliminated units go to (VASSAL's Eliminate action)
     params: Optional[list[str]] = None     # the position parameters the rules read; None: any name is accepted
+    stacking: Optional[Stacking] = None    # your own game's stacking limits (toolkit check)
 
     @model_validator(mode="after")
     def _vassal_keys_named(self) -> "GameSpec":
@@ -86,6 +96,13 @@ class GameSpec(_Model):
             raise ValueError(f"player_turns names sides {unknown} that are not among `sides` {sorted(sides)}")
         if self.hideable and self.hidden_flag is None:
             raise ValueError("hideable needs hidden_flag: the flag a face-down unit carries")
+        if self.stacking is not None:
+            unknown = [t for t in self.stacking.free_types if t not in self.unit_types]
+            if unknown:
+                raise ValueError(f"stacking.free_types names unit types {unknown} that are not among `unit_types`")
+            low = {t: n for t, n in self.stacking.terrain.items() if n < 0}
+            if low:
+                raise ValueError(f"stacking.terrain: limits must be 0 or more, not {low}")
         return self
 
 
