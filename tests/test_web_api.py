@@ -129,6 +129,17 @@ def test_moves_phase_overrides_the_positions(client, capsys, tmp_path):
     assert data["phase"] == "road" and data == cli_json(capsys, "moves", str(road), "j-ac-1")
 
 
+def test_a_phase_naming_a_side_makes_that_side_phasing(client, capsys, tmp_path):
+    """No Prisoners' ``west_cp_movement`` is the Central Powers' phase: picking it moves their units (4.2.1.3)."""
+    cp = tmp_path / "cp.yaml"
+    cp.write_text((ROOT / NP_1).read_text(encoding="utf-8").replace(
+        "phase: west_allied_random_events", "phase: west_cp_movement", 1).replace(
+        "phasing_side: allied", "phasing_side: cp", 1), encoding="utf-8")
+    data = ok(client, "/api/moves", source=N1, unit="c-27-div", phase="west_cp_movement")
+    assert data["refused"] is None and data["destinations"]
+    assert data == cli_json(capsys, "moves", str(cp), "c-27-div")
+
+
 def test_moves_options_reach_the_generator(client, capsys):
     data = ok(client, "/api/moves", source=J2, unit="j-plm-1", terrorist="1")
     assert data == cli_json(capsys, "moves", SCENARIO_II, "j-plm-1", "--terrorist")

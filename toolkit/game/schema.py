@@ -76,6 +76,12 @@ class GameSpec(_Model):
     params: Optional[list[str]] = None     # the position parameters the rules read; None: any name is accepted
     stacking: Optional[Stacking] = None    # your own game's stacking limits (toolkit check)
 
+    def phase_side(self, phase: str) -> str | None:
+        """The side a phase belongs to when its id names exactly one side's id as a word (No Prisoners'
+        ``west_cp_movement`` is ``cp``'s); else None (the phasing side is not in the phase's name)."""
+        named = [s.id for s in self.sides if s.id in phase.split("_")]
+        return named[0] if len(named) == 1 else None
+
     @model_validator(mode="after")
     def _vassal_keys_named(self) -> "GameSpec":
         for key in ("back_flag", "hidden_flag"):

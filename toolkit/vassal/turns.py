@@ -83,8 +83,6 @@ def read_position_turn(spec: GameSpec, commands: list[str]) -> dict[str, str]:
     out = {"turn": values[0], "phase": values[-1]}
     if spec.player_turns:
         out["phasing_side"] = next(s.id for s in spec.sides if s.name == values[1])
-    else:  # a phase named with a side's id (``west_cp_movement``) is that side's
-        named = [s.id for s in spec.sides if s.id in values[-1].split("_")]
-        if len(named) == 1:
-            out["phasing_side"] = named[0]
+    elif spec.phase_side(values[-1]) is not None:  # a phase named with a side's id is that side's
+        out["phasing_side"] = spec.phase_side(values[-1])
     return out

@@ -91,7 +91,8 @@ def hex_info(book: SourceBook, request: Request) -> dict:
 
 @api
 def moves(book: SourceBook, request: Request) -> dict:
-    """``GET /api/moves`` = ``toolkit moves POSITION UNIT ... --json`` (``phase`` overrides the position's)."""
+    """``GET /api/moves`` = ``toolkit moves POSITION UNIT ... --json`` (``phase`` overrides the position's, and
+    its phasing side too when the phase names a side: No Prisoners' ``west_cp_movement``)."""
     q, src = _source(book, request, MovesQuery)
     position = src.position
     if q.phase is not None:
@@ -99,7 +100,8 @@ def moves(book: SourceBook, request: Request) -> dict:
         if q.phase not in phases:
             raise BadQuery(f"phase {q.phase[:80]!r} is not a phase of {position.game.spec.id}; give one of: "
                            f"{', '.join(phases)}")
-        position = replace(position, phase=q.phase)
+        side = position.game.spec.phase_side(q.phase) or position.phasing_side
+        position = replace(position, phase=q.phase, phasing_side=side)
     ids = [q.unit, *q.with_units]
     result = search_moves(position, f"source {src.id}", ids, q.pickup, q.terrorist, q.enter, q.kind)
     return moves_json(position, ids, result)
