@@ -16,7 +16,7 @@ import yaml
 from .answers import (REFUSALS, Rules, SightLine, check_answer, clean_text, command_answer, error_text, hex_json,
                       moves_json, require_units, search_moves, supply_answer, victory_answer)
 from .fileio import STDOUT, OutputError, check_input, check_output, write_atomic
-from .game.module import game_map_path, load_game, open_user_map
+from .game.module import is_game_folder, load_game, open_user_map, user_map_file
 from .games import load_game_position, load_position_or_save
 from .los import Convention, LosEngine
 from .los.explain import explain, map_obstacles
@@ -26,14 +26,6 @@ from .vassal.module import build_module
 from .vassal.positions import read_position_save, same_file, write_position_save
 
 MAX_RENDER_WIDTH = 20_000  # pixels of a PNG (render --width)
-
-
-def _map_file(text: str) -> str:
-    """The map file a command's MAP argument names (a map file, a game folder's map, a folder's map.yaml)."""
-    if os.path.isdir(text) and os.path.isfile(os.path.join(text, "game.yaml")):
-        game = load_game(text)
-        return str(game_map_path(game.spec.map, game.folder))
-    return os.path.join(text, "map.yaml") if os.path.isdir(text) else text
 
 
 def _load_position(path: str, game_arg: str | None):
@@ -165,7 +157,7 @@ def cmd_render(args: argparse.Namespace) -> None:
         if not args.output.lower().endswith(".png") or args.width is not None:
             raise ValueError(f"{args.output}: an imported map is drawn over its board image as PNG at the board's "
                              "own size: give -o OUT.png without --width (or --no-board for the plain map)")
-        image = render_on_board(cmap, board_image_path(cmap, _map_file(args.map)), set(marks))
+        image = render_on_board(cmap, board_image_path(cmap, user_map_file(args.map)), set(marks))
         written = write_atomic(args.output, lambda f: image.save(f, format="PNG"))
     else:
         written = write_image(args.output, cmap, overlays, width_px=args.width)
@@ -578,7 +570,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port {args.port}: give 0 to 65535 (0 picks a free port)")
     game = args.game
-    if game is None and args.position and os.path.isfile(os.path.join(args.position, "game.yaml")):
+    if game is None and args.position and is_game_folder(args.position):
         game = args.position          # a game folder: its map, and its scenarios listed
     book = SourceBook(game)
     if args.position:
@@ -797,7 +789,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the address to listen on (default 127.0.0.1, this machine only; another prints a warning)")
     s.add_argument("--open", action="store_true", help="open the page in the web browser")
     s.set_defaults(func=cmd_serve)
-
 
     s = sub.add_parser("import-vmod", help="a game folder from a published VASSAL module: its boards, grids and "
                                            "pieces (docs/new-game.md)")

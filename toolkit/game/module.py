@@ -35,13 +35,18 @@ class Game:
     manifest: CounterManifest
     folder: Path
 
+    @property
+    def map_file(self) -> str | Path:
+        """What :func:`open_map` opens for the game's map (``game.yaml`` ``map``: a bundled map id, or for a game
+        folder of the user's a path inside the folder, e.g. ``map.yaml``)."""
+        if self.bundled:   # bundled data: a map id (or, for test modules, any path)
+            return self.spec.map
+        return game_map_path(self.spec.map, self.folder)
+
     @cached_property
     def map(self) -> CompiledMap:
-        """The compiled map the game is played on (``game.yaml`` ``map``: a bundled map id, or for a game folder
-        of the user's a path inside the folder, e.g. ``map.yaml``)."""
-        if self.bundled:   # bundled data: a map id (or, for test modules, any path)
-            return open_map(self.spec.map)
-        return open_map(game_map_path(self.spec.map, self.folder))
+        """The compiled map the game is played on (:attr:`map_file`)."""
+        return open_map(self.map_file)
 
     @property
     def bundled(self) -> bool:
@@ -237,13 +242,23 @@ def load_game(game: str | os.PathLike[str]) -> Game:
 _GAME_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 
 
-def open_user_map(text: str) -> CompiledMap:
-    """The map the user names on the command line: a bundled map id, a map file, or a game folder (its
-    ``game.yaml`` ``map``); a folder with a ``map.yaml`` and no ``game.yaml`` is that map.  A bundled id wins over
-    a folder of the same name (``./NAME`` names the folder)."""
-    if text in {m for m, _, _ in list_maps()}:
-        return open_map(text)
-    if os.path.isdir(text) and os.path.isfile(os.path.join(text, "game.yaml")):
-        return load_game(text).map
-    return open_map(text)
+def is_game_folder(text: str) -> bool:
+    """Whether the user's argument names a game folder (a folder holding ``game.yaml``)."""
+    return os.path.isfile(os.path.join(text, "game.yaml"))
 
+
+def user_map_file(text: str) -> str | Path:
+    """What the user's MAP argument names, as :func:`open_map` opens it: a bundled map id, a map file, a game
+    folder's map (its ``game.yaml`` ``map``), or a folder's ``map.yaml``.  A bundled id wins over a folder of the
+    same name (``./NAME`` names the folder)."""
+    if text in {m for m, _, _ in list_maps()}:
+        return text
+    if is_game_folder(text):
+        return load_game(text).map_file
+    folder_map = os.path.join(text, "map.yaml")
+    return folder_map if os.path.isdir(text) and os.path.isfile(folder_map) else text
+
+
+def open_user_map(text: str) -> CompiledMap:
+    """The map the user names on the command line (:func:`user_map_file`), compiled."""
+    return open_map(user_map_file(text))

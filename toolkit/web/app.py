@@ -25,8 +25,8 @@ from ..answers import (REFUSALS, SightLine, check_answer, command_answer, error_
 from .describe import source_json
 from .pictures import geometry_json, map_png, map_svg
 from .queries import (BadQuery, CheckQuery, HexQuery, LosQuery, MovesQuery, NoQuery, SideQuery, SourceQuery,
-                      SupplyQuery, TooLarge, VictoryQuery, WebError, parse_query)
-from .sources import MAX_UPLOAD_BYTES, Source, SourceBook
+                      SupplyQuery, VictoryQuery, WebError, parse_query)
+from .sources import MAX_UPLOAD_BYTES, Source, SourceBook, too_large
 
 STATIC = Path(__file__).resolve().parent / "static"
 log = logging.getLogger("toolkit.web")
@@ -161,14 +161,12 @@ async def open_file(request: Request) -> Response:
     """``POST /api/open``: the file's bytes (at most 5 MB), its name in ``X-Filename`` -> the new source."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_UPLOAD_BYTES:
-        raise TooLarge(f"the file is {declared} bytes, over the limit of {MAX_UPLOAD_BYTES} for an upload; "
-                       "open a smaller position or save")
+        raise too_large(int(declared))
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_UPLOAD_BYTES:
-            raise TooLarge(f"the file is over the limit of {MAX_UPLOAD_BYTES} bytes for an upload; open a smaller "
-                           "position or save")
+            raise too_large()
     book: SourceBook = request.app.state.book
     return JSONResponse(await run_in_threadpool(_opened, book, bytes(body), request.headers.get("x-filename")))
 

@@ -76,7 +76,7 @@ class MovesQuery(SourceQuery):
 class LosQuery(Query):
     """``/api/los`` (and ``.svg``, ``.png``): ``map=`` and the map's obstacles, or ``source=`` and the game's rule."""
 
-    map: Optional[str] = Field(None, min_length=1, max_length=MAX_TEXT, description="a bundled map id")
+    map: Optional[str] = Field(None, min_length=1, max_length=MAX_TEXT, description="a map id (/api/sources)")
     source: Optional[str] = Field(None, min_length=1, max_length=MAX_TEXT, description="a source id")
     from_hex: str = Field(alias="from", min_length=1, max_length=MAX_TEXT, description="the viewer's hex or place")
     to: str = Field(min_length=1, max_length=MAX_TEXT, description="the target's hex or place")

@@ -165,8 +165,7 @@ class SourceBook:
         """A file the user dropped on the page: ``filename`` (header ``X-Filename``) only chooses the format and
         names it in messages; it is never a path."""
         if len(raw) > MAX_UPLOAD_BYTES:
-            raise TooLarge(f"the file is {len(raw)} bytes, over the limit of {MAX_UPLOAD_BYTES} for an upload; "
-                           "open a smaller position or save")
+            raise too_large(len(raw))
         name = upload_name(filename)
         if name.lower().endswith(".vsav"):
             return self._add(name, game_position_from_save(raw, name, self.game))
@@ -182,6 +181,12 @@ class SourceBook:
             oldest = next(k for k in self.uploads if k != self.current)
             del self.uploads[oldest]
         return source
+
+
+def too_large(size: int | None = None) -> TooLarge:
+    """The refusal of an upload over :data:`MAX_UPLOAD_BYTES` (of ``size`` bytes, when known)."""
+    return TooLarge(f"the file is {'' if size is None else f'{size} bytes, '}over the limit of {MAX_UPLOAD_BYTES} "
+                    "bytes for an upload; open a smaller position or save")
 
 
 def upload_name(filename: str | None) -> str:

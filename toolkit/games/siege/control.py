@@ -35,7 +35,7 @@ from ...game import Position
 from ...hexgrid import Hex
 from .movement import facts_for
 from .tables import ControlTable, load_tables
-from .zoc import ELEVATED, FORTRESS, JEWISH, ROMAN, Board, fresh, unit_class
+from .zoc import ELEVATED, FORTRESS, JEWISH, ROMAN, Board, fresh, param_names, unit_class
 
 FOOT = {ROMAN: ("heavy_infantry",), JEWISH: ("light_infantry",)}     # 18.31, 18.36: who counts for each side
 
@@ -72,11 +72,6 @@ class AreaControl:
 def _board(position: Position) -> tuple[Board, ControlTable]:
     tables = load_tables(position.game.folder)
     return Board.of(position, facts_for(position, tables)), tables.control
-
-
-def _names(position: Position, key: str) -> frozenset[str]:
-    raw = position.params.get(key)
-    return frozenset(a.strip() for a in str(raw).split(",") if a.strip()) if raw else frozenset()
 
 
 def _is_building(board: Board, h: Hex) -> bool:
@@ -123,8 +118,12 @@ def area_hexes(board: Board) -> dict[str, list[Hex]]:
 
 def area_control(position: Position) -> list[AreaControl]:
     """Who would hold each city area if the Jewish Melee Phase ended in ``position`` (18.11, 18.31-18.36)."""
-    board, need = _board(position)
-    conceded = _names(position, "conceded_areas")
+    return _area_control(*_board(position))
+
+
+def _area_control(board: Board, need: ControlTable) -> list[AreaControl]:
+    position = board.position
+    conceded = param_names(position, "conceded_areas")
     out = []
     for area, hexes in area_hexes(board).items():
         before = ROMAN if area in board.roman_areas else JEWISH
@@ -144,7 +143,10 @@ def elevated_control(position: Position, roman_areas: frozenset[str] | None = No
     """The side holding each Elevated Hex between Assault Periods (18.34, 18.35), given the Roman areas
     (default: the position's ``roman_areas``)."""
     board, _ = _board(position)
-    areas = board.roman_areas if roman_areas is None else roman_areas
+    return _elevated_control(board, board.roman_areas if roman_areas is None else roman_areas)
+
+
+def _elevated_control(board: Board, areas: frozenset[str]) -> dict[Hex, str]:
     f = board.facts
 
     def beside(h: Hex) -> set[str]:
@@ -156,7 +158,7 @@ def elevated_control(position: Position, roman_areas: frozenset[str] | None = No
             continue
         near = beside(h) or set().union(*(beside(n) for n in f.neighbors[h] if f.connected(h, n)))
         side = ROMAN if near and near <= areas else JEWISH                               # 18.35
-        if base in FORTRESS and any(u.side == JEWISH for u in position.at(h)):
+        if base in FORTRESS and any(u.side == JEWISH for u in board.position.at(h)):
             side = JEWISH                                                                 # 18.34
         out[h] = side
     return out
@@ -167,7 +169,7 @@ def assault_period(position: Position, control: list[AreaControl] | None = None)
 
     ``turn`` is the game turn ``"AP II/7"``; ``control`` defaults to :func:`area_control` of the position.
     """
-    _, need = _board(position)
+    need = load_tables(position.game.folder).control
     period, _, number = str(position.turn).rpartition("/")
     if not number.isdigit():
         raise ValueError(f"turn {position.turn!r} is not an Assault Period turn such as 'AP I/3' (18.1)")
@@ -199,8 +201,11 @@ def assault_period(position: Position, control: list[AreaControl] | None = None)
 def breach_sites(position: Position) -> dict[Hex, str | None]:
     """19.7: each standing Elevated Hex of a Wall the Romans hold, with ``None`` where the Roman may open a Breach
     between Assault Periods, else why not."""
-    board, need = _board(position)
-    held = elevated_control(position)
+    return _breach_sites(*_board(position))
+
+
+def _breach_sites(board: Board, need: ControlTable) -> dict[Hex, str | None]:
+    held = _elevated_control(board, board.roman_areas)
     jewish = [h for h, side in held.items() if side == JEWISH]
     out: dict[Hex, str | None] = {}
     for h, side in held.items():
@@ -223,9 +228,10 @@ class Control:
 
 
 def control(position: Position) -> Control:
-    """:func:`area_control`, :func:`assault_period` and :func:`breach_sites` of one position."""
-    areas = area_control(position)
-    return Control(position, areas, assault_period(position, areas), breach_sites(position))
+    """:func:`area_control`, :func:`assault_period` and :func:`breach_sites` of one position (one board)."""
+    board, need = _board(position)
+    areas = _area_control(board, need)
+    return Control(position, areas, assault_period(position, areas), _breach_sites(board, need))
 
 
 def control_json(c: Control) -> dict[str, Any]:

@@ -82,12 +82,12 @@ def _entered_legions(position: Position) -> list[Violation]:
             continue
         units = [u for u in position.units if formation(u) == legion and u.hex is not None]
         hq = next((u for u in units if unit_class(u) == "hq"), None)
-        if units and hq is None:
-            out.append(violation("3.3", f"Legion {legion} entered the board this turn without its HQ on the map",
-                                 position, [u.hex for u in units], units))
+        if hq is None:
+            if units:
+                out.append(violation("3.3", f"Legion {legion} entered the board this turn without its HQ on the "
+                                            "map", position, [u.hex for u in units], units))
             continue
-        far = [u for u in units if hq is not None and u.hex.distance(hq.hex) > reach]
-        for u in far:
+        for u in (u for u in units if u.hex.distance(hq.hex) > reach):
             out.append(violation("3.3", f"{u.id} ends its Legion's first Movement Phase on the board "
                                         f"{u.hex.distance(hq.hex)} hexes from its HQ {hq.id} (at most {reach})",
                                  position, [u.hex, hq.hex], [u, hq]))

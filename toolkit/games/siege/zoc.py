@@ -114,6 +114,12 @@ def is_combat(u: Unit) -> bool:
     return unit_class(u) != "siege_engine"
 
 
+def param_names(position: Position, key: str, sep: str = ",") -> frozenset[str]:
+    """The names a position parameter lists (``roman_areas: "New City, Lower City"``); empty when absent."""
+    raw = position.params.get(key)
+    return frozenset(a.strip() for a in str(raw).split(sep) if a.strip()) if raw else frozenset()
+
+
 @dataclass
 class Board:
     """A position's board: map facts plus the game state that changes terrain and movement."""
@@ -147,8 +153,7 @@ class Board:
             elif m.marker == "breach_damage" and isinstance(m.value, (int, float)) and not isinstance(m.value, bool):
                 damage[m.hex] = max(damage.get(m.hex, 0), float(m.value))
         def names(key: str, sep: str = ",") -> frozenset:
-            raw = position.params.get(key)
-            return frozenset(a.strip() for a in str(raw).split(sep) if a.strip()) if raw else frozenset()
+            return param_names(position, key, sep)
 
         def hexes(key: str) -> frozenset:
             out = set()
