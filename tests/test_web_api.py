@@ -460,6 +460,9 @@ def test_your_own_game_in_the_viewer(capsys, tmp_path):
         r = c.post("/api/open", content=scenario, headers={"X-Filename": "mine.yaml"})
         assert r.status_code == 200 and r.json()["game"] == "my-game"
         listed = ok(c, "/api/source", source="game:my-game/scenario-1.yaml")
+        assert listed["layers"] == ["check"]                              # its game.yaml declares stacking
+        assert ok(c, "/api/check", source="game:my-game/scenario-1.yaml") == cli_json(
+            capsys, "check", str(folder / "scenarios" / "scenario-1.yaml"), "--game", str(folder))
         assert [u["id"] for u in listed["units"]] == [u["id"] for u in r.json()["units"]]
     with TestClient(create_app()) as c:                     # without --game: refused, saying how
         r = c.post("/api/open", content=scenario, headers={"X-Filename": "mine.yaml"})
@@ -467,6 +470,8 @@ def test_your_own_game_in_the_viewer(capsys, tmp_path):
     plain = SourceBook()
     assert plain.open_command_line(str(folder / "map.yaml")).kind == "map"          # a map file alone
     assert build_parser().parse_args(["serve", "--game", str(folder)]).game == str(folder)
+    assert main(["serve", str(folder), "--port", "70000"]) == 2                      # the folder passes the input
+    assert "--port 70000" in capsys.readouterr().err                                # checks; only the port is refused
 
 
 def test_a_bad_file_on_the_command_line_is_refused(capsys, tmp_path):

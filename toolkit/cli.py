@@ -812,6 +812,8 @@ def check_paths(args: argparse.Namespace) -> None:
     inputs = [getattr(args, k) for k in INPUTS if isinstance(getattr(args, k, None), str)]
     inputs += [h for h in getattr(args, "hexes", None) or [] if os.path.sep in h or h.endswith((".yaml", ".yml"))]
     folders = {getattr(args, "map", None), *(getattr(args, "hexes", None) or [])[:1]}   # a map may be a game folder
+    if args.command == "serve":
+        folders.add(args.position)                    # what serve opens may be a game or map folder
     for path in inputs:
         if os.path.exists(path) and not (path in folders and os.path.isdir(path)):
             check_input(path)

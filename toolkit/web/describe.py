@@ -26,7 +26,8 @@ def source_json(source: Source) -> dict[str, Any]:
     return {**head, "phase": position.phase, "phases": list(spec.phases), "sides": [s.id for s in spec.sides],
             "units": [unit_json(position, u) for u in position.units],
             "move_options": getattr(rules, "MOVE_OPTIONS", {"flags": [], "kinds": []}),
-            "layers": [layer for layer, needs in LAYERS.items() if hasattr(rules, needs)],
+            "layers": [layer for layer, needs in LAYERS.items() if hasattr(rules, needs)
+                       or (layer == "check" and rules is None and spec.stacking is not None)],   # game.yaml stacking
             "unplaced": [str(u) for u in unplaced]}
 
 
