@@ -80,7 +80,7 @@ def _assert_setup_pieces_keep_their_actions(result: dict) -> None:
 
 def _legal_and_illegal(position, unit_id: str):
     """A legal destination (the dearest empty one) and an illegal empty hex for a unit."""
-    result = rule(position.game.spec.id, "moves")(position, [unit_id])
+    result = rule(position.game, "moves")(position, [unit_id])
     empty = [d for d in result.destinations.values() if not position.at(d.hex)]
     legal = max(empty, key=lambda d: (d.cost, position.game.map.name(d.hex))).hex
     start = position.by_id[unit_id].hex

@@ -90,10 +90,10 @@ def test_each_hex_lists_each_unit_of_the_side_once():
 
 def test_jerusalem_zoc_by_unit_outside_the_city_and_none_from_a_city_hex():
     position = _only(load_game_position(SCENARIO_II), "a-al4-1", "a-mufti-1")   # Latrun 1913; Arab Quarter 6224
-    zoc = rule("jerusalem-1948", "side_zoc")(position, "arab")
+    zoc = rule(position.game, "side_zoc")(position, "arab")
     assert _names(position, zoc) == ["1813", "1814", "1912", "1914", "2013", "2014"]   # 4.1; none from a city hex, 4.3
     assert set(map(tuple, zoc.values())) == {(("a-al4-1", "4.1"),)}
-    assert rule("jerusalem-1948", "side_zoc")(position, "jewish") == {}
+    assert rule(position.game, "side_zoc")(position, "jewish") == {}
 
 
 def test_no_prisoners_zoc_by_unit_agrees_with_the_supply_rules_zoc():

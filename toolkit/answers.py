@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
-from .game import GameDataError, Position, stacking
+from .game import Game, GameDataError, Position, stacking
 from .game.moves import MoveResult
 from .game.violations import check_json
-from .games import RULES, rule, rules_for, side_reach
+from .games import has_rules, rule, rules_for, side_reach
 from .hexgrid import Hex, HexNameError
 from .los import Convention, LosEngine, LosResult
 from .los.explain import map_obstacles, result_json
@@ -56,14 +56,14 @@ OWN_LOF_RULES = {
 class Rules:
     """A game's calculators by name, each raising a clear error when the game has none yet."""
 
-    def __init__(self, game_id: str):
-        self.game_id = game_id
+    def __init__(self, game: Game):
+        self.game = game
 
     def __getattr__(self, name: str):
         try:
-            return rule(self.game_id, name)
+            return rule(self.game, name)
         except ValueError:
-            rule(self.game_id, name.removesuffix("_json"))  # name the calculator, not its JSON form
+            rule(self.game, name.removesuffix("_json"))  # name the calculator, not its JSON form
             raise
 
 
@@ -101,12 +101,12 @@ def search_moves(position: Position, label: str, unit_ids: Sequence[str], pickup
     require_units(position, label, [*unit_ids, *pickup])
     game_id = position.game.spec.id
     if kind is not None:
-        known = getattr(rules_for(game_id), "MOVE_OPTIONS", {}).get("kinds", [])
+        known = getattr(rules_for(position.game), "MOVE_OPTIONS", {}).get("kinds", [])
         if kind not in known:
             raise ValueError(f"kind {kind!r}: {game_id} has " + (f"the kinds of movement {', '.join(known)}; give one"
                                                                   if known else "one kind of movement; drop kind"))
     kinds = {"kind": kind} if kind else {}
-    return rule(game_id, "moves")(position, list(unit_ids), list(pickup), terrorist, enter, **kinds)
+    return rule(position.game, "moves")(position, list(unit_ids), list(pickup), terrorist, enter, **kinds)
 
 
 def moves_json(position: Position, unit_ids: Sequence[str], result: MoveResult) -> dict[str, Any]:
@@ -151,7 +151,7 @@ class SightLine:
         """``toolkit los --position POSITION A B``: the game's own spotting or line-of-fire rule."""
         cmap = position.game.map
         a, b = cmap.resolve(a_text), cmap.resolve(b_text)
-        return cls(cmap, a, b, rule(position.game.spec.id, "can_see")(position, a, b))
+        return cls(cmap, a, b, rule(position.game, "can_see")(position, a, b))
 
     def json(self) -> dict[str, Any]:
         """The stable JSON of ``toolkit los --json`` (see docs/cli.md)."""
@@ -166,7 +166,7 @@ class SightLine:
 
 def supply_answer(position: Position, side: str | None = None, unit: str | None = None) -> dict[str, Any]:
     """``toolkit supply --json``: every unit's supply line, or where it is cut."""
-    rules = Rules(position.game.spec.id)
+    rules = Rules(position.game)
     if side is not None:
         check_side(position, side)
     if unit is not None:
@@ -176,7 +176,7 @@ def supply_answer(position: Position, side: str | None = None, unit: str | None 
 
 def command_answer(position: Position) -> dict[str, Any]:
     """``toolkit command --json``: every HQ's command radius and the units in command."""
-    rules = Rules(position.game.spec.id)
+    rules = Rules(position.game)
     return rules.command_json(rules.command(position))
 
 
@@ -184,18 +184,18 @@ def check_answer(position: Position, turn_end: bool = False) -> dict[str, Any]:
     """``toolkit check --json``: every rule the position breaks; for a game without a rules assistant, the
     stacking limits its ``game.yaml`` declares (:mod:`toolkit.game.stacking`)."""
     spec = position.game.spec
-    if spec.id not in RULES:
+    if not has_rules(position.game):
         if spec.stacking is None:
-            raise ValueError(f"no rules assistant for game {spec.id!r}: declare `stacking` in its game.yaml "
-                             "(docs/new-game.md) for a stacking check")
+            raise ValueError(f"no rules assistant for game {spec.id!r}: describe its rules in rules.yaml "
+                             "(docs/rules-data.md), or declare `stacking` in its game.yaml for a stacking check")
         return check_json(stacking.check(position))
-    rules = Rules(spec.id)
+    rules = Rules(position.game)
     return rules.check_json(rules.check(position, turn_end=turn_end or None))
 
 
 def victory_answer(position: Position, road_cut_by: str | None = None) -> dict[str, Any]:
     """``toolkit victory --json``; ``road_cut_by`` is Jerusalem!'s reading of 2.0 (``zoc`` or ``zoc-or-unit``)."""
-    rules = Rules(position.game.spec.id)
+    rules = Rules(position.game)
     cut = {"road_cut_by": road_cut_by.replace("-", "_")} if road_cut_by else {}
     return rules.victory_json(rules.victory(position, **cut))
 
@@ -212,7 +212,7 @@ def zoc_answer(position: Position, side: str) -> dict[str, Any]:
     own ZOC rules (each unit exerting it listed, with the rule)."""
     check_side(position, side)
     name = position.game.map.name
-    found = rule(position.game.spec.id, "side_zoc")(position, side)
+    found = rule(position.game, "side_zoc")(position, side)
     return {"side": side, "hexes": [{"hex": name(h), "units": [u for u, _ in src],
                                      "rule": ", ".join(dict.fromkeys(r for _, r in src))}
                                     for h, src in sorted(found.items(), key=lambda kv: name(kv[0]))]}

@@ -201,7 +201,7 @@ def _game_command(args: argparse.Namespace):
     position, unplaced = load_position_or_save(str(args.position), getattr(args, "game", None))
     for u in unplaced:
         print(f"toolkit: note: {args.position}: piece {u} not placed", file=sys.stderr)
-    return position, Rules(position.game.spec.id)
+    return position, Rules(position.game)
 
 
 def _draw_or_dump(args: argparse.Namespace, position, data, layers: Callable) -> bool:
@@ -531,13 +531,15 @@ def cmd_odds(args: argparse.Namespace) -> None:
         line += f" on the {data['table'].upper()}" + (f" ({why['reason']}, {why['rule']})" if why else "")
     if data["kills_on"] is not None:
         line += f", die modifier {data['total_modifier']:+d}, kills on {data['kills_on']} or less"
-    print(line + f" (chance {data['probability']:.0%})")
+    print(line + ("" if data["probability"] is None else f" (chance {data['probability']:.0%})"))
     for m in data["modifiers"]:
         print(f"  {m['value']:+d} {m['id']} ({m['rule']}): {m['why']}")
     for shift in data.get("shifts", []):
-        print(f"  +{shift['columns']} column ({shift['id']}, {shift['rule']}): {shift['why']}")
+        print(f"  {shift['columns']:+d} column ({shift['id']}, {shift['rule']}): {shift['why']}")
     for roll in data.get("results", []):
-        print(f"  die {roll['die']}: {roll['result']}" + ("  (erratic shot, 9.31)" if roll.get("erratic") else ""))
+        meaning = f" ({roll['meaning']})" if roll.get("meaning") else ""
+        print(f"  die {roll['die']}: {roll['result']}{meaning}" + ("  (erratic shot, 9.31)" if roll.get("erratic")
+                                                                   else ""))
     if (data.get("flank") or {}).get("flank"):   # Siege of Jerusalem 11.85, 9.31, 9.11-9.12
         print("  Flank Attack (11.85): " + "; ".join(h["why"] for h in data["flank"]["hexes"]))
     if data.get("erratic"):
@@ -671,8 +673,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--pickup", nargs="*", default=[], metavar="UNIT", help="units a transport picks up first")
     s.add_argument("--terrorist", action="store_true", help="an Irgun / Stern Gang terrorist move (13.2)")
     s.add_argument("--enter", metavar="HEX", help="off-map units (reinforcements) enter at this map-edge hex")
-    s.add_argument("--kind", choices=["normal", "strategic", "rail", "amphibious"],
-                   help="No Prisoners: normal, strategic (8.1), rail (8.8) or amphibious (20.x) movement")
+    s.add_argument("--kind", help="the kind of movement, for games with several (No Prisoners: normal, strategic "
+                                  "8.1, rail 8.8, amphibious 20.x; your game: its rules.yaml movement.kinds)")
     s.add_argument("--json", action="store_true")
     s.add_argument("--svg", metavar="OUT", help="draw the destinations with their costs (.svg or .png)")
     s.set_defaults(func=cmd_moves)

@@ -12,6 +12,7 @@ import yaml
 
 from ..datafile import DataFileError, expected, load_yaml_model
 from ..mapdata import CompiledMap, list_maps, open_map
+from .rulesdata import RulesData, check_rules
 from .schema import Counter, CounterManifest, GameSpec, Marker
 
 DOC = "docs/game-files.md"
@@ -47,6 +48,20 @@ class Game:
     def map(self) -> CompiledMap:
         """The compiled map the game is played on (:attr:`map_file`)."""
         return open_map(self.map_file)
+
+    @cached_property
+    def rules_data(self) -> RulesData | None:
+        """The game's ``rules.yaml`` (docs/rules-data.md), checked against its vocabulary, counters and map; None
+        when the folder has none."""
+        file = self.folder / "rules.yaml"
+        if not file.is_file():
+            return None
+        try:
+            rules = load_yaml_model(file, RulesData, "docs/rules-data.md", GameDataError)
+            check_rules(rules, self.spec, self.manifest, self.map, str(file), GameDataError)
+        except GameDataError as err:
+            raise with_line(err) from None
+        return rules
 
     @property
     def bundled(self) -> bool:
@@ -174,7 +189,7 @@ def game_map_path(value: str, folder: Path) -> str | Path:
 def _stamp(folder: Path) -> tuple:
     """The size and modification time of a game folder's files: a user's game is reloaded when they change."""
     out = []
-    for name in ("game.yaml", "counters.yaml"):
+    for name in ("game.yaml", "counters.yaml", "rules.yaml"):
         try:
             st = (folder / name).stat()
             out.append((st.st_size, st.st_mtime_ns))

@@ -31,6 +31,8 @@ class Unit:
     flags: frozenset[str] = frozenset()
     carried_by: str | None = None
     spent: float = 0.0
+    arrives: str | None = None       # the turn a reinforcement arrives
+    entry: tuple[Hex, ...] = ()      # where this reinforcement comes on (else its side's entry hexes)
 
     @property
     def side(self) -> str:
@@ -113,7 +115,8 @@ class Position:
             game=self.game.spec.id, scenario=self.scenario, turn=self.turn, phase=self.phase,
             phasing_side=self.phasing_side, params=self.params,
             units=[UnitPlacement(id=u.id, counter=u.counter.id, hex=None if u.hex is None else name(u.hex),
-                                 box=u.box, flags=sorted(u.flags), carried_by=u.carried_by, spent=u.spent)
+                                 box=u.box, flags=sorted(u.flags), carried_by=u.carried_by, spent=u.spent,
+                                 turn=u.arrives, entry=[name(h) for h in u.entry])
                    for u in self.units],
             markers=[MarkerPlacement(marker=m.marker, hex=None if m.hex is None else name(m.hex), box=m.box,
                                      turn=m.turn, value=m.value, toward=None if m.toward is None else name(m.toward))
@@ -221,8 +224,11 @@ def position_from_file(pf: PositionFile, file: str = "<position>", game: Game | 
         if up.box is not None:
             _check_choice(up.box, spec.boxes, "box", file, f"{where}.box")
         h = None if up.hex is None else _hex(game, up.hex, file, f"{where}.hex")
+        if up.turn is not None:
+            _check_choice(up.turn, spec.turns, "turn", file, f"{where}.turn")
+        entry = tuple(_hex(game, e, file, f"{where}.entry[{j}]") for j, e in enumerate(up.entry))
         units[up.id] = Unit(up.id, game.counters[up.counter], h, up.box, frozenset(up.flags), up.carried_by,
-                            up.spent)
+                            up.spent, up.turn, entry)
     _check_carrying(units, file)
     markers = []
     for i, mp in enumerate(pf.markers):

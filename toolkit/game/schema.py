@@ -46,13 +46,31 @@ class Stacking(_Model):
     """``game.yaml`` ``stacking``: a game's own stacking limits, checked by ``toolkit check`` for a game the toolkit
     has no rules assistant for (the bundled games check theirs in their rules packages)."""
 
-    limit: int = Field(ge=1)                       # units of one side in a hex
+    limit: int = Field(ge=1)                       # units (or stacking points) of one side in a hex
+    points: Optional[str] = None                   # the counter value giving a unit's stacking points (else 1)
     terrain: dict[str, int] = {}                   # a terrain's own limit (the lowest of a hex's terrains wins)
     free_types: list[str] = []                     # unit types that do not count (HQ, leaders ...)
 
 
+class Phase(_Model):
+    """A phase's display name and the side it belongs to (``game.yaml`` ``phases`` entries may be mappings)."""
+
+    id: str = Ident
+    name: Optional[str] = None
+    side: Optional[str] = None
+
+
 class GameSpec(_Model):
-    """``game.yaml``: the vocabulary a game's other files use."""
+    """``game.yaml``: the vocabulary a game's other files use.
+
+    ``phases`` lists phase ids, each a plain id or ``{id, name, side}``; the details go to ``phase_info``:
+
+    >>> spec = GameSpec.model_validate({"id": "g", "title": "G", "map": "example", "sides": [{"id": "red", "name": "R"}],
+    ...     "nationalities": [], "unit_types": [], "turns": ["1"],
+    ...     "phases": ["setup", {"id": "red_move", "name": "Red Movement", "side": "red"}]})
+    >>> spec.phases, spec.phase_name("red_move"), spec.phase_side("red_move"), spec.phase_name("setup")
+    (['setup', 'red_move'], 'Red Movement', 'red', 'setup')
+    """
 
     id: str = Ident
     title: str
@@ -75,10 +93,31 @@ class GameSpec(_Model):
     eliminated_box: str = "eliminated"     # the box eliminated units go to (VASSAL's Eliminate action)
     params: Optional[list[str]] = None     # the position parameters the rules read; None: any name is accepted
     stacking: Optional[Stacking] = None    # your own game's stacking limits (toolkit check)
+    phase_info: dict[str, Phase] = {}      # filled from the mapping entries of `phases`
+
+    @model_validator(mode="before")
+    @classmethod
+    def _phase_entries(cls, data):
+        """Mapping entries of ``phases`` give their id to ``phases`` and their details to ``phase_info``."""
+        if isinstance(data, dict) and isinstance(data.get("phases"), list):
+            entries = data["phases"]
+            info = {e["id"]: e for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str)}
+            if info:
+                data = {**data, "phases": [e["id"] if isinstance(e, dict) and "id" in e else e for e in entries],
+                        "phase_info": {**data.get("phase_info", {}), **info}}
+        return data
+
+    def phase_name(self, phase: str) -> str:
+        """A phase's display name (its id when the game gives none)."""
+        info = self.phase_info.get(phase)
+        return info.name if info is not None and info.name else phase
 
     def phase_side(self, phase: str) -> str | None:
-        """The side a phase belongs to when its id names exactly one side's id as a word (No Prisoners'
-        ``west_cp_movement`` is ``cp``'s); else None (the phasing side is not in the phase's name)."""
+        """The side a phase belongs to: the side ``game.yaml`` gives it, else the side whose id its id names as a
+        word (No Prisoners' ``west_cp_movement`` is ``cp``'s); else None."""
+        info = self.phase_info.get(phase)
+        if info is not None and info.side is not None:
+            return info.side
         named = [s.id for s in self.sides if s.id in phase.split("_")]
         return named[0] if len(named) == 1 else None
 
@@ -102,6 +141,11 @@ class GameSpec(_Model):
             raise ValueError(f"player_turns names sides {unknown} that are not among `sides` {sorted(sides)}")
         if self.hideable and self.hidden_flag is None:
             raise ValueError("hideable needs hidden_flag: the flag a face-down unit carries")
+        for pid, info in self.phase_info.items():
+            if pid not in self.phases:
+                raise ValueError(f"phase_info names phase {pid!r}, which is not among `phases`")
+            if info.side is not None and info.side not in sides:
+                raise ValueError(f"phase {pid!r}: side {info.side!r} is not among `sides` {sorted(sides)}")
         if self.stacking is not None:
             unknown = [t for t in self.stacking.free_types if t not in self.unit_types]
             if unknown:
@@ -169,6 +213,8 @@ class UnitPlacement(_Model):
     flags: list[str] = []
     carried_by: Optional[str] = None
     spent: float = Field(0, ge=0)  # movement points already used in the current phase
+    turn: Optional[str] = None     # the turn a reinforcement arrives (rules.yaml reinforcements)
+    entry: list[str] = []          # where this reinforcement comes on (hexes or places; else its side's entry)
 
     @model_validator(mode="after")
     def _one_place(self) -> "UnitPlacement":

@@ -1,7 +1,8 @@
 """Stacking limits a game declares in ``game.yaml`` (``stacking``), for games without a rules assistant.
 
-A hex may hold at most ``limit`` units of one side, or the lowest ``terrain`` limit among the hex's terrains;
-units of the ``free_types`` and carried units do not count.  Units in boxes are off the map and never count.
+A hex may hold at most ``limit`` units of one side (or stacking points: each unit's ``points`` counter value),
+or the lowest ``terrain`` limit among the hex's terrains; units of the ``free_types`` and carried units do not
+count.  Units in boxes are off the map and never count.
 
 >>> from toolkit.game.schema import Stacking
 >>> Stacking(limit=3, terrain={"town": 4}).terrain["town"]
@@ -25,6 +26,13 @@ def limit_at(position: Position, h: Hex) -> int:
     return min(own) if own else stacking.limit
 
 
+def stacking_points(position: Position, u) -> float:
+    """What a unit counts for stacking: its ``stacking.points`` counter value (a missing value counts 1), else 1."""
+    key = position.game.spec.stacking.points
+    value = 1 if key is None else u.counter.value(key, default=1)
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 1
+
+
 def _check_terrain(position: Position) -> None:
     known = position.game.map.terrain_types
     unknown = sorted(set(position.game.spec.stacking.terrain) - set(known))
@@ -37,13 +45,15 @@ def check(position: Position, turn_end: bool | None = None, **_ignored: Any) -> 
     """Every hex holding more units of one side than ``game.yaml`` ``stacking`` allows there."""
     _check_terrain(position)
     free = set(position.game.spec.stacking.free_types)
+    points = position.game.spec.stacking.points
     name, out = position.game.map.name, []
     for h in sorted(position.occupied(), key=name):
         counting = [u for u in position.at(h) if u.type not in free and u.carried_by is None]
         for side in sorted({u.side for u in counting}):
             mine = [u for u in counting if u.side == side]
-            most = limit_at(position, h)
-            if len(mine) > most:
-                out.append(violation("game.yaml stacking", f"{len(mine)} {side} units in {name(h)}, over its limit "
-                                                           f"of {most}", position, [h], mine))
+            most, held = limit_at(position, h), sum(stacking_points(position, u) for u in mine)
+            if held > most:
+                what = f"{held:g} stacking points of {side} units" if points else f"{held} {side} units"
+                out.append(violation("game.yaml stacking", f"{what} in {name(h)}, over its limit of {most}",
+                                     position, [h], mine))
     return out

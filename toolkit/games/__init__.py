@@ -1,11 +1,25 @@
-"""Each game's rules, keyed by game id (the rules read positions and maps, never files); the loaders that check a
-position against its game's rules package; the enemy-reach layer in each game's own movement phases."""
+"""Each game's rules assistant, found by game id; the loaders that check a position against its game's rules; the
+enemy-reach layer in each game's own movement phases.
+
+A game's rules are a *namespace of calculators* (``moves``, ``check``, ``combat`` …, docs/plugins.md): a module
+or any object with those attributes.  They come from two places, merged:
+
+* the game's ``rules.yaml`` (docs/rules-data.md), turned into calculators by :mod:`toolkit.games.data`, one
+  for each section it declares;
+* an installed plugin: an entry point of the group :data:`ENTRY_POINT_GROUP` named by the game id (the bundled
+  games are declared this way in the toolkit's own ``pyproject.toml``).  Its attributes win over the data's, so a
+  plugin overrides only what its game does differently.
+
+Rules never parse files; a position or a save never names a plugin (only the installed packages do).
+"""
 from __future__ import annotations
 
-import importlib
 import io
+from functools import lru_cache
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
-from types import ModuleType
+from types import SimpleNamespace
+from typing import Any
 
 from ..game import Game, GameDataError, Position, load_game, load_position, position_from_file
 from ..game.position import position_from_yaml
@@ -13,23 +27,53 @@ from ..game.reach import reach
 from ..hexgrid import Hex
 from ..vassal.positions import read_position_save
 from ..vassal.savefile import Unplaced
+from . import data
 
-RULES = {"jerusalem-1948": "toolkit.games.jerusalem", "no-prisoners": "toolkit.games.no_prisoners",
-         "siege-of-jerusalem": "toolkit.games.siege"}
-
-
-def rules_for(game_id: str) -> ModuleType:
-    """The rules package of a game; ``ValueError`` when the toolkit has none yet."""
-    if game_id not in RULES:
-        raise ValueError(f"no rules assistant for game {game_id!r} yet; available: {', '.join(RULES)}")
-    return importlib.import_module(RULES[game_id])
+#: The entry-point group of rules plugins: ``GAME_ID = "package.module"`` (or ``"package.module:object"``).
+ENTRY_POINT_GROUP = "toolkit.rules"
 
 
-def rule(game_id: str, name: str):
-    """One calculator of a game's rules (``moves``, ``check``, ``supply`` ...), or a clear ``ValueError``."""
-    found = getattr(rules_for(game_id), name, None)
+@lru_cache(maxsize=1)
+def plugins() -> dict[str, EntryPoint]:
+    """The installed rules plugins by game id."""
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def _public(obj: Any) -> dict[str, Any]:
+    return {k: getattr(obj, k) for k in dir(obj) if not k.startswith("_")}
+
+
+def rules_for(game: Game) -> Any:
+    """The rules of a game: its plugin's calculators over those its ``rules.yaml`` declares; ``ValueError``
+    saying what to add when it has neither."""
+    plugin = plugins().get(game.spec.id)
+    declared = game.rules_data
+    if plugin is None and declared is None:
+        raise ValueError(f"no rules assistant for game {game.spec.id!r} yet: describe its rules in "
+                         f"{game.folder / 'rules.yaml'} (docs/rules-data.md; `toolkit new` writes an example) or "
+                         "install a rules plugin for it (docs/plugins.md)")
+    if declared is None:
+        return plugin.load()
+    calculators = data.calculators(declared)
+    if plugin is None:
+        return SimpleNamespace(**calculators)
+    return SimpleNamespace(**{**calculators, **_public(plugin.load())})
+
+
+def has_rules(game: Game) -> bool:
+    """Whether the game has a rules assistant (a plugin or a ``rules.yaml``)."""
+    return game.spec.id in plugins() or game.rules_data is not None
+
+
+def rule(game: Game, name: str):
+    """One calculator of a game's rules (``moves``, ``check``, ``supply`` ...), or a ``ValueError`` naming what to
+    declare."""
+    found = getattr(rules_for(game), name, None)
     if found is None:
-        raise ValueError(f"the toolkit has no {name!r} for {game_id!r} yet (see docs/games/{game_id}.md)")
+        section = data.SECTION_OF.get(name.removesuffix("_json"))
+        hint = (f"declare `{section}:` in {game.folder / 'rules.yaml'} (docs/rules-data.md)" if section
+                else f"see docs/games/{game.spec.id}.md")
+        raise ValueError(f"the toolkit has no {name!r} for {game.spec.id!r} yet: {hint}")
     return found
 
 
@@ -50,11 +94,11 @@ def game_position_from_yaml(raw: bytes, file: str, game: str | None = None) -> P
 
 
 def _counters_checked(position: Position, game: Game | None) -> Position:
-    if game is not None and position.game.spec.id not in RULES:
-        return position  # a user's own game: no rules package checks its values
-    rules = rules_for(position.game.spec.id)
+    check_counter = getattr(rules_for(position.game), "check_counter", None) if has_rules(position.game) else None
+    if check_counter is None:
+        return position  # rules.yaml's counter values are checked when the game loads it
     for i, counter in enumerate(position.game.manifest.counters):
-        problems = rules.check_counter(counter)
+        problems = check_counter(counter)
         if problems:
             raise GameDataError(str(position.game.folder / "counters.yaml"), f"counters[{i}].values",
                                 "; ".join(problems))
@@ -73,7 +117,7 @@ def load_position_or_save(path: str, game: str | None = None) -> tuple[Position,
 def side_reach(position: Position, side: str) -> dict[Hex, tuple[str, ...]]:
     """Every hex some unit of ``side`` can reach or attack next turn, with those units
     (:func:`toolkit.game.reach.reach`, in the game's own movement phases)."""
-    rules = rules_for(position.game.spec.id)
+    rules = rules_for(position.game)
     return reach(position, side, rules.moves, rules.movement_phases(position.game.spec, side))
 
 

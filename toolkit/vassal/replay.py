@@ -473,10 +473,10 @@ def _violation_json(v) -> dict[str, Any]:
     return {"rule": v.rule, "message": v.message, "hexes": list(v.hexes), "units": list(v.units)}
 
 
-def _rule(game_id: str, name: str) -> tuple[Callable | None, str | None]:
+def _rule(game: Game, name: str) -> tuple[Callable | None, str | None]:
     from ..games import rule
     try:
-        return rule(game_id, name), None
+        return rule(game, name), None
     except ValueError as err:
         return None, str(err)
 
@@ -492,8 +492,8 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
     """
     gid = game.spec.id
     report = LogReport(log.source, gid, steps=len(log.steps), commands=log.command_count, check_after=check_after)
-    moves_fn, no_moves = _rule(gid, "moves")
-    check_fn, no_check = _rule(gid, "check")
+    moves_fn, no_moves = _rule(game, "moves")
+    check_fn, no_check = _rule(game, "check")
     if check_fn is None:
         report.not_checked.append(NotChecked(0, "positions", f"no legality check: {no_check}"))
     replay = LogReplay(log, game)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..game import Position, Unit
-from ..games import RULES, rules_for
+from ..games import has_rules, rules_for
 from ..vassal.counters import face_texts
 from .sources import Source
 
@@ -22,7 +22,7 @@ def source_json(source: Source) -> dict[str, Any]:
                 "layers": [], "unplaced": []}
     position, unplaced = source.opened
     spec = position.game.spec
-    rules = rules_for(spec.id) if spec.id in RULES else None
+    rules = rules_for(position.game) if has_rules(position.game) else None
     return {**head, "phase": position.phase, "phases": list(spec.phases), "sides": [s.id for s in spec.sides],
             "units": [unit_json(position, u) for u in position.units],
             "move_options": getattr(rules, "MOVE_OPTIONS", {"flags": [], "kinds": []}),

@@ -25,11 +25,9 @@ phase (9.2 A).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Sequence
-
 from ...game import Position, Unit
 from ...game.moves import Reason
+from ...game.placement import Placement, placement_json  # noqa: F401  (placement_json: this game's `place --json`)
 from ...hexgrid import Hex
 from .mapfacts import ALLIED, EASTERN, WESTERN, MapFacts, map_facts
 from .places import place_hexes
@@ -41,17 +39,6 @@ ARRIVING_BOX = "reinforcements"
 PLACED_FROM = (ARRIVING_BOX, "tribal_pool")     # 6.1; 18.2 A, 18.3: tribal units drawn from the pool
 ENTRY_LISTS = {(ALLIED, WESTERN): ("allied_west_entry", "6.3 A"), ("cp", WESTERN): ("cp_west_entry", "6.3 C"),
                ("cp", EASTERN): ("cp_east_entry", "6.3 D")}
-
-
-@dataclass(frozen=True)
-class Placement:
-    """Where one unit may be placed now, or why it may not be."""
-
-    unit: str
-    hexes: tuple[Hex, ...] = ()
-    rule: str = ""
-    refused: Reason | None = None
-    blocked: dict[Hex, Reason] = field(default_factory=dict)
 
 
 def _turn_index(position: Position, turn: str) -> int | None:
@@ -161,11 +148,3 @@ def placement(position: Position, unit_id: str) -> Placement:
     return Placement(u.id, free, rule, None, blocked)
 
 
-def placement_json(placements: Sequence[Placement], position: Position) -> dict[str, Any]:
-    """Placements as JSON-ready data (hex names, rules cited)."""
-    name = position.game.map.name
-    return {"units": [{
-        "unit": p.unit, "hexes": [name(h) for h in p.hexes], "rule": p.rule,
-        "refused": None if p.refused is None else {"reason": p.refused.message, "rule": p.refused.rule},
-        "blocked": {name(h): {"reason": r.message, "rule": r.rule} for h, r in sorted(p.blocked.items())},
-    } for p in placements]}

@@ -1,0 +1,493 @@
+"""``rules.yaml``: a game's common rules as data (docs/rules-data.md), for any game folder.
+
+Movement (allowance, classes, terrain, hexside and line costs, kinds of movement, phases), zones of control,
+combat (odds or differential tables, terrain, hexsides, modifiers), supply, command, reinforcements and victory,
+each citing the rule number the game's maker gives.  This module only reads and checks the file (the pydantic
+models below, then :func:`check_rules` against the game's vocabulary, counters and map); the calculators are in
+:mod:`toolkit.games.data`, and never parse files.
+
+Costs are movement points, multiples of ½ (the move generator counts half points); ``P`` marks a prohibited
+entry.  A cost is one number for every movement class, or a mapping ``class -> cost``:
+
+>>> TerrainCosts(costs={"clear": 1, "swamp": {"foot": 3, "wheel": "P"}}).costs["swamp"]
+{'foot': 3.0, 'wheel': 'P'}
+"""
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional, Union
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from ..datafile import expected
+
+DOC = "docs/rules-data.md"
+
+
+def _half_points(value: float | str) -> float | str:
+    if value != "P" and (value < 0 or value * 2 != int(value * 2)):
+        raise ValueError(f"cost {value!r}: give a number of movement points, 0 or more, in steps of ½ (or P)")
+    return value
+
+
+Cost = Annotated[Union[float, Literal["P"]], AfterValidator(_half_points)]
+Costs = Union[Cost, dict[str, Cost]]   # one for every class, or by class
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Rule(_Model):
+    """Anything that cites the game's own rule number (``rule: "6.2"``), shown in every answer."""
+
+    rule: str = ""
+
+
+class TerrainCosts(Rule):
+    """The cost of entering a hex by its terrain, per movement class; a hex with several terrains costs the
+    highest of them (``several: highest``) or their sum (``several: sum``)."""
+
+    costs: dict[str, Costs]
+    several: Literal["highest", "sum"] = "highest"
+
+
+class HexsideCost(Rule):
+    """A hexside feature's cost, added to the hex entered across it (``P``: it may not be crossed)."""
+
+    cost: Costs
+
+
+class LineRate(Rule):
+    """A path feature (road, rail) moved along: the cost of each hex entered along it, instead of the terrain and
+    hexside costs; ``kind`` limits it to one kind of movement (``toolkit moves --kind``)."""
+
+    cost: Costs
+    kind: Optional[str] = None
+
+
+class MovementKind(Rule):
+    """Another kind of movement (rail, strategic): only along ``along``, with its own allowance (a counter value
+    or a number of MP; else the unit's own) and its own way with enemy zones of control."""
+
+    along: list[str] = []
+    allowance: Union[str, float, None] = None
+    enemy_zoc: Literal["normal", "stop", "prohibited"] = "normal"
+    phases: list[str] = []     # the phases it may be used in (empty: every movement phase)
+
+
+class MinimumMove(Rule):
+    """A unit may always move one hex, whatever it costs (never into a prohibited hex or across a prohibited
+    hexside, never where zones of control forbid it)."""
+
+
+class Movement(Rule):
+    """Movement: allowance, classes, costs, kinds and the phases units move in."""
+
+    allowance: str                                  # the counter value holding the movement allowance
+    classes: dict[str, list[str]] = {}              # movement class -> unit types (a type not listed: its own class)
+    terrain: TerrainCosts
+    hexsides: dict[str, HexsideCost] = {}           # hexside feature -> cost
+    lines: dict[str, LineRate] = {}                 # path feature -> rate along it
+    kinds: dict[str, MovementKind] = {}
+    minimum_move: Optional[MinimumMove] = None
+    phases: dict[str, Union[Literal["all"], list[str]]] = {}   # movement phase -> unit types that move in it
+    enemy_units: Rule = Rule()                      # the rule barring entry into a hex enemy units hold
+
+
+class ZocEnter(Rule):
+    """What entering an enemy zone of control does: ``stop`` the move there, or ``none``."""
+
+    effect: Literal["stop", "none"] = "stop"
+
+
+class ZocLeave(Rule):
+    """The extra cost of leaving a hex in an enemy zone of control (``P``: a unit may not leave it)."""
+
+    cost: Cost = 0
+
+
+class ZocToZoc(Rule):
+    """Whether a unit may move directly from one enemy-controlled hex to another."""
+
+    allowed: bool = True
+
+
+class Zoc(Rule):
+    """Zones of control: the six hexes around a unit of ``exerted_by`` (every type when empty), except across
+    ``not_across`` hexside features and into ``not_into`` terrain; friendly units in a hex negate enemy zones
+    there for what ``negated_by_friends`` lists."""
+
+    exerted_by: list[str] = []
+    not_across: list[str] = []
+    not_into: list[str] = []
+    enter: ZocEnter = ZocEnter()
+    leave: ZocLeave = ZocLeave()
+    zoc_to_zoc: ZocToZoc = ZocToZoc()
+    negated_by_friends: list[Literal["supply", "command", "reinforcements"]] = []
+
+
+class CombatTable(Rule):
+    """A combat results table: ``odds`` (columns ``1-2``, ``1-1``, ``3-1`` …) or ``differential`` (``-2``, ``0``,
+    ``+3`` …), ascending; a row of results per die roll; odds beyond either end use the end column."""
+
+    kind: Literal["odds", "differential"] = "odds"
+    columns: list[str] = Field(min_length=1)
+    die: tuple[int, int] = (1, 6)                   # the roll: (number of dice, sides)
+    rows: dict[int, list[str]]
+    below: Optional[str] = None                     # the result below the first column (else the first column's)
+
+
+class Effect(Rule):
+    """A combat effect: a column ``shift`` (+ to the attacker), a die-roll modifier ``drm``, or a ``multiply`` of
+    the defence (terrain) or of a side's strength."""
+
+    shift: int = 0
+    drm: int = 0
+    multiply: Optional[float] = None
+
+
+class HexsideEffect(Effect):
+    """An effect of attacking across a hexside feature: when every attacker attacks across it (``all``) or any
+    does (``any``)."""
+
+    when: Literal["all", "any"] = "all"
+
+
+class Condition(_Model):
+    """When a modifier applies: every given test must hold."""
+
+    attacker_types: list[str] = []        # some attacker is of one of these types
+    defender_types: list[str] = []        # some defender is of one of these types
+    defender_terrain: list[str] = []      # the defender's hex has one of these terrains
+    defender_terrain_not: list[str] = []  # … none of these
+    phase: list[str] = []
+
+
+class Modifier(Effect):
+    """A modifier with its condition."""
+
+    id: str
+    why: str = ""
+    when: Condition = Condition()
+
+
+class SupplyEffect(Rule):
+    """What being out of supply does to a unit's strength in combat."""
+
+    attack: float = 1
+    defence: float = 1
+
+
+class Combat(Rule):
+    """Combat: strengths from counter values, the table, the result codes and what changes the odds."""
+
+    attack: str                                   # counter value: attack strength
+    defence: str                                  # counter value: defence strength
+    table: CombatTable
+    results: dict[str, str]                       # result code -> its meaning
+    terrain: dict[str, Effect] = {}               # defender's terrain (the best for the defender of its terrains)
+    terrain_rule: str = ""
+    hexsides: dict[str, HexsideEffect] = {}       # hexside feature the attack crosses
+    modifiers: list[Modifier] = []
+    out_of_supply: Optional[SupplyEffect] = None
+    adjacent: Rule = Rule()                       # the rule: attackers must be next to every defender
+
+
+class Sources(Rule):
+    """Where a side's supply comes from: hexes, places, path features (a rail net) and map edges."""
+
+    hexes: list[str] = []
+    places: list[str] = []
+    features: list[str] = []
+    edges: list[Literal["north", "south", "east", "west"]] = []
+
+
+class Blocks(_Model):
+    """What a supply or command trace may not enter."""
+
+    enemy_units: bool = True
+    enemy_zoc: bool = False        # unless a friendly unit is there (zoc.negated_by_friends)
+    terrain: list[str] = []
+    hexsides: list[str] = []
+
+
+class Supply(Rule):
+    """Supply lines: from each unit to a source of its side, at most ``hexes`` long (or within ``mp`` movement
+    points of the unit's ``movement_class``), avoiding what ``blocked_by`` lists."""
+
+    sources: dict[str, Sources]                   # side -> its sources
+    hexes: Optional[int] = Field(None, ge=0)
+    mp: Optional[float] = Field(None, ge=0)
+    movement_class: Optional[str] = None
+    blocked_by: Blocks = Blocks()
+
+
+class Command(Rule):
+    """Command radius: units of ``applies_to`` (every type but the HQs when empty) are in command within
+    ``radius`` hexes (a counter value or a number) of a friendly HQ, traced around what ``blocked_by`` lists."""
+
+    hq_types: list[str] = Field(min_length=1)
+    radius: Union[str, int]
+    applies_to: list[str] = []
+    blocked_by: Blocks = Blocks(enemy_units=True)
+
+
+class Entry(Rule):
+    """Where a side's reinforcements come on: hexes, places, a ``place_lists`` entry of game.yaml, map edges."""
+
+    hexes: list[str] = []
+    places: list[str] = []
+    place_list: Optional[str] = None
+    edges: list[Literal["north", "south", "east", "west"]] = []
+
+
+class Reinforcements(Rule):
+    """Reinforcements: units in ``box`` with an arrival ``turn`` come on at their side's entry hexes (or their
+    own ``entry``), not into enemy units nor (``enemy_zoc: prohibited``) enemy zones of control."""
+
+    box: str = "reinforcements"
+    entry: dict[str, Entry] = {}
+    enemy_zoc: Literal["allowed", "prohibited"] = "prohibited"
+
+
+class Objective(Rule):
+    """An objective hex: ``vp`` to ``side`` while it holds the hex (``owner`` holds it until someone enters it)."""
+
+    hex: str
+    vp: int
+    side: str
+    owner: Optional[str] = None
+
+
+class Level(_Model):
+    """A victory level: ``side`` achieves ``result`` with at least ``vp`` victory points."""
+
+    side: str
+    vp: int
+    result: str
+
+
+class Victory(Rule):
+    """Objectives, control markers and victory levels (checked in order; else ``otherwise``)."""
+
+    objectives: list[Objective] = []
+    control_markers: dict[str, str] = {}          # side -> the marker showing it controls a hex
+    levels: list[Level] = []
+    otherwise: str = "no side has won yet"
+
+
+class Placement(Rule):
+    """The rules ``toolkit check`` applies to where units stand: no unit in a hex its class may not enter, no
+    two sides in one hex."""
+
+    prohibited_terrain: Rule = Rule()
+    both_sides: Rule = Rule()
+
+
+class RulesData(_Model):
+    """A whole ``rules.yaml``: every section is optional."""
+
+    game: str
+    movement: Optional[Movement] = None
+    zoc: Optional[Zoc] = None
+    combat: Optional[Combat] = None
+    supply: Optional[Supply] = None
+    command: Optional[Command] = None
+    reinforcements: Optional[Reinforcements] = None
+    victory: Optional[Victory] = None
+    placement: Placement = Placement()
+
+
+def rules_json_schema() -> dict:
+    """The JSON Schema of ``rules.yaml`` (``toolkit schema rules``)."""
+    return RulesData.model_json_schema()
+
+
+class RulesCheck:
+    """Cross-checks of a ``rules.yaml`` against its game (:func:`check_rules`): every name it uses must exist."""
+
+    def __init__(self, rules: RulesData, spec, manifest, cmap, file: str, error):
+        self.rules, self.spec, self.cmap, self.file, self.error = rules, spec, cmap, file, error
+        self.counters, self.markers = manifest.counters, [m.id for m in manifest.markers]
+
+    def fail(self, key: str, problem: str):
+        """Raise the game's data error at ``key`` of ``rules.yaml``."""
+        raise self.error(self.file, key, problem)
+
+    def names(self, key: str, given, known, what: str) -> None:
+        """Every name of ``given`` (a list or mapping) must be among ``known``."""
+        for i, name in enumerate(given):
+            if name not in known:
+                self.fail(f"{key}[{i}]" if isinstance(given, list) else f"{key}.{name}", expected(what, name, known))
+
+    def features(self, key: str, given, kind: str) -> None:
+        """Feature names of the map, of ``kind`` (``path`` or ``hexside``)."""
+        self.names(key, given, list(self.cmap.feature_types), "feature")
+        for name in given:
+            if self.cmap.feature_types[name].kind != kind:
+                other = "movement.lines" if kind == "hexside" else "movement.hexsides"
+                self.fail(f"{key}.{name}" if isinstance(given, dict) else key,
+                          f"{name!r} is a {self.cmap.feature_types[name].kind} feature of the map, not a {kind} "
+                          f"feature; move it to {other}" if key.startswith("movement.") else
+                          f"{name!r} is not a {kind} feature of the map")
+
+    def hexes(self, key: str, names: list[str]) -> None:
+        """Hex or place names of the map."""
+        for i, text in enumerate(names):
+            try:
+                self.cmap.resolve(text)
+            except ValueError as err:
+                self.fail(f"{key}[{i}]", str(err))
+
+    def values(self, key: str, value_key: str, types: set[str] | None = None) -> None:
+        """Every counter (of ``types``) has a number under ``value_key``."""
+        for i, c in enumerate(self.counters):
+            if types is not None and c.type not in types:
+                continue
+            for face in (c.values, {**c.values, **(c.back or {})}):
+                v = face.get(value_key)
+                if isinstance(v, bool) or not isinstance(v, (int, float)):
+                    self.fail(key, f"counter {c.id!r} (counters.yaml counters[{i}]) has no number under "
+                                   f"values.{value_key}; add it, or name another value here")
+
+    def run(self) -> None:
+        """Every check, section by section."""
+        r, spec = self.rules, self.spec
+        sides, types, phases = [s.id for s in spec.sides], spec.unit_types, spec.phases
+        classes = self.movement(types, phases) if r.movement else set()
+        if r.zoc:
+            self.names("zoc.exerted_by", r.zoc.exerted_by, types, "unit type")
+            self.features("zoc.not_across", r.zoc.not_across, "hexside")
+            self.names("zoc.not_into", r.zoc.not_into, list(self.cmap.terrain_types), "terrain")
+        if r.combat:
+            self.combat(types, phases)
+        for key, blocks in (("supply", r.supply and r.supply.blocked_by), ("command", r.command and r.command.blocked_by)):
+            if blocks:
+                self.names(f"{key}.blocked_by.terrain", blocks.terrain, list(self.cmap.terrain_types), "terrain")
+                self.features(f"{key}.blocked_by.hexsides", blocks.hexsides, "hexside")
+        if r.supply:
+            self.names("supply.sources", r.supply.sources, sides, "side")
+            for side, src in r.supply.sources.items():
+                self.hexes(f"supply.sources.{side}.hexes", src.hexes)
+                self.hexes(f"supply.sources.{side}.places", src.places)
+                self.features(f"supply.sources.{side}.features", src.features, "path")
+            if r.supply.mp is not None and r.movement is None:
+                self.fail("supply.mp", "a trace in movement points needs a movement section; give hexes instead")
+            if r.supply.movement_class is not None:
+                self.names("supply", [r.supply.movement_class], sorted(classes), "movement class")
+        if r.command:
+            self.names("command.hq_types", r.command.hq_types, types, "unit type")
+            self.names("command.applies_to", r.command.applies_to, types, "unit type")
+            if isinstance(r.command.radius, str):
+                self.values("command.radius", r.command.radius, set(r.command.hq_types))
+        if r.reinforcements:
+            self.names("reinforcements.box", [r.reinforcements.box], spec.boxes, "box")
+            self.names("reinforcements.entry", r.reinforcements.entry, sides, "side")
+            for side, e in r.reinforcements.entry.items():
+                self.hexes(f"reinforcements.entry.{side}.hexes", e.hexes)
+                self.hexes(f"reinforcements.entry.{side}.places", e.places)
+                if e.place_list is not None:
+                    self.names(f"reinforcements.entry.{side}.place_list", [e.place_list], list(spec.place_lists),
+                               "place list of game.yaml")
+        if r.victory:
+            for i, o in enumerate(r.victory.objectives):
+                self.hexes(f"victory.objectives[{i}].hex", [o.hex])
+                self.names(f"victory.objectives[{i}].side", [o.side] + ([o.owner] if o.owner else []), sides, "side")
+            self.names("victory.control_markers", r.victory.control_markers, sides, "side")
+            for side, m in r.victory.control_markers.items():
+                self.names(f"victory.control_markers.{side}", [m], self.markers, "marker")
+            for i, lv in enumerate(r.victory.levels):
+                self.names(f"victory.levels[{i}].side", [lv.side], sides, "side")
+
+    def movement(self, types: list[str], phases: list[str]) -> set[str]:
+        """The movement section; returns the movement classes."""
+        m = self.rules.movement
+        self.names("movement.classes", [t for ts in m.classes.values() for t in ts], types, "unit type")
+        seen: dict[str, str] = {}
+        for cls, ts in m.classes.items():
+            for t in ts:
+                if t in seen:
+                    self.fail(f"movement.classes.{cls}", f"unit type {t!r} is also in class {seen[t]!r}; "
+                                                         "give each type one class")
+                seen[t] = cls
+        classes = set(m.classes) | {t for t in types if t not in seen}
+        terrains = list(self.cmap.terrain_types)
+        self.names("movement.terrain.costs", m.terrain.costs, terrains, "terrain")
+        missing = [t for t in terrains if t not in m.terrain.costs]
+        if missing:
+            self.fail("movement.terrain.costs", f"no cost for the map's terrain {', '.join(map(repr, missing))}; "
+                                                "give every terrain of the map a cost (P for prohibited)")
+        tables = [("movement.terrain.costs", m.terrain.costs), *((f"movement.hexsides.{k}.cost", {k: v.cost})
+                                                                   for k, v in m.hexsides.items()),
+                  *((f"movement.lines.{k}.cost", {k: v.cost}) for k, v in m.lines.items())]
+        for key, table in tables:
+            for name, cost in table.items():
+                if isinstance(cost, dict):
+                    where = f"{key}.{name}" if key.endswith("costs") else key
+                    self.names(where, cost, sorted(classes), "movement class")
+                    gaps = sorted(classes - set(cost))
+                    if gaps:
+                        self.fail(where, f"no cost for the movement class {', '.join(map(repr, gaps))}; give "
+                                         "one cost for every class (or one number for all)")
+        self.features("movement.hexsides", m.hexsides, "hexside")
+        self.features("movement.lines", m.lines, "path")
+        self.names("movement.phases", m.phases, phases, "phase")
+        for phase, ts in m.phases.items():
+            if ts != "all":
+                self.names(f"movement.phases.{phase}", ts, types, "unit type")
+        for name, kind in m.kinds.items():
+            self.features(f"movement.kinds.{name}.along", kind.along, "path")
+            self.names(f"movement.kinds.{name}.phases", kind.phases, phases, "phase")
+            if isinstance(kind.allowance, str):
+                self.values(f"movement.kinds.{name}.allowance", kind.allowance)
+        for name, line in m.lines.items():
+            if line.kind is not None and line.kind not in m.kinds:
+                self.fail(f"movement.lines.{name}.kind", expected("kind of movement", line.kind, list(m.kinds)))
+        self.values("movement.allowance", m.allowance)
+        return classes
+
+    def combat(self, types: list[str], phases: list[str]) -> None:
+        """The combat section."""
+        c = self.rules.combat
+        self.values("combat.attack", c.attack)
+        self.values("combat.defence", c.defence)
+        t = c.table
+        if t.kind == "odds":
+            for i, col in enumerate(t.columns):
+                a, _, d = col.partition("-")
+                if not (a.isdigit() and d.isdigit() and (a == "1" or d == "1") and int(a) > 0 and int(d) > 0):
+                    self.fail(f"combat.table.columns[{i}]", f"{col!r} is not odds like 1-2, 1-1 or 3-1")
+        else:
+            for i, col in enumerate(t.columns):
+                if not col.lstrip("+-").isdigit():
+                    self.fail(f"combat.table.columns[{i}]", f"{col!r} is not a differential like -2, 0 or +3")
+        n, sides = t.die
+        want = list(range(n, n * sides + 1))
+        if sorted(t.rows) != want:
+            self.fail("combat.table.rows", f"rows for rolls {sorted(t.rows)}; a roll of {n}d{sides} gives "
+                                           f"{want[0]} to {want[-1]}: give one row for each")
+        codes = list(c.results)
+        for roll, row in t.rows.items():
+            if len(row) != len(t.columns):
+                self.fail(f"combat.table.rows.{roll}", f"{len(row)} results for {len(t.columns)} columns")
+            self.names(f"combat.table.rows.{roll}", row, codes, "result code (combat.results)")
+        if t.below is not None:
+            self.names("combat.table.below", [t.below], codes, "result code (combat.results)")
+        self.names("combat.terrain", c.terrain, list(self.cmap.terrain_types), "terrain")
+        self.features("combat.hexsides", c.hexsides, "hexside")
+        for i, m in enumerate(c.modifiers):
+            w = m.when
+            self.names(f"combat.modifiers[{i}].when.attacker_types", w.attacker_types, types, "unit type")
+            self.names(f"combat.modifiers[{i}].when.defender_types", w.defender_types, types, "unit type")
+            for key in ("defender_terrain", "defender_terrain_not"):
+                self.names(f"combat.modifiers[{i}].when.{key}", getattr(w, key), list(self.cmap.terrain_types),
+                           "terrain")
+            self.names(f"combat.modifiers[{i}].when.phase", w.phase, phases, "phase")
+
+
+def check_rules(rules: RulesData, spec, manifest, cmap, file: str, error) -> None:
+    """Refuse a ``rules.yaml`` naming what its game does not have (unit types, terrain, features, phases, sides,
+    hexes, counter values, result codes), raising ``error`` at the key with the fix."""
+    if rules.game != spec.id:
+        raise error(file, "game", f"is {rules.game!r} but game.yaml says {spec.id!r}")
+    RulesCheck(rules, spec, manifest, cmap, file, error).run()

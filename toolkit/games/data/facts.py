@@ -1,0 +1,110 @@
+"""What every calculator of a ``rules.yaml`` game reads: a unit's numbers and movement class, costs in half
+movement points, enemy zones of control, and the hexes a trace (supply, command) may use."""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ...game import Position, Unit
+from ...game.rulesdata import Blocks, Costs, RulesData
+from ...hexgrid import Hex
+
+
+def rules_of(position: Position) -> RulesData:
+    """The position's ``rules.yaml`` (loaded and checked with its game)."""
+    return position.game.rules_data
+
+
+def value(position: Position, u: Unit, key: str, default: float = 0) -> float:
+    """A unit's counter value ``key`` on the face it shows (its back while it carries the game's back flag)."""
+    flag = position.game.spec.back_flag
+    found = u.counter.value(key, back=flag is not None and u.has(flag), default=default)
+    return found if isinstance(found, (int, float)) and not isinstance(found, bool) else default
+
+
+def movement_class(rules: RulesData, unit_type: str) -> str:
+    """The movement class of a unit type (a type no class lists is a class of its own)."""
+    for name, types in rules.movement.classes.items():
+        if unit_type in types:
+            return name
+    return unit_type
+
+
+def half_points(costs: Costs, cls: str) -> int | None:
+    """A cost for one movement class in half movement points; None when prohibited (``P``)."""
+    cost = costs.get(cls) if isinstance(costs, dict) else costs
+    return None if cost == "P" else int(cost * 2)
+
+
+def terrain_cost(position: Position, h: Hex, cls: str) -> tuple[int | None, str]:
+    """The cost of entering hex ``h`` by its terrain for a class (half MP; None: prohibited) and the terrain that
+    decides it (the prohibited one, else the highest, or all of them summed)."""
+    table = rules_of(position).movement.terrain
+    costs = [(half_points(table.costs[t], cls), t) for t in position.game.map.hexes[h].terrain]
+    barred = [t for c, t in costs if c is None]
+    if barred:
+        return None, barred[0]
+    if table.several == "sum":
+        return sum(c for c, _ in costs), "+".join(t for _, t in costs)
+    return max(costs)
+
+
+def enemies_of(position: Position, side: str) -> list[Unit]:
+    """The units on the map of every other side."""
+    return [u for u in position.units if u.hex is not None and u.side != side]
+
+
+def zoc_of(position: Position, side: str) -> dict[Hex, list[str]]:
+    """Each hex in the zone of control of ``side``'s units (``zoc`` section), with the units exerting it."""
+    rules, cmap = rules_of(position), position.game.map
+    found: dict[Hex, list[str]] = defaultdict(list)
+    if rules.zoc is None:
+        return found
+    z = rules.zoc
+    for u in position.units:
+        if u.hex is None or u.side != side or u.carried_by is not None or (z.exerted_by and u.type not in z.exerted_by):
+            continue
+        for n in u.hex.neighbors():
+            info = cmap.hexes.get(n)
+            if info is None or any(t in z.not_into for t in info.terrain):
+                continue
+            if any(f in z.not_across for f in cmap.hexside(u.hex, n)):
+                continue
+            found[n].append(u.id)
+    return found
+
+
+def enemy_zoc(position: Position, side: str) -> dict[Hex, list[str]]:
+    """The zones of control of every side but ``side``."""
+    out: dict[Hex, list[str]] = defaultdict(list)
+    for other in position.game.spec.sides:
+        if other.id != side:
+            for h, units in zoc_of(position, other.id).items():
+                out[h].extend(units)
+    return out
+
+
+class TraceBlocks:
+    """Why a trace of ``side`` (``purpose``: supply, command or reinforcements) may not use a hex or hexside
+    (``blocked_by``)."""
+
+    def __init__(self, position: Position, side: str, blocks: Blocks, purpose: str):
+        self.position, self.blocks = position, blocks
+        self.enemy_units = {u.hex for u in enemies_of(position, side)} if blocks.enemy_units else set()
+        self.zoc = set(enemy_zoc(position, side)) if blocks.enemy_zoc else set()
+        zoc = rules_of(position).zoc
+        if zoc is not None and purpose in zoc.negated_by_friends:   # friendly units negate enemy zones here
+            self.zoc -= {u.hex for u in position.units if u.hex is not None and u.side == side}
+
+    def hex(self, h: Hex) -> str | None:
+        """Why hex ``h`` blocks the trace, or None."""
+        if h in self.enemy_units:
+            return "enemy units hold it"
+        if h in self.zoc:
+            return "an enemy zone of control with no friendly unit in it"
+        barred = [t for t in self.position.game.map.hexes[h].terrain if t in self.blocks.terrain]
+        return f"{barred[0]} terrain" if barred else None
+
+    def side(self, a: Hex, b: Hex) -> str | None:
+        """Why the hexside between ``a`` and ``b`` blocks the trace, or None."""
+        barred = [f for f in self.position.game.map.hexside(a, b) if f in self.blocks.hexsides]
+        return f"the {barred[0]} hexside" if barred else None
