@@ -599,8 +599,10 @@ def cmd_import_vmod(args: argparse.Namespace) -> None:
 
 
 def cmd_schema(args: argparse.Namespace) -> None:
-    """Print the JSON Schema of a file format."""
-    _print_json(map_json_schema())
+    """Print the JSON Schema of a file format: a map file, or a game's rules.yaml."""
+    from .game.rulesdata import rules_json_schema
+
+    _print_json(map_json_schema() if args.kind == "map" else rules_json_schema())
 
 
 def _rules_parser(sub, name: str, help: str, func, svg: str | None = None) -> argparse.ArgumentParser:
@@ -800,7 +802,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_import_vmod)
 
     s = sub.add_parser("schema", help="print the JSON Schema of a file format")
-    s.add_argument("kind", choices=["map"])
+    s.add_argument("kind", choices=["map", "rules"], help="map: a map file; rules: a game's rules.yaml")
     s.set_defaults(func=cmd_schema)
     return p
 

@@ -103,7 +103,7 @@ class ZocEnter(Rule):
 class ZocLeave(Rule):
     """The extra cost of leaving a hex in an enemy zone of control (``P``: a unit may not leave it)."""
 
-    cost: Cost = 0
+    cost: Cost = 0.0
 
 
 class ZocToZoc(Rule):
