@@ -249,6 +249,10 @@ class AreaSpec(_Model):
     def _something_to_set(self) -> "AreaSpec":
         if self.terrain is None and self.region is None and self.elevation is None:
             raise ValueError("an area must set at least one of terrain, region, elevation")
+        return self
+
+    @model_validator(mode="after")
+    def _one_geometry(self) -> "AreaSpec":
         _one_form(self, ("polygon", "hexes"), ("holes", "crs", "coverage"))
         if self.holes and not shapely.Polygon(self.polygon, self.holes).is_valid:
             raise ValueError(f"invalid polygon with holes: "
