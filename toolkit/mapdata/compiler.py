@@ -19,7 +19,7 @@ from ..hexgrid import Grid, Hex, HexNameError, Hexside, Layout, cube_round_array
 from .compiled import BoardImage, CompiledMap, HexInfo, HexsideFeatureType, LosDefaults, TerrainType, naming_from_json
 from ..datafile import parse_yaml
 from .errors import MapError, from_validation_error
-from .schema import GridSpec, MapSpec, Projection, check_references
+from .schema import AreaSpec, GridSpec, LineSpec, MapSpec, Projection, check_references
 
 #: Bumped whenever compiled output can change for the same source; part of the source hash.
 COMPILER_VERSION = "1"
@@ -208,14 +208,11 @@ class _Build:
         """Terrain, elevation and region from areas, in file order."""
         vocab = self.spec.terrain
         for i, area in enumerate(self.spec.areas):
-            geom = shapely.Polygon(self.to_map(area.polygon, area.crs, f"areas[{i}].polygon"),
-                                   [self.to_map(hole, area.crs, f"areas[{i}].holes") for hole in area.holes])
-            shapely.prepare(geom)
             ttype = vocab[area.terrain] if area.terrain else None
             elevation = area.elevation
             if elevation is None and ttype is not None and ttype.base:
                 elevation = ttype.elevation or 0
-            for h in self.covered(geom, area.coverage or self.spec.coverage):
+            for h in self.area_hexes(area, f"areas[{i}]"):
                 info = self.hexes[h]
                 if ttype is not None and ttype.base:
                     info.terrain = (area.terrain, *(t for t in info.terrain if not vocab[t].base))
@@ -226,20 +223,42 @@ class _Build:
                 if area.region is not None:
                     info.region = area.region
 
+    def area_hexes(self, area: AreaSpec, path: str) -> list[Hex]:
+        """The hexes an area applies to: the hexes it names, or those its polygon covers enough of."""
+        if area.hexes is not None:
+            return [self.parse_hex(name, f"{path}.hexes[{j}]") for j, name in enumerate(area.hexes)]
+        geom = shapely.Polygon(self.to_map(area.polygon, area.crs, f"{path}.polygon"),
+                               [self.to_map(hole, area.crs, f"{path}.holes") for hole in area.holes])
+        shapely.prepare(geom)
+        return self.covered(geom, area.coverage or self.spec.coverage)
+
     def lines(self) -> None:
         """Path features (hex chains and their hexsides) and hexside features, in file order."""
         for i, line in enumerate(self.spec.lines):
-            pts = self.to_map(line.points, line.crs, f"lines[{i}].points")
+            path = f"lines[{i}]"
             if self.spec.features[line.feature].kind == "path":
-                chain = path_chain(self.grid.layout, pts)
+                chain = self.path_hexes(line, path)
                 for h in chain:
                     if h in self.grid:
                         self.hexes[h].features.setdefault(line.feature, line.value)
                 sides = [hexside(a, b) for a, b in zip(chain, chain[1:]) if a in self.grid and b in self.grid]
+            elif line.hexsides is not None:
+                sides = [self.named_hexside(pair, f"{path}.hexsides[{j}]") for j, pair in enumerate(line.hexsides)]
             else:
-                sides = self.crossed_hexsides(pts)
+                sides = self.crossed_hexsides(self.to_map(line.points, line.crs, f"{path}.points"))
             for side in sides:
                 self.sides.setdefault(side, {}).setdefault(line.feature, line.value)
+
+    def path_hexes(self, line: LineSpec, path: str) -> list[Hex]:
+        """The chain of a path line: its named hexes (each adjacent to the one before), or its polyline's chain."""
+        if line.hexes is None:
+            return path_chain(self.grid.layout, self.to_map(line.points, line.crs, f"{path}.points"))
+        chain = [self.parse_hex(name, f"{path}.hexes[{j}]") for j, name in enumerate(line.hexes)]
+        for j in range(1, len(chain)):
+            self.need_adjacent(chain[j - 1], chain[j], f"{path}.hexes[{j}]",
+                               "consecutive hexes of a chain must be neighbours: add the hexes between them "
+                               "(or give the line as points)")
+        return chain
 
     def crossed_hexsides(self, points: np.ndarray) -> list[Hexside]:
         """Hexsides whose centre-to-centre segment the polyline meets other than at a hex centre.
@@ -280,11 +299,23 @@ class _Build:
         self.hexes[h].place = place
 
     def parse_hex(self, name: str, path: str) -> Hex:
-        """The hex of a name in an override, checked against the extent."""
+        """The hex of a name, checked against the extent; a bad name is a :class:`MapError` at ``path``."""
         try:
             return self.grid.parse(name)
         except HexNameError as err:
             raise MapError(self.file, path, str(err)) from None
+
+    def named_hexside(self, names: Sequence[str], path: str) -> Hexside:
+        """The hexside between two named hexes, which must be neighbours; errors name ``path``."""
+        a, b = (self.parse_hex(name, f"{path}[{j}]") for j, name in enumerate(names))
+        self.need_adjacent(a, b, path, "expected two neighbouring hexes")
+        return hexside(a, b)
+
+    def need_adjacent(self, a: Hex, b: Hex, path: str, fix: str) -> None:
+        """Raise :class:`MapError` at ``path``, ending with ``fix``, unless hexes ``a`` and ``b`` are neighbours."""
+        if a.distance(b) != 1:
+            names = f"{self.grid.name(a)} and {self.grid.name(b)}"
+            raise MapError(self.file, path, f"hexes {names} are not adjacent; {fix}")
 
     def overrides(self) -> None:
         """Hex overrides (replace terrain/elevation/place/region, merge features), then hexsides."""
@@ -302,12 +333,7 @@ class _Build:
                 self.set_place(h, ov.place, f"{path}.place")
             _merge(info.features, ov.features)
         for i, side in enumerate(self.spec.overrides.hexsides):
-            path = f"overrides.hexsides[{i}].between"
-            a, b = (self.parse_hex(n, f"{path}[{j}]") for j, n in enumerate(side.between))
-            if a.distance(b) != 1:
-                raise MapError(self.file, path, f"hexes {side.between[0]} and {side.between[1]} are not "
-                                                f"adjacent; expected two neighbouring hexes")
-            key = hexside(a, b)
+            key = self.named_hexside(side.between, f"overrides.hexsides[{i}].between")
             attrs = _merge(self.sides.get(key, {}), side.set_)
             if attrs:
                 self.sides[key] = attrs

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 import shapely
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
+from ..datafile import brief
 from ..hexgrid import VassalNumbering
 from .errors import MapError, expected
 
@@ -43,8 +44,25 @@ def _removable_value(v: Any) -> Any:
     return None if v is False else _feature_value(v)
 
 
+def _hex_name(v: Any) -> Any:
+    """Refuse a number for a hex name: unquoted, YAML reads ``0101`` as the octal number 65."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        raise ValueError(f"hex name {v!r} is a number: quote hex names, e.g. '0101' "
+                         "(unquoted, YAML reads 0101 as the octal number 65)")
+    return v
+
+
+def _hex_pair(v: Any) -> Any:
+    """Refuse anything but a list of two items where a hexside is expected."""
+    if not isinstance(v, (list, tuple)) or len(v) != 2:
+        raise ValueError(f"a hexside is given as the two hexes it lies between, e.g. ['0401', '0501']; got {brief(v)}")
+    return v
+
+
 FeatureValue = Annotated[str, BeforeValidator(_feature_value)]
 OverrideValue = Annotated[Optional[str], BeforeValidator(_removable_value)]
+HexName = Annotated[str, BeforeValidator(_hex_name), Field(min_length=1, max_length=200)]
+HexPair = Annotated[tuple[HexName, HexName], BeforeValidator(_hex_pair)]
 
 
 class _Model(BaseModel):
@@ -188,10 +206,28 @@ def _ring(points: list[tuple[float, float]], what: str) -> list[tuple[float, flo
     return points
 
 
-class AreaSpec(_Model):
-    """A polygon giving terrain, region and/or elevation to the hexes it covers."""
+def _one_form(item: BaseModel, forms: tuple[str, ...], geometric: tuple[str, ...]) -> None:
+    """Raise unless ``item`` gives exactly one key of ``forms``; the ``geometric`` keys go only with the first."""
+    given = [key for key in forms if getattr(item, key) is not None]
+    if len(given) != 1:
+        raise ValueError(f"give exactly one of {', '.join(forms)}" + (f"; got {' and '.join(given)}" if given else ""))
+    misplaced = [key for key in geometric if key in item.model_fields_set]
+    if given[0] != forms[0] and misplaced:
+        raise ValueError(f"remove {', '.join(misplaced)}: used only with {forms[0]}, not with {given[0]}")
 
-    polygon: list[Point2]
+
+def _one_of(*forms: str) -> dict[str, Any]:
+    """JSON Schema: exactly one of ``forms`` is required."""
+    return {"oneOf": [{"required": [key]} for key in forms]}
+
+
+class AreaSpec(_Model):
+    """Terrain, region and/or elevation for the hexes a polygon covers, or for a list of hexes."""
+
+    model_config = ConfigDict(json_schema_extra=_one_of("polygon", "hexes"))
+
+    polygon: Optional[list[Point2]] = None
+    hexes: Optional[list[HexName]] = Field(None, min_length=1)
     holes: list[list[Point2]] = []
     crs: Crs = "map"
     terrain: Optional[str] = None
@@ -201,8 +237,8 @@ class AreaSpec(_Model):
 
     @field_validator("polygon")
     @classmethod
-    def _valid_polygon(cls, v: list[Point2]) -> list[Point2]:
-        return _ring(v, "polygon")
+    def _valid_polygon(cls, v: Optional[list[Point2]]) -> Optional[list[Point2]]:
+        return v if v is None else _ring(v, "polygon")
 
     @field_validator("holes")
     @classmethod
@@ -213,6 +249,11 @@ class AreaSpec(_Model):
     def _something_to_set(self) -> "AreaSpec":
         if self.terrain is None and self.region is None and self.elevation is None:
             raise ValueError("an area must set at least one of terrain, region, elevation")
+        return self
+
+    @model_validator(mode="after")
+    def _one_geometry(self) -> "AreaSpec":
+        _one_form(self, ("polygon", "hexes"), ("holes", "crs", "coverage"))
         if self.holes and not shapely.Polygon(self.polygon, self.holes).is_valid:
             raise ValueError(f"invalid polygon with holes: "
                              f"{shapely.is_valid_reason(shapely.Polygon(self.polygon, self.holes))}")
@@ -220,19 +261,28 @@ class AreaSpec(_Model):
 
 
 class LineSpec(_Model):
-    """A polyline of a path or hexside feature."""
+    """A path or hexside feature: a polyline, a chain of hexes (path) or a list of hexsides (hexside)."""
+
+    model_config = ConfigDict(json_schema_extra=_one_of("points", "hexes", "hexsides"))
 
     feature: str
     value: FeatureValue = "true"
-    points: list[Point2]
+    points: Optional[list[Point2]] = None
+    hexes: Optional[list[HexName]] = Field(None, min_length=2)
+    hexsides: Optional[list[HexPair]] = Field(None, min_length=1)
     crs: Crs = "map"
 
     @field_validator("points")
     @classmethod
-    def _two_points(cls, v: list[Point2]) -> list[Point2]:
-        if len(v) < 2:
+    def _two_points(cls, v: Optional[list[Point2]]) -> Optional[list[Point2]]:
+        if v is not None and len(v) < 2:
             raise ValueError(f"a line needs at least 2 points, got {len(v)}")
         return v
+
+    @model_validator(mode="after")
+    def _one_geometry(self) -> "LineSpec":
+        _one_form(self, ("points", "hexes", "hexsides"), ("crs",))
+        return self
 
 
 class PointSpec(_Model):
@@ -256,7 +306,7 @@ class HexOverride(_Model):
 class HexsideOverride(_Model):
     """Direct settings for the hexside between two adjacent hexes."""
 
-    between: tuple[str, str]
+    between: HexPair
     set_: dict[str, OverrideValue] = Field(alias="set")
 
 
@@ -315,11 +365,25 @@ def check_references(spec: MapSpec, file: str) -> None:
         need([area.terrain] if area.terrain else [], terrains, "terrain", f"areas[{i}].terrain")
     for i, line in enumerate(spec.lines):
         need([line.feature], features, "feature", f"lines[{i}].feature")
+        _check_line_form(line, spec.features[line.feature].kind, file, f"lines[{i}]")
     for key, ov in spec.overrides.hexes.items():
         need(ov.terrain or [], terrains, "terrain", f"overrides.hexes.{key}.terrain[{{i}}]")
         need(list(ov.features), features, "feature", f"overrides.hexes.{key}.features.{{name}}")
     for i, side in enumerate(spec.overrides.hexsides):
         need(list(side.set_), features, "feature", f"overrides.hexsides[{i}].set.{{name}}")
+
+
+#: How each kind of line feature is given by name: hexes for a path, hexsides for a hexside feature.
+_NAMED_FORM = {"path": "hexes: [hex, hex, ...]", "hexside": "hexsides: [[hex, hex], ...]"}
+
+
+def _check_line_form(line: LineSpec, kind: str, file: str, path: str) -> None:
+    """Raise :class:`MapError` if a line names hexes for a hexside feature or hexsides for a path feature."""
+    wrong = "hexsides" if kind == "path" else "hexes"
+    if getattr(line, wrong) is not None:
+        raise MapError(file, f"{path}.{wrong}",
+                       f"feature {line.feature!r} is a {kind} feature (kind: {kind}); "
+                       f"give it as {_NAMED_FORM[kind]} or as points, not as {wrong}")
 
 
 def map_json_schema() -> dict[str, Any]:
