@@ -44,7 +44,7 @@ def test_new_writes_a_commented_valid_game(tmp_path, capsys):
     assert code == 0, err
     folder = tmp_path / "skirmish"
     assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()) == [
-        "counters.yaml", "game.yaml", "map.yaml", "scenarios/scenario-1.yaml"]
+        "counters.yaml", "game.yaml", "map.yaml", "rules.yaml", "scenarios/scenario-1.yaml"]
     for f in folder.rglob("*.yaml"):
         assert f.read_text().startswith("#")   # commented
     game = load_game(str(folder))
@@ -194,8 +194,21 @@ def test_stacking_declaration_errors(tmp_path, capsys):
     code, _, err = run(capsys, "check", folder / "scenarios/scenario-1.yaml", "--game", folder)
     assert code == 2 and "stacking.free_types names unit types ['dragon']" in _one_error(err)
     game_yaml.write_text(re.sub(r"\nstacking: .*\n", "\n", text))
+    (folder / "rules.yaml").unlink()
     code, _, err = run(capsys, "check", folder / "scenarios/scenario-1.yaml", "--game", folder)
     assert code == 2 and "declare `stacking` in its game.yaml" in _one_error(err)
+
+
+def test_the_scaffolds_scenario_gets_moves_at_once(tmp_path, capsys):
+    """The scaffold's rules.yaml: b-inf-1 (4 MP, foot) in 0103 on the road along row 3 pays ½ a hex (6.3) to
+    0603 (2½); 0703 lies beside the Red infantry in 0803, whose ZOC ends the move there (7.1)."""
+    folder = tmp_path / "g"
+    new_game(folder, 8, 6)
+    code, out, err = run(capsys, "moves", folder / "scenarios/scenario-1.yaml", "b-inf-1", "--game", folder, "--json")
+    assert code == 0, err
+    found = {d["hex"]: d for d in json.loads(out)["destinations"]}
+    assert found["0603"]["cost"] == 2.5 and found["0603"]["path"] == ["0103", "0203", "0303", "0403", "0503", "0603"]
+    assert (found["0703"]["cost"], found["0703"]["stop_rule"]) == (3, "7.1")
 
 
 def test_pointy_games_load_but_vmod_refuses_them(tmp_path, capsys):

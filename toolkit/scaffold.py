@@ -2,8 +2,8 @@
 
 Writes ``map.yaml`` (a blank grid with one example of each map construct: a base-terrain area, an area with
 its own elevation, a region, a path line, a hexside line, a place, a hex override and a hexside override),
-``game.yaml``, ``counters.yaml`` (two sides, a few counters, one with a back face, a marker) and
-``scenarios/scenario-1.yaml``.  The folder must be new or empty.  Every file is checked by loading it
+``game.yaml``, ``counters.yaml`` (two sides, a few counters, one with a back face, a marker), ``rules.yaml``
+(every section of the rules as data, so the rules commands answer at once) and ``scenarios/scenario-1.yaml``.  The folder must be new or empty.  Every file is checked by loading it
 (map compiled, game and scenario loaded) before the command reports success.
 """
 from __future__ import annotations
@@ -191,6 +191,93 @@ markers:
 """
 
 
+def rules_yaml(game_id: str, title: str) -> str:
+    """The text of a new ``rules.yaml``: every section, for the scaffold's map and counters."""
+    return f"""\
+# {title}: the rules as data (docs/rules-data.md; `toolkit schema rules` gives the JSON Schema).  The commands
+# (moves, odds, supply, command, place, victory, check) and the viewer answer from it, citing the rule numbers
+# given here: replace them with your rulebook's.  Delete a section your game does not have; a plugin can add
+# rules that need code (docs/plugins.md).
+game: {game_id}
+
+movement:
+  rule: "6"
+  allowance: movement                 # the counter value holding the movement points
+  classes: {{foot: [infantry, hq], mech: [armour]}}   # unit types grouped by how they pay for terrain
+  terrain:
+    rule: "6.1"
+    costs:                            # MP to enter a hex, one number or by class; P: prohibited
+      clear: 1
+      woods: {{foot: 2, mech: 3}}
+      hill: 2
+      town: 1                         # a hex with several terrains costs the highest
+  hexsides:
+    river: {{rule: "6.2", cost: {{foot: 1, mech: 2}}}}   # added when crossing
+  lines:
+    road: {{rule: "6.3", cost: 0.5}}    # moving along the road: its rate instead of terrain and hexsides
+  minimum_move: {{rule: "6.4"}}         # a unit may always move one hex
+  phases: {{movement: all}}             # who moves in which phase
+  enemy_units: {{rule: "6.5"}}          # no unit enters a hex holding enemy units
+
+zoc:
+  rule: "7"
+  exerted_by: [infantry, armour]
+  enter: {{effect: stop, rule: "7.1"}}  # entering an enemy zone of control ends the move
+  leave: {{cost: 1, rule: "7.2"}}       # extra MP to leave one
+  zoc_to_zoc: {{allowed: false, rule: "7.3"}}
+  negated_by_friends: [supply]
+
+combat:
+  rule: "8"
+  attack: attack
+  defence: defence
+  table:
+    rule: "8.1"
+    kind: odds                        # or differential (columns like "-1", "0", "+2")
+    columns: ["1-2", "1-1", "2-1", "3-1", "4-1"]
+    die: [1, 6]
+    rows:                             # one result per column, for each roll
+      1: [AR, DR, DR, DE, DE]
+      2: [AR, AR, DR, DR, DE]
+      3: [AE, AR, EX, DR, DR]
+      4: [AE, AR, AR, EX, DR]
+      5: [AE, AE, AR, AR, EX]
+      6: [AE, AE, AE, AR, AR]
+    below: AE                         # odds below the first column
+  results: {{AE: attacker eliminated, AR: attacker retreats, EX: exchange, DR: defender retreats,
+            DE: defender eliminated}}
+  terrain_rule: "8.2"
+  terrain: {{woods: {{shift: -1}}, hill: {{shift: -1}}, town: {{multiply: 2}}}}
+  hexsides: {{river: {{rule: "8.3", shift: -1, when: all}}}}
+  out_of_supply: {{rule: "9.2", attack: 0.5, defence: 1}}
+
+supply:
+  rule: "9"
+  sources: {{blue: {{edges: [west]}}, red: {{edges: [east]}}}}
+  hexes: 5
+  blocked_by: {{enemy_units: true, enemy_zoc: true}}
+
+command:
+  rule: "10"
+  hq_types: [hq]
+  radius: command                     # the HQ's counter value (or a number)
+
+reinforcements:
+  rule: "11"
+  box: reinforcements                 # units wait here with their arrival `turn` (scenarios/scenario-1.yaml)
+  entry: {{blue: {{edges: [west]}}, red: {{edges: [east]}}}}
+  enemy_zoc: prohibited
+
+victory:
+  rule: "12"
+  objectives:
+    - {{hex: Millbrook, vp: 5, side: blue, owner: red}}
+  levels:
+    - {{side: blue, vp: 5, result: "Blue wins"}}
+  otherwise: "Red wins"
+"""
+
+
 def scenario_yaml(game_id: str, cols: int, rows: int, orientation: str) -> str:
     """The text of ``scenarios/scenario-1.yaml``."""
     digits = max(2, len(str(max(cols, rows))))
@@ -215,7 +302,7 @@ units:
   - {{id: b-inf-2, counter: blue-inf, hex: Millbrook}}              # a place name
   - {{id: b-inf-3, counter: blue-inf, hex: Millbrook, flags: [reduced]}}   # stacked, showing its back
   - {{id: b-arm-1, counter: blue-armour, hex: "{name(2, 1)}"}}
-  - {{id: b-arm-2, counter: blue-armour, box: reinforcements}}      # off the map
+  - {{id: b-arm-2, counter: blue-armour, box: reinforcements, turn: "2"}}   # off the map, arriving on turn 2
   - {{id: r-inf-1, counter: red-inf, hex: "{name(cols, mid)}"}}
   - {{id: r-inf-2, counter: red-inf, hex: "{name(cols - 1, 1)}"}}
   - {{id: r-hq, counter: red-hq, hex: "{name(cols, rows)}"}}
@@ -248,6 +335,7 @@ def new_game(folder: str | Path, cols: int, rows: int, orientation: str = "flat"
         "map.yaml": map_yaml(gid, title, cols, rows, orientation),
         "game.yaml": game_yaml(gid, title),
         "counters.yaml": counters_yaml(gid, title),
+        "rules.yaml": rules_yaml(gid, title),
         "scenarios/scenario-1.yaml": scenario_yaml(gid, cols, rows, orientation),
     }
     compile_source(files["map.yaml"], str(folder / "map.yaml"))   # refuse before writing anything
@@ -259,5 +347,6 @@ def new_game(folder: str | Path, cols: int, rows: int, orientation: str = "flat"
             f.write(text)
         written.append(path)
     game = load_game(str(folder))                    # the whole game checked as the commands will read it
+    game.rules_data
     load_position(folder / "scenarios/scenario-1.yaml", game)
     return written

@@ -32,7 +32,7 @@ MAIN_MAP = "Main Map"
 BOXES_MAP = "Boxes and tracks"
 MOVED_IMAGE = "moved.png"
 MARKER_PROTOTYPE = "Marker"
-UNIT_PROPERTIES = ("unit", "flags", "carried_by", "spent")  # per-piece values (DynamicProperty)
+UNIT_PROPERTIES = ("unit", "flags", "carried_by", "spent", "arrives", "entry")  # per-piece values (DynamicProperty)
 
 
 @dataclass(frozen=True)
@@ -154,12 +154,20 @@ def _with_state(t: Trait, state: str) -> Trait:
     return Trait(t.type, state)
 
 
+def unit_values(game: Game, unit: Unit) -> dict[str, str]:
+    """A unit's own values as a save carries them (DynamicProperties): id, carrier, MP spent, arrival turn and
+    entry hexes of a reinforcement (``|``-joined)."""
+    name = game.map.name
+    return {"unit": unit.id, "carried_by": unit.carried_by or "", "spent": f"{unit.spent:g}",
+            "arrives": unit.arrives or "", "entry": "|".join(name(h) for h in unit.entry)}
+
+
 def unit_piece(game: Game, unit: Unit, gpid: str, pid: str, map_name: str, x: int, y: int) -> str:
     """The AddPiece command of a unit of a position: its counter's full piece, with the unit's state."""
     spec = game.spec
     d = counter_def(game, unit.counter, gpid)
     flags = set(unit.flags)
-    values = {"unit": unit.id, "carried_by": unit.carried_by or "", "spent": f"{unit.spent:g}"}
+    values = unit_values(game, unit)
     traits = []
     for t in expanded(game, d.traits):
         if t.kind == "emb2":

@@ -326,6 +326,18 @@ def read_saved_game_entries(path, label: str, max_entry_bytes: int, max_total_by
 # ---------------------------------------------------------------- save -> position
 
 
+def _entry_names(game: Game, text: str) -> list[str]:
+    """The entry hexes a save gives a reinforcement (``|``-joined names), those of the game's map only."""
+    names = []
+    for name in filter(None, text.split("|")):
+        try:
+            game.map.resolve(name)
+        except HexNameError:
+            continue
+        names.append(name)
+    return names
+
+
 @dataclass(frozen=True)
 class Unplaced:
     """A piece that could not be mapped to a unit in a hex, and why."""
@@ -563,7 +575,9 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
         except ValueError:
             spent = 0.0
         units.append(dict(id=uid, counter=cid, hex=hexname, box=box, flags=sorted(flags),
-                          carried_by=props.get("carried_by") or None, spent=spent))
+                          carried_by=props.get("carried_by") or None, spent=spent,
+                          turn=props.get("arrives") if props.get("arrives") in game.spec.turns else None,
+                          entry=_entry_names(game, props.get("entry", ""))))
     place_of = {u["id"]: (u["hex"], u["box"]) for u in units}
     for u in units:
         if u["carried_by"] is not None and place_of.get(u["carried_by"]) != (u["hex"], u["box"]):
