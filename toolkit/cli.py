@@ -187,7 +187,8 @@ def cmd_moves(args: argparse.Namespace) -> None:
         print(f"{', '.join(unit_ids)} cannot move: {data['refused']['reason']} ({data['refused']['rule']})")
         return
     mp = "unlimited" if data["mp"] is None else f"{data['mp']:g}"
-    print(f"{', '.join(unit_ids)} from {data['from'] or 'off the map'} in the {data['phase']} phase, {mp} MP: "
+    phase = position.game.spec.phase_name(data["phase"])
+    print(f"{', '.join(unit_ids)} from {data['from'] or 'off the map'} in the {phase} phase, {mp} MP: "
           f"{len(data['destinations'])} destinations")
     for d in data["destinations"]:
         stop = f"  stops ({d['stop_rule']})" if d["stop"] else ""
@@ -721,11 +722,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--attacked", nargs="*", default=[], metavar="UNIT",
                    help="first fire: the units the attack is aimed at (only their hexes first-fire, 9.4.2)")
 
-    s = _rules_parser(sub, "supply", "supply lines of every unit (No Prisoners 15.x)", cmd_supply,
+    s = _rules_parser(sub, "supply", "supply lines of every unit (No Prisoners 15.x; your game: rules.yaml supply)", cmd_supply,
                       svg="draw every line (green in supply, red cut)")
     s.add_argument("--side")
     s.add_argument("--unit")
-    s = _rules_parser(sub, "place", "where off-map units may be placed as reinforcements (No Prisoners 6.x, 18.4)",
+    s = _rules_parser(sub, "place", "where off-map units may be placed as reinforcements (No Prisoners 6.x, 18.4; your game: rules.yaml reinforcements)",
                       cmd_place, svg="draw the hexes")
     s.add_argument("units", nargs="+", metavar="UNIT", help="unit ids in a box of the position")
     _rules_parser(sub, "railhead", "where the Allied railhead may be placed or moved (No Prisoners 16.2)",

@@ -208,6 +208,8 @@ def _turns(root, game: Game) -> None:
         "reportFormat": "* <$PlayerId$> Turn updated from $oldTurn$ to $newTurn$",
         "turnFormat": " ".join(f"$level{i + 1}$" for i in range(len(levels)))})
     for prop, values in levels:
+        if prop == "Phase":   # the names players read (game.yaml phases); saves keep the index, not the name
+            values = [game.spec.phase_name(p) for p in values]
         parent = _el(parent, P + "module.turn.ListTurnLevel", {
             "configFirst": "false", "configList": "false", "list": encode(values, ","), "property": prop,
             "turnFormat": "$value$"})
