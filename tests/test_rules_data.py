@@ -130,6 +130,18 @@ def test_rail_movement_along_the_rail_only_and_never_into_enemy_zoc(steppe):
         moves(free, "pz", kind="sea")
 
 
+def test_a_road_phase_allows_road_movement_only(steppe):
+    rules = yaml.safe_load((steppe / "rules.yaml").read_text())
+    rules["movement"]["kinds"]["road"] = {"rule": "8.2", "along": ["road"], "phases": ["axis_mech"], "only": True}
+    (steppe / "rules.yaml").write_text(yaml.safe_dump(rules))
+    pos = position(steppe, [u("pz", "ger-pz", "0204")], phase="axis_mech")
+    # 8.2: in the mechanized phase a unit moves along the road only, at the road's ½ MP a hex (6.5)
+    assert {h: x["cost"] for h, x in dest(moves(pos, "pz")).items()} == {
+        "0104": 0.5, "0304": 0.5, "0404": 1, "0504": 1.5, "0604": 2, "0704": 2.5, "0705": 3}
+    with pytest.raises(ValueError, match="allows road movement only"):
+        moves(pos, "pz", kind="rail")
+
+
 def test_who_moves_in_which_phase(steppe):
     units = [u("g", "ger-inf", "0104"), u("pz", "ger-pz", "0305"), u("r", "sov-inf", "0805")]
     mech = position(steppe, units, phase="axis_mech")
@@ -287,6 +299,17 @@ def test_reinforcement_entry_hexes(steppe):
     assert g["blocked"] == {"0104": {"reason": "the hex is in an enemy zone of control", "rule": "13.1"},
                             "0105": {"reason": "the hex is in an enemy zone of control", "rule": "13.1"}}
     assert (t["hexes"], t["blocked"]["1004"]["reason"]) == ([], "enemy units hold the hex")   # Belgorod held
+
+
+def test_reinforcements_by_region(steppe):
+    text = (steppe / "map.yaml").read_text().replace("areas:\n", "areas:\n  - {region: Don, hexes: [\"1007\", \"1008\"]}\n")
+    (steppe / "map.yaml").write_text(text)
+    rules = yaml.safe_load((steppe / "rules.yaml").read_text())
+    rules["reinforcements"]["entry"]["soviet"] = {"rule": "13.2", "regions": ["Don"]}
+    (steppe / "rules.yaml").write_text(yaml.safe_dump(rules))
+    pos = position(steppe, [u("t", "sov-tank", "reinforcements", turn="1")])
+    placed = rules_for(pos.game).placement(pos, "t")
+    assert ([pos.game.map.name(h) for h in placed.hexes], placed.rule) == (["1007", "1008"], "13.2")
 
 
 def test_victory_levels(steppe):

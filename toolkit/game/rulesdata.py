@@ -66,13 +66,15 @@ class LineRate(Rule):
 
 
 class MovementKind(Rule):
-    """Another kind of movement (rail, strategic): only along ``along``, with its own allowance (a counter value
-    or a number of MP; else the unit's own) and its own way with enemy zones of control."""
+    """Another kind of movement (rail, strategic, a road phase): only along ``along``, with its own allowance (a
+    counter value or a number of MP; else the unit's own) and its own way with enemy zones of control; ``only``:
+    in its ``phases`` it is the one kind of movement (a road movement phase)."""
 
     along: list[str] = []
     allowance: Union[str, float, None] = None
     enemy_zoc: Literal["normal", "stop", "prohibited"] = "normal"
     phases: list[str] = []     # the phases it may be used in (empty: every movement phase)
+    only: bool = False
 
 
 class MinimumMove(Rule):
@@ -233,11 +235,13 @@ class Command(Rule):
 
 
 class Entry(Rule):
-    """Where a side's reinforcements come on: hexes, places, a ``place_lists`` entry of game.yaml, map edges."""
+    """Where a side's reinforcements come on: hexes, places, a ``place_lists`` entry of game.yaml, map regions,
+    map edges."""
 
     hexes: list[str] = []
     places: list[str] = []
     place_list: Optional[str] = None
+    regions: list[str] = []
     edges: list[Literal["north", "south", "east", "west"]] = []
 
 
@@ -386,6 +390,8 @@ class RulesCheck:
             for side, e in r.reinforcements.entry.items():
                 self.hexes(f"reinforcements.entry.{side}.hexes", e.hexes)
                 self.hexes(f"reinforcements.entry.{side}.places", e.places)
+                regions = sorted({i.region for i in self.cmap.hexes.values() if i.region})
+                self.names(f"reinforcements.entry.{side}.regions", e.regions, regions, "region of the map")
                 if e.place_list is not None:
                     self.names(f"reinforcements.entry.{side}.place_list", [e.place_list], list(spec.place_lists),
                                "place list of game.yaml")
@@ -437,6 +443,9 @@ class RulesCheck:
                 self.names(f"movement.phases.{phase}", ts, types, "unit type")
         for name, kind in m.kinds.items():
             self.features(f"movement.kinds.{name}.along", kind.along, "path")
+            if kind.only and not kind.phases:
+                self.fail(f"movement.kinds.{name}.only", "give the phases in which it is the only kind of movement "
+                                                         "(phases: [...])")
             self.names(f"movement.kinds.{name}.phases", kind.phases, phases, "phase")
             if isinstance(kind.allowance, str):
                 self.values(f"movement.kinds.{name}.allowance", kind.allowance)

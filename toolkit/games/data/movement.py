@@ -117,10 +117,10 @@ class DataMove:
     def _step_cost(self, at: Hex | None, n: Hex) -> tuple[int | None, Reason | None]:
         """The cost of the step (half MP) or None with the reason it is refused."""
         m, side = self.m, {} if at is None else self.cmap.hexside(at, n)
-        lines = [(f, rate) for f, rate in m.lines.items() if f in side and rate.kind == self.kind_name]
-        if self.kind is not None:
-            lines = [(f, rate) for f, rate in lines if f in self.kind.along] or [
-                (f, None) for f in self.kind.along if f in side]
+        if self.kind is None:   # normal movement: the lines no kind of movement keeps to itself
+            lines = [(f, rate) for f, rate in m.lines.items() if f in side and rate.kind is None]
+        else:                   # a kind of movement: its own lines, at their rate (1 MP where none is given)
+            lines = [(f, m.lines.get(f)) for f in self.kind.along if f in side]
             if not lines:
                 return None, Reason(self.kind.rule, f"{self.kind_name} movement goes only along "
                                                     f"{', '.join(self.kind.along)}")
@@ -170,6 +170,11 @@ def moves(position: Position, unit_ids: Sequence[str], pickup: Sequence[str] = (
     if pickup or terrorist:
         raise ValueError("this game's rules.yaml declares no pick-up or terrorist moves; drop those options")
     units = [position.by_id[u] for u in unit_ids]
+    only = [k for k, spec in rules.movement.kinds.items() if spec.only and position.phase in spec.phases]
+    if only and kind not in (None, only[0]):
+        raise ValueError(f"kind {kind!r}: {position.game.spec.phase_name(position.phase)} allows {only[0]} "
+                         f"movement only ({rules.movement.kinds[only[0]].rule or rules.movement.rule})")
+    kind = kind or (only[0] if only else None)
     entry = None
     if units[0].hex is None:
         entry = _entry(position, units, enter)

@@ -41,6 +41,7 @@ def entry_hexes(position: Position, side: str) -> list[Hex]:
     cmap = position.game.map
     names = [*e.hexes, *e.places, *(position.game.spec.place_lists.get(e.place_list, []) if e.place_list else [])]
     hexes = [cmap.resolve(n) for n in names] + [h for edge in e.edges for h in edge_hexes(cmap, edge)]
+    hexes += sorted((h for h, info in cmap.hexes.items() if info.region in e.regions), key=cmap.name)
     return list(dict.fromkeys(hexes))
 
 
