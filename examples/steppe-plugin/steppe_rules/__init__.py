@@ -28,8 +28,8 @@ ENCIRCLED = Applied("encircled", 1, "15.2", "every hex around the defender is he
 
 
 def check(position: Position, turn_end: bool | None = None, **options: Any) -> list[Violation]:
-    """Every rule the position breaks: those of ``rules.yaml`` (when the game has one), then 15.1."""
-    found = data_check(position, turn_end, **options) if position.game.rules_data is not None else []
+    """Every rule the position breaks: those of ``rules.yaml``, then 15.1."""
+    found = data_check(position, turn_end, **options)
     for h in sorted(position.occupied(), key=position.game.map.name):
         found += _armour_without_infantry(position, h)
     return found
