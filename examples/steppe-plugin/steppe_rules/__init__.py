@@ -23,6 +23,7 @@ from toolkit.hexgrid import Hex
 #: The calculators this plugin defines; the toolkit takes these names only (the rest come from rules.yaml).
 __all__ = ["check", "combat"]
 
+#: The 15.2 shift, as ``toolkit odds`` lists it among the column shifts.
 ENCIRCLED = Applied("encircled", 1, "15.2", "every hex around the defender is held by the attacker or in his zone "
                                             "of control")
 
@@ -44,8 +45,8 @@ def _armour_without_infantry(position: Position, h: Hex) -> list[Violation]:
     units = position.at(h)
     for side in sorted({u.side for u in units}):
         armour = [u for u in units if u.side == side and u.type == "armour"]
-        if armour and not any(u.side == side and u.type == "infantry" for u in units) and _enemy_next_to(
-                position, h, side):
+        infantry = [u for u in units if u.side == side and u.type == "infantry"]
+        if armour and not infantry and _enemy_next_to(position, h, side):
             out.append(violation("15.1", f"{', '.join(u.id for u in armour)} in the city "
                                          f"{position.game.map.name(h)} next to the enemy without infantry",
                                  position, [h], armour))
