@@ -40,7 +40,10 @@ def plugins() -> dict[str, EntryPoint]:
 
 
 def _public(obj: Any) -> dict[str, Any]:
-    return {k: getattr(obj, k) for k in dir(obj) if not k.startswith("_")}
+    """A plugin's calculators: the names of its ``__all__`` when it has one (so that what a plugin module imports,
+    a submodule named ``combat`` say, never hides a calculator of the data), else every public name."""
+    names = getattr(obj, "__all__", None) or [k for k in dir(obj) if not k.startswith("_")]
+    return {k: getattr(obj, k) for k in names}
 
 
 def rules_for(game: Game) -> Any:

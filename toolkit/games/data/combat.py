@@ -10,7 +10,7 @@ odds beyond the table use its end columns (or ``below``).
 from __future__ import annotations
 
 from collections import Counter as Tally
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import product
 from math import floor
@@ -78,6 +78,15 @@ def combat(position: Position, attack: Sequence[str], defend: Sequence[str], kin
     result.total_modifier = sum(m.value for m in result.modifiers)
     _resolve(c, result, base)
     return result
+
+
+def with_shifts(position: Position, result: CombatResult, shifts: Sequence[Applied]) -> CombatResult:
+    """An attack :func:`combat` worked out (not refused), with more column shifts (a rules plugin's own,
+    docs/plugins.md): the column and each roll's result worked out again."""
+    c = rules_of(position).combat
+    out = replace(result, shifts=[*result.shifts, *shifts], results=[], chances={})
+    _resolve(c, out, _base_column(c, out))
+    return out
 
 
 def _refusal(position: Position, c: Combat, attackers: list[Unit], defenders: list[Unit]) -> Reason | None:
