@@ -104,13 +104,13 @@ def test_no_prisoners_zoc_by_unit_agrees_with_the_supply_rules_zoc():
     position = load_game_position(NP_1)
     facts = map_facts(position.game.map, load_tables(position.game.folder).rail)
     for side in ("allied", "cp"):
-        zoc = rule("no-prisoners", "side_zoc")(position, side)
+        zoc = rule(position.game, "side_zoc")(position, side)
         assert set(zoc) == zoc_of(position, facts, side) and zoc
         assert {r for src in zoc.values() for _, r in src} == {"10.1 A"}
 
 
 def test_no_prisoners_moves_in_its_sector_movement_phases():
     position = load_game_position(NP_1)
-    assert rule("no-prisoners", "movement_phases")(position.game.spec, "allied") == [
+    assert rule(position.game, "movement_phases")(position.game.spec, "allied") == [
         "west_allied_movement", "east_allied_movement"]
     assert side_reach(position, "allied")

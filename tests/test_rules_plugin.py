@@ -16,6 +16,7 @@ import yaml
 
 import toolkit.games as games
 from toolkit.game import load_game
+from toolkit.game.violations import check_json
 from toolkit.games.data import combat as data_combat
 from toolkit.games.data import movement as data_movement
 
@@ -147,4 +148,7 @@ def test_the_plugin_wins_over_the_data(fake_plugin):
 def test_a_plugin_alone_is_the_rules(fake_plugin, tmp_path):
     shutil.copytree(STEPPE, tmp_path / "steppe", ignore=shutil.ignore_patterns("rules.yaml"))
     game = load_game(str(tmp_path / "steppe"))
-    assert games.has_rules(game) and games.rules_for(game) is fake_plugin
+    rules = games.rules_for(game)
+    assert games.has_rules(game) and (rules.supply, rules.MOVE_OPTIONS) == (fake_supply, fake_plugin.MOVE_OPTIONS)
+    assert not hasattr(rules, "moves") and not hasattr(rules, "combat")   # nothing from data, nothing outside __all__
+    assert rules.check_json is check_json                  # the shared JSON forms, unless the plugin gives its own

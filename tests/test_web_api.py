@@ -460,7 +460,8 @@ def test_your_own_game_in_the_viewer(capsys, tmp_path):
         r = c.post("/api/open", content=scenario, headers={"X-Filename": "mine.yaml"})
         assert r.status_code == 200 and r.json()["game"] == "my-game"
         listed = ok(c, "/api/source", source="game:my-game/scenario-1.yaml")
-        assert listed["layers"] == ["check"]                              # its game.yaml declares stacking
+        # the scaffold's rules.yaml declares every section: every layer (docs/rules-data.md)
+        assert listed["layers"] == ["zoc", "supply", "command", "victory", "reach", "check"]
         assert ok(c, "/api/check", source="game:my-game/scenario-1.yaml") == cli_json(
             capsys, "check", str(folder / "scenarios" / "scenario-1.yaml"), "--game", str(folder))
         assert [u["id"] for u in listed["units"]] == [u["id"] for u in r.json()["units"]]

@@ -22,7 +22,9 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..game import Game, GameDataError, Position, load_game, load_position, position_from_file
+from ..game.placement import placement_json
 from ..game.position import position_from_yaml
+from ..game.violations import check_json
 from ..game.reach import reach
 from ..hexgrid import Hex
 from ..vassal.positions import read_position_save
@@ -31,6 +33,10 @@ from . import data
 
 #: The entry-point group of rules plugins: ``GAME_ID = "package.module"`` (or ``"package.module:object"``).
 ENTRY_POINT_GROUP = "toolkit.rules"
+
+
+#: What every game's rules get unless its plugin gives its own: the shared JSON forms of answers.
+SHARED = {"check_json": check_json, "placement_json": placement_json}
 
 
 @lru_cache(maxsize=1)
@@ -55,12 +61,8 @@ def rules_for(game: Game) -> Any:
         raise ValueError(f"no rules assistant for game {game.spec.id!r} yet: describe its rules in "
                          f"{game.folder / 'rules.yaml'} (docs/rules-data.md; `toolkit new` writes an example) or "
                          "install a rules plugin for it (docs/plugins.md)")
-    if declared is None:
-        return plugin.load()
-    calculators = data.calculators(declared)
-    if plugin is None:
-        return SimpleNamespace(**calculators)
-    return SimpleNamespace(**{**calculators, **_public(plugin.load())})
+    calculators = {**SHARED, **(data.calculators(declared) if declared is not None else {})}
+    return SimpleNamespace(**{**calculators, **({} if plugin is None else _public(plugin.load()))})
 
 
 def has_rules(game: Game) -> bool:
@@ -75,7 +77,7 @@ def rule(game: Game, name: str):
     if found is None:
         section = data.SECTION_OF.get(name.removesuffix("_json"))
         hint = (f"declare `{section}:` in {game.folder / 'rules.yaml'} (docs/rules-data.md)" if section
-                else f"see docs/games/{game.spec.id}.md")
+                else f"see docs/games/{game.spec.id}.md" if game.bundled else "a plugin may add it (docs/plugins.md)")
         raise ValueError(f"the toolkit has no {name!r} for {game.spec.id!r} yet: {hint}")
     return found
 
