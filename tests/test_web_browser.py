@@ -13,19 +13,13 @@ import sys
 import pytest
 import yaml
 
-from web_browser_support import (ROOT, api, bring_into_view, browser, cli_json, first_paint, hex_point, missing,
-                                 open_page, select_unit, serve, shot)
+from web_browser_support import (ROOT, api, bring_into_view, check_shown, checked, cli_json, first_paint,
+                                 hex_point, missing, open_page, select_unit, serve, shot, units_moved)
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
 
 SCENARIO_II = "modules/jerusalem-1948/scenarios/scenario-ii.yaml"
 NO_PRISONERS = "modules/no-prisoners/scenarios/scenario-1.yaml"
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with browser() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")
@@ -216,24 +210,13 @@ def test_a_bad_upload_shows_the_servers_error(chromium, jerusalem, tmp_path):
 
 
 def test_check_lists_the_violations_and_highlights_one(chromium, jerusalem, tmp_path):
-    position = yaml.safe_load((ROOT / SCENARIO_II).read_text())
-    for unit in position["units"]:       # Saris's two Haganah 4-6 join Bab el Wad's infantry: 5.1 stacking
-        if unit["id"] in ("j-hgh-3", "j-hgh-4"):
-            unit["hex"] = "2817"
-    illegal = tmp_path / "illegal.yaml"
-    illegal.write_text(yaml.safe_dump(position, sort_keys=False))
+    # Saris's two Haganah 4-6 join Bab el Wad's infantry: 5.1 stacking
+    illegal = units_moved(ROOT / SCENARIO_II, ("j-hgh-3", "j-hgh-4"), "2817", tmp_path / "illegal.yaml")
     expected = cli_json("check", str(illegal))
     assert expected["violations"]
     page = open_page(chromium, jerusalem + "/")
-    page.set_input_files("#file-input", str(illegal))
-    page.wait_for_selector('body[data-ready^="upload:"]')
-    page.wait_for_selector("#check-result .violation")
-    listed = page.eval_on_selector_all("#check-result .violation", "els => els.map(e => e.textContent)")
-    assert listed == [f"{v['rule']}: {v['message']}" for v in expected["violations"]]
-    page.locator("#check-result .violation").first.click()
+    assert checked(page, illegal) == check_shown(expected)
     first = expected["violations"][0]
-    hexes = page.eval_on_selector_all(".layer-check .violation-hex", "els => els.map(e => e.dataset.hex)")
-    assert sorted(hexes) == sorted(first["hexes"])
     flagged = page.eval_on_selector_all(".stack.flagged", "els => els.flatMap(e => e.dataset.units.split(' '))")
     assert set(first["units"]) <= set(flagged)
     shot(page, "check")

@@ -12,8 +12,8 @@ import yaml
 
 from toolkit.answers import reach_answer, zoc_answer
 from toolkit.games import load_position_or_save
-from web_browser_support import (ROOT, bring_into_view, browser, cli_json, hex_point, missing, open_page,
-                                 select_unit, serve, shot)
+from web_browser_support import (ROOT, bring_into_view, check_shown, checked, cli_json, hex_point, missing,
+                                 open_page, select_unit, serve, shot, units_moved)
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
 
@@ -51,12 +51,6 @@ def hover_says(page, hex_name: str) -> dict:
 def show_layer(page, label: str, selector: str) -> None:
     page.get_by_label(label, exact=True).check()
     page.wait_for_selector(selector)
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with browser() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")
@@ -165,24 +159,11 @@ def test_victory_draws_each_objective_with_its_holder(chromium, steppe):
 
 
 def test_check_lists_the_stacking_violation_as_the_cli(chromium, steppe, tmp_path):
-    scenario = yaml.safe_load((ROOT / SCENARIO).read_text())
-    for unit in scenario["units"]:          # both panzers join the infantry in 0104: 5 stacking points of 3
-        if unit["id"] in ("g-pz-1", "g-pz-2"):
-            unit["hex"] = "0104"
-    overstacked = tmp_path / "overstacked.yaml"
-    overstacked.write_text(yaml.safe_dump(scenario, sort_keys=False))
-    expected = steppe_json("check", str(overstacked))
-    assert expected["violations"]
     page = open_page(chromium, steppe + "/")
     assert steppe_json("check", SCENARIO)["legal"]
     assert page.text_content("#check-result") == "No rule broken."       # the scenario as published
-    page.set_input_files("#file-input", str(overstacked))
-    page.wait_for_selector('body[data-ready^="upload:"]')
-    page.wait_for_selector("#check-result .violation")
-    listed = page.eval_on_selector_all("#check-result .violation", "els => els.map(e => e.textContent)")
-    assert listed == [f"{v['rule']}: {v['message']}" for v in expected["violations"]]
-    page.locator("#check-result .violation").first.click()
-    hexes = page.eval_on_selector_all(".layer-check .violation-hex", "els => els.map(e => e.dataset.hex)")
-    assert sorted(hexes) == sorted(expected["violations"][0]["hexes"])
+    # Both panzers join the infantry in 0104: 5 stacking points of 3.
+    overstacked = units_moved(ROOT / SCENARIO, ("g-pz-1", "g-pz-2"), "0104", tmp_path / "overstacked.yaml")
+    assert checked(page, overstacked) == check_shown(steppe_json("check", str(overstacked)))
     shot(page, "steppe-check")
     assert not page.errors

@@ -19,6 +19,8 @@ import urllib.request
 from pathlib import Path
 from typing import Iterator
 
+import yaml
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -177,6 +179,34 @@ def api(base: str, path: str, data: bytes | None = None, headers: dict | None = 
             return answer.status, json.load(answer)
     except urllib.error.HTTPError as err:
         return err.code, json.load(err)
+
+def units_moved(position: Path, units: tuple[str, ...], hex_name: str, out: Path) -> Path:
+    """The position file ``position`` with ``units`` moved to ``hex_name``, written to ``out``."""
+    data = yaml.safe_load(position.read_text())
+    for unit in data["units"]:
+        if unit["id"] in units:
+            unit["hex"] = hex_name
+    out.write_text(yaml.safe_dump(data, sort_keys=False))
+    return out
+
+
+def checked(page, position: Path) -> dict:
+    """Open ``position`` with the file picker and click the first violation listed under Check: ``{"listed":
+    ["rule: message", ...], "hexes": the hexes outlined then, sorted}``."""
+    page.set_input_files("#file-input", str(position))
+    page.wait_for_selector('body[data-ready^="upload:"]')
+    page.wait_for_selector("#check-result .violation")
+    listed = page.eval_on_selector_all("#check-result .violation", "els => els.map(e => e.textContent)")
+    page.locator("#check-result .violation").first.click()
+    hexes = page.eval_on_selector_all(".layer-check .violation-hex", "els => els.map(e => e.dataset.hex)")
+    return {"listed": listed, "hexes": sorted(hexes)}
+
+
+def check_shown(check: dict) -> dict:
+    """What :func:`checked` finds for the CLI's ``check --json`` answer ``check``."""
+    return {"listed": [f"{v['rule']}: {v['message']}" for v in check["violations"]],
+            "hexes": sorted(check["violations"][0]["hexes"])}
+
 
 def first_paint(base: str, chromium) -> dict:
     """The page's own timings (Performance API, ms from navigation start): first contentful paint and map-ready
