@@ -7,7 +7,7 @@ every bundled map's cold compile is timed too.
 The naive baseline is what one would write without the engine: float
 coordinates and a shapely predicate for every (target, obstacle) pair.
 
-    python scripts/bench.py [--repeat N] [--json] [--generated]
+    python scripts/bench.py [--repeat N] [--json] [--generated] [--only GROUP ...]
 
 The speed targets (issue 2) are the ``target`` column; ``ok`` says if it is met.
 """
@@ -347,6 +347,36 @@ def no_prisoners_rows(repeat: int) -> list[dict]:
     return rows
 
 
+def steppe_rows(repeat: int) -> list[dict]:
+    """Issue 19: the example game whose rules are data only (examples/steppe), with the bundled games' targets for
+    the same answers: the moves of its fastest unit and of each stack (20 ms, as every game's moves), an attack
+    worked out (20 ms: no bundled row times odds, so a player's one question, as a unit's moves) and the supply of
+    every unit (50 ms, as No Prisoners')."""
+    from toolkit.games import load_position_or_save, rule
+
+    game = Path(__file__).resolve().parent.parent / "examples" / "steppe"
+    position = load_position_or_save(str(game / "scenarios" / "scenario-1.yaml"), str(game))[0]
+    moves, combat, supply = (rule(position.game, name) for name in ("moves", "combat", "supply"))
+    results = {u.id: moves(position, [u.id]) for u in position.units if u.side == position.phasing_side
+               and u.hex is not None}
+    movable = [uid for uid, result in results.items() if result.refused is None]
+    fastest = max(movable, key=lambda uid: (results[uid].budget or 0, len(results[uid].destinations)))
+    per_unit = statistics.median(median_ms(lambda uid=uid: moves(position, [uid]), 5) for uid in movable)
+    adjacent = position.game.map.resolve("0504")          # g-pz-2 next to the Soviet rifles in 0604 (ZOC stop)
+    attack = replace(position, units=tuple(replace(u, hex=adjacent) if u.id == "g-pz-2" else u
+                                           for u in position.units))
+    assert combat(attack, ["g-pz-2"], ["s-inf-1"]).refused is None
+    timed = ((f"steppe scenario 1: legal moves, median over {len(movable)} movable stacks", per_unit, 5, 20),
+             (f"steppe scenario 1: legal moves of {fastest} (the most MP)",
+              median_ms(lambda: moves(position, [fastest]), repeat), repeat, 20),
+             ("steppe scenario 1: odds of g-pz-2 on s-inf-1 (worked out)",
+              median_ms(lambda: combat(attack, ["g-pz-2"], ["s-inf-1"]), repeat), repeat, 20),
+             (f"steppe scenario 1: supply of every unit ({sum(u.hex is not None for u in position.units)} on the map)",
+              median_ms(lambda: supply(position), repeat), repeat, 50))
+    return [{"benchmark": name, "median_ms": round(ms, 3), "runs": runs, "target_ms": target, "ok": ms <= target}
+            for name, ms, runs, target in timed]
+
+
 def bench_log(position, n: int) -> bytes:
     """A log of ``n`` moves, one a step: the phasing side's units in turn, each to its legal destinations."""
     from toolkit.games.jerusalem import moves
@@ -478,6 +508,15 @@ def import_rows(repeat: int) -> list[dict]:
              "runs": repeat, "target_ms": 5_000, "ok": ms <= 5_000}]
 
 
+#: The groups of rows, in the table's order (``--only`` names some).
+GROUPS: dict[str, Callable[[argparse.Namespace], list[dict]]] = {
+    "foundation": lambda a: run(a.repeat, a.generated), "jerusalem": lambda a: jerusalem_rows(a.repeat),
+    "no-prisoners": lambda a: no_prisoners_rows(a.repeat), "siege": lambda a: siege_rows(a.repeat),
+    "steppe": lambda a: steppe_rows(a.repeat), "vassal": lambda a: vassal_rows(), "web": lambda a: web_rows(a.repeat),
+    "web-page": lambda a: web_page_rows(), "import": lambda a: import_rows(min(a.repeat, 10)),
+}
+
+
 def print_table(rows: list[dict]) -> None:
     """A fixed-width table for people."""
     print(f"{'benchmark':62} {'median':>12} {'runs':>5} {'target':>10}  ok")
@@ -500,9 +539,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=20)
     p.add_argument("--json", action="store_true")
     p.add_argument("--generated", action="store_true", help="use the generated 70 x 70 map")
+    p.add_argument("--only", action="append", choices=list(GROUPS), help="run only these groups of rows (repeatable)")
     args = p.parse_args(argv)
-    rows = run(args.repeat, args.generated) + jerusalem_rows(args.repeat) + no_prisoners_rows(args.repeat) + siege_rows(args.repeat) + vassal_rows() + web_rows(args.repeat) + web_page_rows()
-    rows += import_rows(min(args.repeat, 10))
+    rows = [row for group in args.only or GROUPS for row in GROUPS[group](args)]
     if args.json:
         json.dump(rows, sys.stdout, indent=2)
         print()

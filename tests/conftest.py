@@ -58,3 +58,12 @@ def pytest_runtest_makereport(item, call):
         if any(r in reason for r in _TIER_REASONS):
             report.outcome = "failed"
             report.longrepr = f"TOOLKIT_REQUIRE_TIERS=1 but the tier cannot run: {reason}"
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """Debian's Chromium under Playwright, one per module of the browser tier (tests/web_browser_support.py)."""
+    from web_browser_support import browser
+
+    with browser() as b:
+        yield b

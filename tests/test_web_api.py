@@ -82,6 +82,7 @@ def test_source_of_a_position(client):
     assert (data["kind"], data["game"], data["map"], data["phase"]) == ("position", "jerusalem-1948",
                                                                         "jerusalem-1948", "overland")
     assert data["phases"] == ["overland", "road"] and data["sides"] == ["jewish", "arab"]
+    assert data["phase_names"] == {"overland": "overland", "road": "road"}      # game.yaml names none
     assert [u["id"] for u in data["units"]] == [u.id for u in position.units]
     plm = next(u for u in data["units"] if u["id"] == "j-plm-1")
     assert (plm["hex"], plm["side"], plm["face"], plm["box"]) == ("2817", "jewish", "front", None)
@@ -542,3 +543,23 @@ def test_serve_binds_localhost_answers_and_stops_on_ctrl_c():
         if child.poll() is None:
             child.kill()
             child.wait()
+
+
+def test_a_data_only_game_in_the_viewer(capsys):
+    """``toolkit serve --game examples/steppe``: a game whose rules are data (rules.yaml) has every layer, its
+    phases' names and sides, its rail movement, and answers as the CLI (issue 19)."""
+    game = str(ROOT / "examples" / "steppe")
+    scenario = f"{game}/scenarios/scenario-1.yaml"
+    book = SourceBook(game)
+    sid = book.open_command_line(scenario).id
+    with TestClient(create_app(book)) as c:
+        data = ok(c, "/api/source", source=sid)
+        assert data["layers"] == ["zoc", "supply", "command", "victory", "reach", "check"]
+        assert data["move_options"] == {"flags": ["enter", "kind"], "kinds": ["rail"]}
+        assert data["phase_names"]["axis_mech"] == "Axis Mechanized Movement"
+        assert data["phase_sides"] == {"axis_movement": "axis", "axis_combat": "axis", "axis_mech": "axis",
+                                       "soviet_movement": "soviet", "soviet_combat": "soviet"}
+        for endpoint, argv, params in (("moves", ("moves", scenario, "g-pz-1", "--kind", "rail"),
+                                        {"unit": "g-pz-1", "kind": "rail"}),
+                                       ("victory", ("victory", scenario), {}), ("supply", ("supply", scenario), {})):
+            assert ok(c, f"/api/{endpoint}", source=sid, **params) == cli_json(capsys, *argv, "--game", game)

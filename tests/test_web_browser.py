@@ -6,95 +6,20 @@ reason when Playwright or Chromium is missing (``.ci/run`` installs both).
 """
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
-import urllib.error
-import urllib.request
 
 import pytest
 import yaml
 
-from web_browser_support import ROOT, SCREENSHOTS, browser, first_paint, missing, open_page, serve
+from web_browser_support import (ROOT, api, bring_into_view, check_shown, checked, cli_json, first_paint,
+                                 hex_point, missing, open_page, select_unit, serve, shot, units_moved)
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
 
 SCENARIO_II = "modules/jerusalem-1948/scenarios/scenario-ii.yaml"
 NO_PRISONERS = "modules/no-prisoners/scenarios/scenario-1.yaml"
-HEX_PX = 46              # zoomed in until a hex is this wide on the screen: counters and costs legible
-
-
-def cli_json(*args: str):
-    """The command line's JSON answer (``toolkit ARGS --json``), run from the repository."""
-    done = subprocess.run([sys.executable, "-m", "toolkit", *args, "--json"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
-    assert done.returncode in (0, 1), done.stderr
-    return json.loads(done.stdout)
-
-
-def shot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path))
-    print(f"screenshot: {path}")
-
-
-def hex_point(page, hex_name: str) -> tuple[float, float]:
-    return tuple(page.evaluate("h => toolkitPage.view.toClient(h)", hex_name))
-
-
-def map_box(page) -> dict:
-    return page.locator("#map").bounding_box()
-
-
-def drag(page, start: tuple[float, float], end: tuple[float, float]) -> None:
-    page.mouse.move(*start)
-    page.mouse.down()
-    page.mouse.move((start[0] + end[0]) / 2, (start[1] + end[1]) / 2, steps=4)
-    page.mouse.move(*end, steps=4)
-    page.mouse.up()
-
-
-def bring_into_view(page, hex_name: str, hex_px: float = HEX_PX) -> None:
-    """As a player would: wheel to zoom in until hexes are ``hex_px`` wide, then drag the map (as often as it
-    takes) until the hex is in the middle."""
-    box = map_box(page)
-    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.mouse.move(cx, cy)
-    while page.evaluate("() => toolkitPage.view.hexPixels()") < hex_px:
-        page.mouse.wheel(0, -120)
-    for _ in range(20):
-        x, y = hex_point(page, hex_name)
-        if abs(x - cx) < 2 and abs(y - cy) < 2:
-            return
-        dx = max(-box["width"] / 2 + 20, min(box["width"] / 2 - 20, cx - x))
-        dy = max(-box["height"] / 2 + 20, min(box["height"] / 2 - 20, cy - y))
-        drag(page, (cx - dx / 2, cy - dy / 2), (cx + dx / 2, cy + dy / 2))
-    raise AssertionError(f"dragging the map did not bring {hex_name} to the middle")
-
-
-def select_unit(page, hex_name: str, unit: str) -> None:
-    """Click the stack in ``hex_name`` and pick ``unit`` in the stack's list."""
-    bring_into_view(page, hex_name)
-    page.mouse.click(*hex_point(page, hex_name))
-    page.locator(f'#stack-picker button[data-unit="{unit}"]').click()
-    page.wait_for_selector(".layer-moves .dest")
-
-
-def api(base: str, path: str, data: bytes | None = None, headers: dict | None = None) -> tuple[int, dict]:
-    request = urllib.request.Request(base + path, data=data, headers=headers or {})
-    try:
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            return answer.status, json.load(answer)
-    except urllib.error.HTTPError as err:
-        return err.code, json.load(err)
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with browser() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")
@@ -285,24 +210,13 @@ def test_a_bad_upload_shows_the_servers_error(chromium, jerusalem, tmp_path):
 
 
 def test_check_lists_the_violations_and_highlights_one(chromium, jerusalem, tmp_path):
-    position = yaml.safe_load((ROOT / SCENARIO_II).read_text())
-    for unit in position["units"]:       # Saris's two Haganah 4-6 join Bab el Wad's infantry: 5.1 stacking
-        if unit["id"] in ("j-hgh-3", "j-hgh-4"):
-            unit["hex"] = "2817"
-    illegal = tmp_path / "illegal.yaml"
-    illegal.write_text(yaml.safe_dump(position, sort_keys=False))
+    # Saris's two Haganah 4-6 join Bab el Wad's infantry: 5.1 stacking
+    illegal = units_moved(ROOT / SCENARIO_II, ("j-hgh-3", "j-hgh-4"), "2817", tmp_path / "illegal.yaml")
     expected = cli_json("check", str(illegal))
     assert expected["violations"]
     page = open_page(chromium, jerusalem + "/")
-    page.set_input_files("#file-input", str(illegal))
-    page.wait_for_selector('body[data-ready^="upload:"]')
-    page.wait_for_selector("#check-result .violation")
-    listed = page.eval_on_selector_all("#check-result .violation", "els => els.map(e => e.textContent)")
-    assert listed == [f"{v['rule']}: {v['message']}" for v in expected["violations"]]
-    page.locator("#check-result .violation").first.click()
+    assert checked(page, illegal) == check_shown(expected)
     first = expected["violations"][0]
-    hexes = page.eval_on_selector_all(".layer-check .violation-hex", "els => els.map(e => e.dataset.hex)")
-    assert sorted(hexes) == sorted(first["hexes"])
     flagged = page.eval_on_selector_all(".stack.flagged", "els => els.flatMap(e => e.dataset.units.split(' '))")
     assert set(first["units"]) <= set(flagged)
     shot(page, "check")

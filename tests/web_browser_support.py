@@ -7,15 +7,19 @@ Playwright's wheel brings its driver; the browser is the system's ``chromium`` (
 from __future__ import annotations
 
 import contextlib
+import json
 import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Iterator
+
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -26,6 +30,7 @@ SERVER_START_S = 60       # the server answers /api/sources within this
 READY_MS = 30_000         # a page shows its source within this
 SCREENSHOTS = ROOT / "dist" / "screenshots"
 LARGEST_MAP_POSITION = "modules/jerusalem-1948/scenarios/scenario-ii.yaml"
+HEX_PX = 46              # zoomed in until a hex is this wide on the screen: counters and costs legible
 
 
 def missing() -> str | None:
@@ -104,6 +109,103 @@ def open_page(chromium, url: str):
     page.goto(url)
     page.wait_for_selector("body[data-ready]", timeout=READY_MS)
     return page
+
+
+# ---------------------------------------------------------------- the page used as a player would
+
+def cli_json(*args: str):
+    """The command line's JSON answer (``toolkit ARGS --json``), run from the repository."""
+    done = subprocess.run([sys.executable, "-m", "toolkit", *args, "--json"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode in (0, 1), done.stderr
+    return json.loads(done.stdout)
+
+
+def shot(page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    print(f"screenshot: {path}")
+
+
+def hex_point(page, hex_name: str) -> tuple[float, float]:
+    return tuple(page.evaluate("h => toolkitPage.view.toClient(h)", hex_name))
+
+
+def map_box(page) -> dict:
+    return page.locator("#map").bounding_box()
+
+
+def drag(page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move((start[0] + end[0]) / 2, (start[1] + end[1]) / 2, steps=4)
+    page.mouse.move(*end, steps=4)
+    page.mouse.up()
+
+
+def bring_into_view(page, hex_name: str, hex_px: float = HEX_PX) -> None:
+    """As a player would: wheel to zoom in until hexes are ``hex_px`` wide, then drag the map (as often as it
+    takes) until the hex is in the middle."""
+    box = map_box(page)
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(cx, cy)
+    while page.evaluate("() => toolkitPage.view.hexPixels()") < hex_px:
+        page.mouse.wheel(0, -120)
+    for _ in range(20):
+        x, y = hex_point(page, hex_name)
+        if abs(x - cx) < 2 and abs(y - cy) < 2:
+            return
+        dx = max(-box["width"] / 2 + 20, min(box["width"] / 2 - 20, cx - x))
+        dy = max(-box["height"] / 2 + 20, min(box["height"] / 2 - 20, cy - y))
+        drag(page, (cx - dx / 2, cy - dy / 2), (cx + dx / 2, cy + dy / 2))
+    raise AssertionError(f"dragging the map did not bring {hex_name} to the middle")
+
+
+def select_unit(page, hex_name: str, unit: str) -> None:
+    """Click the counter in ``hex_name``; a stack lists its units: pick ``unit`` there."""
+    bring_into_view(page, hex_name)
+    page.mouse.click(*hex_point(page, hex_name))
+    in_stack = page.locator(f'#stack-picker button[data-unit="{unit}"]')
+    if in_stack.count():
+        in_stack.click()
+    page.wait_for_selector(".layer-moves .dest")
+
+
+def api(base: str, path: str, data: bytes | None = None, headers: dict | None = None) -> tuple[int, dict]:
+    request = urllib.request.Request(base + path, data=data, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as err:
+        return err.code, json.load(err)
+
+def units_moved(position: Path, units: tuple[str, ...], hex_name: str, out: Path) -> Path:
+    """The position file ``position`` with ``units`` moved to ``hex_name``, written to ``out``."""
+    data = yaml.safe_load(position.read_text())
+    for unit in data["units"]:
+        if unit["id"] in units:
+            unit["hex"] = hex_name
+    out.write_text(yaml.safe_dump(data, sort_keys=False))
+    return out
+
+
+def checked(page, position: Path) -> dict:
+    """Open ``position`` with the file picker and click the first violation listed under Check: ``{"listed":
+    ["rule: message", ...], "hexes": the hexes outlined then, sorted}``."""
+    page.set_input_files("#file-input", str(position))
+    page.wait_for_selector('body[data-ready^="upload:"]')
+    page.wait_for_selector("#check-result .violation")
+    listed = page.eval_on_selector_all("#check-result .violation", "els => els.map(e => e.textContent)")
+    page.locator("#check-result .violation").first.click()
+    hexes = page.eval_on_selector_all(".layer-check .violation-hex", "els => els.map(e => e.dataset.hex)")
+    return {"listed": listed, "hexes": sorted(hexes)}
+
+
+def check_shown(check: dict) -> dict:
+    """What :func:`checked` finds for the CLI's ``check --json`` answer ``check``."""
+    return {"listed": [f"{v['rule']}: {v['message']}" for v in check["violations"]],
+            "hexes": sorted(check["violations"][0]["hexes"])}
 
 
 def first_paint(base: str, chromium) -> dict:

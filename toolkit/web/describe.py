@@ -14,16 +14,18 @@ LAYERS = {"zoc": "side_zoc", "supply": "supply", "command": "command", "victory"
 
 
 def source_json(source: Source) -> dict[str, Any]:
-    """``{"id", "kind", "title", "map", "game", "phase", "phases", "sides", "units", "move_options", "layers"}``
-    (``docs/web.md``); a save's pieces it could not place are listed in ``unplaced``."""
+    """``{"id", "kind", "title", "map", "game", "phase", "phases", "phase_names", "phase_sides", "sides", "units",
+    "move_options", "layers"}`` (``docs/web.md``); a save's pieces it could not place are listed in ``unplaced``."""
     head = source.entry()
     if source.kind == "map":
-        return {**head, "phase": None, "phases": [], "sides": [], "units": [], "move_options": None,
-                "layers": [], "unplaced": []}
+        return {**head, "phase": None, "phases": [], "phase_names": {}, "phase_sides": {}, "sides": [], "units": [],
+                "move_options": None, "layers": [], "unplaced": []}
     position, unplaced = source.opened
     spec = position.game.spec
     rules = rules_for(position.game) if has_rules(position.game) else None
-    return {**head, "phase": position.phase, "phases": list(spec.phases), "sides": [s.id for s in spec.sides],
+    return {**head, "phase": position.phase, "phases": list(spec.phases),
+            "phase_names": {p: spec.phase_name(p) for p in spec.phases},
+            "phase_sides": {p: spec.phase_side(p) for p in spec.phases}, "sides": [s.id for s in spec.sides],
             "units": [unit_json(position, u) for u in position.units],
             "move_options": getattr(rules, "MOVE_OPTIONS", {"flags": [], "kinds": []}),
             "layers": [layer for layer, needs in LAYERS.items() if hasattr(rules, needs)

@@ -4,7 +4,7 @@ import {getJSON, hexInfo, openFile} from "./api.js";
 import {html} from "./dom.js";
 import {MapView, ZOOM_STEP} from "./mapview.js";
 import {drawCounters, hidePicker, markUnits, showStackPicker} from "./counters.js";
-import {Moves} from "./moves.js";
+import {Moves, phaseName} from "./moves.js";
 import {LAYERS} from "./layers.js";
 import {Los} from "./los.js";
 import {clearCheck, showCheck} from "./check.js";
@@ -61,7 +61,7 @@ async function show(source, geometry) {
   document.body.removeAttribute("data-ready");
   $("loading").hidden = false;
   Object.assign(state, {source, selected: new Set(), flagged: new Set()});
-  $("source-title").textContent = source.title + (source.phase ? ` — ${source.phase} phase` : "");
+  $("source-title").textContent = source.title + (source.phase ? ` — ${phaseName(source, source.phase)} phase` : "");
   $("source-select").value = source.id;
   try {
     await view.load(source.id, geometry);

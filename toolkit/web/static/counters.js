@@ -15,7 +15,8 @@ function stacks(units) {
   return byHex;
 }
 
-function sideColours(sides, side) {
+// A side's counter colours [fill, ink], by its place in the game's sides.
+export function sideColours(sides, side) {
   return SIDE_COLOURS[Math.max(0, sides.indexOf(side)) % SIDE_COLOURS.length];
 }
 

@@ -2,6 +2,7 @@
 import {getJSON} from "./api.js";
 import {html} from "./dom.js";
 import {ramp, svgEl, tooltip} from "./svg.js";
+import {sideColours} from "./counters.js";
 
 const HQ_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"];
 
@@ -70,12 +71,29 @@ async function command(view, g, source) {
   return notes;
 }
 
+// The game's objectives (a rules.yaml game): each outlined in its holder's colour, its VP and holder written
+// under its counters.
+function objectives(view, g, source, list) {
+  for (const o of list) {
+    if (!view.has(o.hex)) continue;
+    const mark = svgEl("g", {class: "objective", "data-hex": o.hex, "data-holder": o.holder || ""}, g);
+    const colour = o.holder ? sideColours(source.sides, o.holder)[1] : "#555";
+    view.hexPolygon(o.hex, {class: "objective-hex", stroke: colour}, mark, 0.86);
+    const [x, y] = view.centre(o.hex);
+    svgEl("text", {x, y: y + view.radius * 0.8, "font-size": view.radius * 0.22, fill: colour,
+                   class: "objective-label"}, mark, `${o.vp} VP · ${o.holder || "nobody"}`);
+    tooltip(mark, `${o.hex}: held by ${o.holder || "nobody"} (${o.how}); ${o.vp} VP to ${o.side} (${o.rule})`);
+  }
+}
+
+// Jerusalem!'s road and the hexes cutting it, the hexes held (by the side scoring them), the game's objectives.
 async function victory(view, g, source) {
   const a = await getJSON("/api/victory", {source: source.id});
   if (a.road) polyline(view, a.road.path, {class: "victory-road"}, g);
   for (const h of a.cut_by || []) if (view.has(h)) cross(view, h, {class: "victory-cut"}, g);
-  for (const h of a.city_hexes_held || []) if (view.has(h)) view.hexPolygon(h, {class: "held"}, g, 0.8);
-  return [note(a.explanation)];
+  for (const h of a.city_hexes_held || a.held || []) if (view.has(h)) view.hexPolygon(h, {class: "held"}, g, 0.8);
+  objectives(view, g, source, a.objectives || []);
+  return a.explanation.split("\n").map((line) => note(line));
 }
 
 async function reach(view, g, source, side) {
@@ -97,6 +115,6 @@ export const LAYERS = {
   zoc: {label: "Enemy ZOC", draw: zoc, sided: true},
   supply: {label: "Supply lines", draw: supply},
   command: {label: "Command radii", draw: command},
-  victory: {label: "Victory road", draw: victory},
+  victory: {label: "Victory", draw: victory},
   reach: {label: "Enemy reach", draw: reach, sided: true},
 };

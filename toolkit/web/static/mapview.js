@@ -152,8 +152,8 @@ export class MapView {
     return this.radius * 2 * this.svg.getBoundingClientRect().width / this.viewBox[2];
   }
 
-  // Centre the view on a hex at the given hex width in pixels.
-  focus(hex, hexPx = 60) { this.focusPoint(...this.centre(hex), hexPx); }
+  // `hex` in the middle, hexes at least `hexPx` wide (a small map shown larger is not zoomed out).
+  focus(hex, hexPx = 60) { this.focusPoint(...this.centre(hex), Math.max(hexPx, this.hexPixels())); }
 
   focusPoint(cx, cy, hexPx) {
     const box = this.svg.getBoundingClientRect();

@@ -4,6 +4,22 @@ import {html} from "./dom.js";
 import {mpLabel, ramp, svgEl} from "./svg.js";
 import {unitLabel} from "./counters.js";
 
+// A phase's display name (game.yaml's `name`; its id when the game gives none).
+export function phaseName(source, phase) {
+  return (source.phase_names || {})[phase] || phase;
+}
+
+// A phase in the panel's list: its display name, its side (when it declares one) as the tooltip.
+function phaseOption(source, phase) {
+  const option = new Option(phaseName(source, phase), phase, false, phase === source.phase);
+  const side = (source.phase_sides || {})[phase];
+  if (side) {
+    option.dataset.side = side;
+    option.title = `a phase of the ${side} side`;
+  }
+  return option;
+}
+
 export class Moves {
   constructor(view, els, onError) {
     this.view = view;
@@ -22,7 +38,7 @@ export class Moves {
     this.source = source;
     this.clear();
     const {phase} = this.els;
-    phase.replaceChildren(...(source.phases || []).map((p) => new Option(p, p, false, p === source.phase)));
+    phase.replaceChildren(...(source.phases || []).map((p) => phaseOption(source, p)));
     const offmap = source.units.filter((u) => u.hex === null);
     this.els.offmap.replaceChildren(new Option("—", ""), ...offmap.map((u) => new Option(unitLabel(u), u.id)));
     this.els.offmapLabel.hidden = source.kind !== "position" || offmap.length === 0;
@@ -130,7 +146,7 @@ export class Moves {
       return;
     }
     const mp = a.mp === null ? "unlimited MP" : `${mpLabel(a.mp)} MP`;
-    const lines = [`${who} from ${a.from || "off the map"}, ${a.phase} phase, ${mp}: ` +
+    const lines = [`${who} from ${a.from || "off the map"}, ${phaseName(this.source, a.phase)} phase, ${mp}: ` +
                    `${a.destinations.length} destinations, ${a.unreachable.length} hexes refused (hover one for why).`,
                    "Shaded by cost (green cheap, red dear), the cost in the hex; ■ the move must stop there."];
     if (a.moving && a.moving.length > 1) lines.push(`Moving together: ${a.moving.join(", ")}.`);
