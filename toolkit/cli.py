@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import sys
+from importlib import metadata
 from typing import Any, Callable, Sequence
 
 import yaml
@@ -26,6 +27,15 @@ from .vassal.module import build_module
 from .vassal.positions import read_position_save, same_file, write_position_save
 
 MAX_RENDER_WIDTH = 20_000  # pixels of a PNG (render --width)
+DISTRIBUTION = "hex-wargame-toolkit"  # the name the toolkit is installed under (pyproject.toml's project.name)
+
+
+def installed_version() -> str:
+    """The toolkit's version, read from the installed package's metadata (pyproject.toml's, the one source)."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return f"unknown ({DISTRIBUTION} is not installed: pip install .)"
 
 
 def _load_position(path: str, game_arg: str | None):
@@ -622,6 +632,7 @@ def _rules_parser(sub, name: str, help: str, func, svg: str | None = None) -> ar
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``toolkit`` command."""
     p = argparse.ArgumentParser(prog="toolkit", description="Hex-and-counter wargame toolkit.")
+    p.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("maps", help="list the bundled maps")

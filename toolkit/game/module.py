@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-import toolkit
 import yaml
 
+from ..bundled import bundled_dir
 from ..datafile import DataFileError, expected, load_yaml_model
 from ..mapdata import CompiledMap, list_maps, open_map
 from .rulesdata import RulesData, check_rules
@@ -23,9 +23,8 @@ class GameDataError(DataFileError):
 
 
 def modules_dir() -> Path:
-    """The directory of bundled game modules (``$TOOLKIT_MODULES_DIR`` or ``modules/`` by the package)."""
-    env = os.environ.get("TOOLKIT_MODULES_DIR")
-    return Path(env) if env else Path(toolkit.__file__).resolve().parent.parent / "modules"
+    """The directory of bundled game modules (``$TOOLKIT_MODULES_DIR`` if set; see :mod:`toolkit.bundled`)."""
+    return bundled_dir("modules", "TOOLKIT_MODULES_DIR")
 
 
 @dataclass(frozen=True)

@@ -1,17 +1,14 @@
-"""The bundled maps: ``maps/<id>/map.yaml`` at the repository root.
+"""The bundled maps: ``maps/<id>/map.yaml`` at the repository root, inside the package once installed.
 
-The directory is ``$TOOLKIT_MAPS_DIR`` if set, else ``maps/`` next to the
-``toolkit`` package.
+The directory is ``$TOOLKIT_MAPS_DIR`` if set (:func:`toolkit.bundled.bundled_dir`).
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import yaml
 
-import toolkit
-
+from ..bundled import bundled_dir
 from .cache import load_map
 from .compiled import CompiledMap
 from .errors import MapError
@@ -19,8 +16,7 @@ from .errors import MapError
 
 def maps_dir() -> Path:
     """The directory holding the bundled maps."""
-    env = os.environ.get("TOOLKIT_MAPS_DIR")
-    return Path(env) if env else Path(toolkit.__file__).resolve().parent.parent / "maps"
+    return bundled_dir("maps", "TOOLKIT_MAPS_DIR")
 
 
 def _map_files() -> dict[str, Path]:
