@@ -35,6 +35,16 @@ def ratio_value(text: str) -> Fraction:
 
 
 @dataclass(frozen=True)
+class Applied:
+    """A die-roll modifier or column shift that applies to a combat: its id, value, rule and why."""
+
+    id: str
+    value: int
+    rule: str
+    why: str
+
+
+@dataclass(frozen=True)
 class Strength:
     """One unit's part in a combat: the strength used and how it was obtained (with rule numbers)."""
 

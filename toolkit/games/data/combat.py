@@ -18,19 +18,9 @@ from typing import Any, Sequence
 
 from ...game import Position, Unit
 from ...game.moves import Reason
-from ...game.odds import Strength, fraction, number, odds_json, ratio, ratio_value
+from ...game.odds import Applied, Strength, fraction, number, odds_json, ratio, ratio_value
 from ...game.rulesdata import Combat, Modifier
 from .facts import rules_of, value
-
-
-@dataclass(frozen=True)
-class Applied:
-    """A shift or die-roll modifier that applies, with its rule and why."""
-
-    id: str
-    value: int
-    rule: str
-    why: str
 
 
 @dataclass

@@ -47,7 +47,7 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from ...game import Position, Unit
-from ...game.odds import Strength, number, odds_json, ratio_value
+from ...game.odds import Applied, Strength, number, odds_json, ratio_value
 from ...game.odds import fraction as _frac
 from ...game.odds import ratio as odds_ratio
 from ...game.moves import Reason
@@ -115,16 +115,6 @@ def kill_chance(column: str, total_modifier: int, tables: Tables | None = None) 
 
 
 # -- results ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class AppliedModifier:
-    """A die-roll modifier that applies, with its tables.yaml id, rule and why."""
-
-    id: str
-    value: int
-    rule: str
-    why: str
-
-
 @dataclass
 class CombatResult:
     """Everything about one fire: strengths, odds, modifiers, kill chance, or why it may not happen."""
@@ -136,7 +126,7 @@ class CombatResult:
     defence: Fraction = Fraction(0)
     raw_odds: str | None = None
     odds: str | None = None
-    modifiers: list[AppliedModifier] = field(default_factory=list)
+    modifiers: list[Applied] = field(default_factory=list)
     total_modifier: int = 0
     kills_on: int | None = None
     probability: Fraction | None = None
@@ -340,7 +330,7 @@ def _check_targets(position: Position, targets: list[Unit], firers: list[Unit], 
 
 
 def _terrain_modifiers(position: Position, tables: Tables, firers: list[Unit], targets: list[Unit],
-                       target_hex: Hex, protected: Sequence[str]) -> list[AppliedModifier]:
+                       target_hex: Hex, protected: Sequence[str]) -> list[Applied]:
     cmap = position.game.map
     info = cmap.hexes[target_hex]
     terrain = set(info.terrain)
@@ -350,11 +340,11 @@ def _terrain_modifiers(position: Position, tables: Tables, firers: list[Unit], t
     mod = tables.modifier
     before_may3 = position.game.turn_index(position.turn) < position.game.turn_index(BRITISH_LEAVE)
     name = cmap.name(target_hex)
-    candidates: list[AppliedModifier] = []
+    candidates: list[Applied] = []
 
     def add(mid: str, why: str) -> None:
         m = mod(mid)
-        candidates.append(AppliedModifier(m.id, m.value, m.rule, why))
+        candidates.append(Applied(m.id, m.value, m.rule, why))
 
     if info.features.get("stream"):
         add("stream", f"target in the stream hex {name} (9.6)")
@@ -392,21 +382,21 @@ def _terrain_modifiers(position: Position, tables: Tables, firers: list[Unit], t
                                      "(9.6, 9.6.3)")
     if "bevingrad" in terrain and not before_may3:
         add("bevingrad", "target in Bevingrad (9.6)")
-    out: list[AppliedModifier] = []
+    out: list[Applied] = []
     if candidates:
         # 9.6.1: not cumulative, the best one counts; on a tie the more specific (later) entry names it.
         out.append(max(enumerate(candidates), key=lambda im: (im[1].value, im[0]))[1])
     includes_higher = bool(out) and out[0].id == "village_on_higher"
     if higher and not includes_higher:
         m = mod("higher_terrain")
-        out.insert(0, AppliedModifier(m.id, m.value, m.rule, f"every firer is lower than {name} (level {level}); "
+        out.insert(0, Applied(m.id, m.value, m.rule, f"every firer is lower than {name} (level {level}); "
                                                              "cumulative with other terrain (9.6, 9.6.1)"))
     return [m for m in out if m.value != 0 or m.id == "police_fort_other"]
 
 
 def _other_modifiers(position: Position, tables: Tables, firers: list[Unit], targets: list[Unit],
-                     strengths: list[Strength]) -> list[AppliedModifier]:
-    out: list[AppliedModifier] = []
+                     strengths: list[Strength]) -> list[Applied]:
+    out: list[Applied] = []
     mod = tables.modifier
     firing_hexes = {f.hex for f in firers}
     side = firers[0].side
@@ -414,7 +404,7 @@ def _other_modifiers(position: Position, tables: Tables, firers: list[Unit], tar
     for h in firing_hexes:
         if any(is_city_bound_commander(w) and w.side == side for w in position.at(h)):
             m = mod("shaltiel")
-            out.append(AppliedModifier(m.id, m.value, m.rule, "Shaltiel is in a firing unit's hex (12.9.4)"))
+            out.append(Applied(m.id, m.value, m.rule, "Shaltiel is in a firing unit's hex (12.9.4)"))
             break
     # 12.9.2 Tell stacked with 6th Regiment units only, at least half the firing strength.
     total = sum((s.strength for s in strengths), Fraction(0))
@@ -429,7 +419,7 @@ def _other_modifiers(position: Position, tables: Tables, firers: list[Unit], tar
             sixth = sum((by_id.get(w.id, Fraction(0)) for w in rest), Fraction(0))
             if total > 0 and 2 * sixth >= total:
                 m = mod("tell")
-                out.append(AppliedModifier(m.id, m.value, m.rule, f"Tell stacked only with 6th Regiment units making "
+                out.append(Applied(m.id, m.value, m.rule, f"Tell stacked only with 6th Regiment units making "
                                                                   f"{number(sixth)} of {number(total)} firing strength "
                                                                   "(12.9.2)"))
                 break
@@ -437,7 +427,7 @@ def _other_modifiers(position: Position, tables: Tables, firers: list[Unit], tar
     real = [f for f in firers if f.type not in LEADERS]
     if real and all(f.type == "artillery" for f in real) and all(t.carried_by for t in targets):
         m = mod("artillery_vs_transported")
-        out.append(AppliedModifier(m.id, m.value, m.rule, "artillery firing at unit(s) being transported "
+        out.append(Applied(m.id, m.value, m.rule, "artillery firing at unit(s) being transported "
                                                           "(10.8.1, 10.8.4)"))
     return out
 
@@ -565,7 +555,7 @@ def _compute(position: Position, res: CombatResult, firers: list[Unit], targets:
     # Modifiers.
     if kind in TERROR or _garrison_fires_back(kind, firers, targets):
         res.notes.append("terrain effects do not count in a terrorist attack (13.2.4, 13.2.5)")
-        mods: list[AppliedModifier] = []
+        mods: list[Applied] = []
     else:
         mods = _terrain_modifiers(position, tables, firers, targets, target_hex, protected)
         caps = [m for m in mods if m.id in ("monastery_cathedral_protected", "police_fort_protected")]
