@@ -582,14 +582,13 @@ def cmd_serve(args: argparse.Namespace) -> None:
 
 def cmd_import_vmod(args: argparse.Namespace) -> None:
     """Write a game folder from a published VASSAL module (docs/new-game.md, "Starting from a published module")."""
-    from .mapdata import compile_map
     from .vassal.importer import import_module
 
     report = import_module(args.vmod, args.game_dir)
     print(f"wrote {report.folder}")
     for path in report.files:
         rel = path.relative_to(report.folder)
-        hexes = f" ({len(compile_map(path).grid):,} hexes)" if rel.suffix == ".yaml" and rel.name.startswith("map") else ""
+        hexes = f" ({report.hexes[str(rel)]:,} hexes)" if str(rel) in report.hexes else ""
         print(f"  {rel}{hexes}")
     for note in report.notes:
         print(f"  note: {clean_text(note)}")
