@@ -436,8 +436,13 @@ def cmd_vsav_write(args: argparse.Namespace) -> None:
           file=_status_stream(args.output))
 
 
+#: ``toolkit check GAME.vlog``'s exit status for each verdict (docs/cli.md).
+LOG_VERDICT_STATUS = {"legal": 0, "illegal": 1, "not proven": 3}
+
+
 def cmd_check_log(args: argparse.Namespace) -> int:
-    """Every move of a VASSAL log checked with the game's legal-move generator; exit status 1 when any is illegal."""
+    """Every move of a VASSAL log checked with the game's legal-move generator; exit status 1 when any is illegal,
+    3 when the log holds something the checker could not judge (not proven legal)."""
     from .vassal.replay import check_log_file
 
     report = check_log_file(args.position, getattr(args, "game", None))
@@ -445,7 +450,7 @@ def cmd_check_log(args: argparse.Namespace) -> int:
         _print_json(report.json())
     else:
         print("\n".join(clean_text(line, 100_000) for line in report.text()))  # commands from the log, escaped
-    return 0 if report.legal else 1
+    return LOG_VERDICT_STATUS[report.verdict]
 
 
 def cmd_check(args: argparse.Namespace) -> int:
