@@ -155,13 +155,15 @@ class _Reader:
         text = el.get(key)
         if text is None or text == "":
             return default
+        if len(text) > 40:   # never converted: Python refuses huge digit strings, and floats overflow on them
+            raise self.fail(f"{where} {key}", f"{text[:40]!r}…: {len(text):,} characters, over the limit of 40")
         try:
-            value = int(text.strip()) if len(text) <= 40 else None
+            value = int(text.strip())
         except ValueError:
             raise self.fail(f"{where} {key}", f"{text[:40]!r} is not a whole number (VASSAL drops such a grid; "
                                                "fix the module in VASSAL's editor)") from None
-        if value is None or abs(value) > MAX_NUMBER:
-            raise self.fail(f"{where} {key}", f"{text[:40]!r}: over the limit of {MAX_NUMBER:,} in magnitude")
+        if abs(value) > MAX_NUMBER:
+            raise self.fail(f"{where} {key}", f"{value}: over the limit of {MAX_NUMBER:,} in magnitude")
         return value
 
     def number(self, el, key: str, default: float, where: str) -> float:

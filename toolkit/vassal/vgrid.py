@@ -161,6 +161,7 @@ def polygon_contains(points: tuple[tuple[int, int], ...], x: float, y: float) ->
     return hits % 2 == 1
 
 
+_SCANNED_ZONES = 8   # up to this many zones, a point is tested against each (no index built)
 _ZONE_TOKEN = re.compile(r"\$([A-Za-z0-9_]*)\$")
 
 
@@ -208,7 +209,7 @@ class ZonedGrid:
         from shapely import Point
 
         candidates = self._with_path
-        if len(candidates) > 8:
+        if len(candidates) > _SCANNED_ZONES:
             candidates = [candidates[i] for i in sorted(self._index.query(Point(px, py)))]
         return next((z for z in candidates if z.contains(px, py)), None)
 
