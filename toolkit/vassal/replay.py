@@ -27,12 +27,17 @@ the hex where the unit began the current phase (so a counter dragged hex by
 hex is judged as one move) on the position just before the step, with the
 game's ``moves`` calculator, trying the game's other kinds of move (No
 Prisoners: strategic, rail, amphibious; *Jerusalem!*: terrorist) before
-calling it illegal with the normal move's reason and rule.  The game's
-``check`` runs every ``CHECK_GROUP`` changed steps, at each change of phase
-and at the end; a violation that was not there before is traced back to the
-step that made it (see :func:`check_log`).  Entries from and exits to
-off-map places, removed or added pieces, markers and games without a movement
-calculator are listed as not checked, with why.
+calling it illegal with the normal move's reason and rule.  A unit that
+leaves the map's hexes (off the board, into a box, removed -- a piece added
+again keeps its unit id --, or hidden by a state that does not read) and
+comes back within the phase is judged the same way, from where it began the
+phase.  The game's ``check`` runs every ``CHECK_GROUP`` changed steps, at each
+change of phase and at the end; a violation that was not there before is
+traced back to the step that made it (see :func:`check_log`).  Units still
+off the map's hexes at the end of a phase, entries of units that began it off
+them, moves between boxes, markers, commands not applied and games without a
+movement calculator are listed as not checked, with why: the verdict is then
+"not proven" (:attr:`LogReport.verdict`), never legal.
 """
 from __future__ import annotations
 
@@ -630,8 +635,14 @@ def _check_moves(step: int, before: Position, after: Position, moves_fn, no_move
     for uid, a in after.by_id.items():
         b = before.by_id.get(uid)
         src = b.hex if b is not None else None
-        if a.hex is None or a.hex == src:
-            continue   # into a box or off the map: judged at the end of the phase
+        if a.hex is None:   # from a hex into a box: judged at the end of the phase
+            if src is None and (b is None or b.box != a.box):
+                report.not_checked.append(NotChecked(step, "unit moves into a box", "moves between boxes and "
+                                                     "pieces added in one are not judged", [uid],
+                                                     b.box if b else None, a.box))
+            continue
+        if a.hex == src:
+            continue
         if phase_start.get(uid) is None:   # from here on, its moves this phase are judged from where it is
             phase_start[uid] = src if src is not None else a.hex
             if src is None:
