@@ -833,6 +833,8 @@ def protected_files(args: argparse.Namespace, inputs: list[str]) -> list[tuple[s
     if getattr(args, "map", None) and args.map not in folders:
         out += [(path, args.map) for path in _map_files(user_map_file(args.map))]
     return out
+
+
 def check_paths(args: argparse.Namespace) -> None:
     """Refuse, before any work: an input that is not a regular file (a FIFO blocks, a device never ends), an
     output that is not a writable regular-file path (:func:`toolkit.fileio.check_output`), and any output that
