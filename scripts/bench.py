@@ -485,6 +485,72 @@ def web_rows(repeat: int) -> list[dict]:
     return rows
 
 
+def copied_position(copies: int) -> bytes:
+    """Scenario II with every unit copied ``copies`` times (ids and carriers suffixed): 117 x ``copies`` units."""
+    import re
+
+    text = (Path(__file__).resolve().parent.parent / "modules/jerusalem-1948/scenarios/scenario-ii.yaml").read_text()
+    head, _, units = text.partition("\nunits:\n")
+    lines = [ln.split("  #")[0] for ln in units.splitlines() if ln.startswith("  - {")]
+    out = [re.sub(r"(\{id|carried_by): ([^,}]+)", lambda m: f"{m.group(1)}: {m.group(2)}-{k}", ln)
+           for k in range(copies) for ln in lines]
+    return (head + "\nunits:\n" + "\n".join(out) + "\n").encode()
+
+
+def web_busy_rows(repeat: int) -> list[dict]:
+    """Issue 20: a real ``toolkit serve`` with a 4,680-unit position open computing its reach layer (seconds,
+    in a worker process): the other requests' time meanwhile (the listing, a hex, the position), and how long
+    Ctrl-C then takes to stop the server."""
+    import http.client
+    import re
+    import signal
+    import subprocess
+    import threading
+    from urllib.parse import quote
+
+    server = subprocess.Popen([sys.executable, "-m", "toolkit", "serve", "--port", "0"], stdout=subprocess.PIPE,
+                              text=True)
+    port = int(re.search(r":(\d+)/", server.stdout.readline()).group(1))
+
+    def request(method: str, url: str, body: bytes | None = None, headers=None, expect=(200,)) -> bytes:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        conn.request(method, url, body=body, headers=headers or {})
+        answer = conn.getresponse()
+        data = answer.read()
+        conn.close()
+        assert answer.status in expect, (url, answer.status, data[:200])
+        return data
+
+    try:
+        big = copied_position(40)
+        sid = quote(json.loads(request("POST", "/api/open", big, {"X-Filename": "big.yaml"}))["id"])
+        heavy = threading.Thread(target=request, args=("GET", f"/api/reach?source={sid}&side=jewish"),
+                                 kwargs={"expect": (200, 503)})   # 503: stopped by the Ctrl-C below
+        heavy.start()
+        time.sleep(0.3)
+        times = []
+        for _ in range(repeat):
+            for url in ("/api/sources", f"/api/hex?source={sid}&hex=0505", f"/api/source?source={sid}"):
+                t0 = time.perf_counter()
+                request("GET", url)
+                if heavy.is_alive():
+                    times.append((time.perf_counter() - t0) * 1e3)
+        busy = heavy.is_alive()
+        t0 = time.perf_counter()
+        server.send_signal(signal.SIGINT)
+        server.wait(30)
+        stop_ms = (time.perf_counter() - t0) * 1e3
+        heavy.join(30)
+    finally:
+        if server.poll() is None:
+            server.kill()
+    ms = statistics.median(times) if times else float("nan")
+    return [{"benchmark": "web: other requests while a heavy answer runs (4,680 units)", "median_ms": round(ms, 1),
+             "runs": len(times), "target_ms": 100, "ok": bool(times) and ms <= 100},
+            {"benchmark": "web: Ctrl-C while " + ("a heavy answer runs" if busy else "idle (the answer was done)"),
+             "median_ms": round(stop_ms, 1), "runs": 1, "target_ms": 1_000, "ok": stop_ms <= 1_000}]
+
+
 def import_rows(repeat: int) -> list[dict]:
     """Issue 15: ``toolkit import-vmod`` of a hand-written module with a 100 x 50 (5,000-hex) board, end to end
     (archive and XML read through the guards, map files written and compiled, the game loaded)."""
@@ -513,7 +579,7 @@ GROUPS: dict[str, Callable[[argparse.Namespace], list[dict]]] = {
     "foundation": lambda a: run(a.repeat, a.generated), "jerusalem": lambda a: jerusalem_rows(a.repeat),
     "no-prisoners": lambda a: no_prisoners_rows(a.repeat), "siege": lambda a: siege_rows(a.repeat),
     "steppe": lambda a: steppe_rows(a.repeat), "vassal": lambda a: vassal_rows(), "web": lambda a: web_rows(a.repeat),
-    "web-page": lambda a: web_page_rows(), "import": lambda a: import_rows(min(a.repeat, 10)),
+    "web-busy": lambda a: web_busy_rows(a.repeat), "web-page": lambda a: web_page_rows(), "import": lambda a: import_rows(min(a.repeat, 10)),
 }
 
 

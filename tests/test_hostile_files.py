@@ -43,6 +43,18 @@ def test_alias_bomb_refused_quickly(tmp_path):
     assert len(line) < 400
 
 
+def test_a_large_file_without_aliases_is_no_alias_bomb():
+    """Issue 20: the guard counts what aliases add, so 180,000 honest pairs (a 60,000-unit position) pass, and
+    a small bomb (each alias counted once) is still refused."""
+    from toolkit.datafile import MAX_ALIAS_NODES, DataFileError, check_structure
+
+    units = [{"id": f"u{i}", "counter": "c", "hex": "0101"} for i in range(60_000)]
+    check_structure({"game": "g", "units": units}, "big.yaml")
+    shared = {"id": "u", "counter": "c", "hex": "0101"}
+    with pytest.raises(DataFileError, match="alias"):
+        check_structure({"units": [shared] * (MAX_ALIAS_NODES // 6)}, "bomb.yaml")
+
+
 def test_error_messages_never_print_the_whole_input(tmp_path):
     p = _position(tmp_path, lambda d: d.update(units=[{"id": "x" * 10, "counter": "y" * 100_000, "hex": "z"}]))
     line = _refused_everywhere(tmp_path, p)

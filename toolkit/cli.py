@@ -447,8 +447,13 @@ def cmd_vsav_write(args: argparse.Namespace) -> None:
           file=_status_stream(args.output))
 
 
+#: ``toolkit check GAME.vlog``'s exit status for each verdict (docs/cli.md).
+LOG_VERDICT_STATUS = {"legal": 0, "illegal": 1, "not proven": 3}
+
+
 def cmd_check_log(args: argparse.Namespace) -> int:
-    """Every move of a VASSAL log checked with the game's legal-move generator; exit status 1 when any is illegal."""
+    """Every move of a VASSAL log checked with the game's legal-move generator; exit status 1 when any is illegal,
+    3 when the log holds something the checker could not judge (not proven legal)."""
     from .vassal.replay import check_log_file
 
     report = check_log_file(args.position, getattr(args, "game", None))
@@ -456,7 +461,7 @@ def cmd_check_log(args: argparse.Namespace) -> int:
         _print_json(report.json())
     else:
         print("\n".join(clean_text(line, 100_000) for line in report.text()))  # commands from the log, escaped
-    return 0 if report.legal else 1
+    return LOG_VERDICT_STATUS[report.verdict]
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -595,14 +600,13 @@ def cmd_serve(args: argparse.Namespace) -> None:
 
 def cmd_import_vmod(args: argparse.Namespace) -> None:
     """Write a game folder from a published VASSAL module (docs/new-game.md, "Starting from a published module")."""
-    from .mapdata import compile_map
     from .vassal.importer import import_module
 
     report = import_module(args.vmod, args.game_dir)
     print(f"wrote {report.folder}")
     for path in report.files:
         rel = path.relative_to(report.folder)
-        hexes = f" ({len(compile_map(path).grid):,} hexes)" if rel.suffix == ".yaml" and rel.name.startswith("map") else ""
+        hexes = f" ({report.hexes[str(rel)]:,} hexes)" if str(rel) in report.hexes else ""
         print(f"  {rel}{hexes}")
     for note in report.notes:
         print(f"  note: {clean_text(note)}")
@@ -821,6 +825,32 @@ def build_parser() -> argparse.ArgumentParser:
 
 INPUTS = ("position", "save", "map", "file", "vmod", "counters")   # argument names that may be input files
 OUTPUTS = ("output", "svg")                     # argument names that are output files
+GAME_FILES = ("game.yaml", "counters.yaml", "vassal.yaml", "pieces.yaml", "rules.yaml")   # what a game folder reads
+
+
+def _map_files(map_file: str | os.PathLike[str]) -> list[str]:
+    """A map file of the user's and the board image it names (nothing for a bundled map id)."""
+    if not os.path.isfile(map_file):
+        return []
+    from .mapdata import open_map
+
+    board = open_map(map_file).board
+    return [os.fspath(map_file)] + ([os.path.join(os.path.dirname(map_file), board.image)] if board else [])
+
+
+def protected_files(args: argparse.Namespace, inputs: list[str]) -> list[tuple[str, str]]:
+    """Every file the command reads through its inputs, which no output may replace, with the input naming it:
+    the inputs, a game folder's own files and map (``--game``, or a folder as the MAP) and a map's board image."""
+    out = [(path, path) for path in inputs]
+    folders = [f for f in (getattr(args, "game", None), getattr(args, "map", None)) if f and is_game_folder(f)]
+    for folder in folders:
+        out += [(os.path.join(folder, name), folder) for name in GAME_FILES]
+        out += [(path, folder) for path in _map_files(load_game(folder).map_file)]
+    if getattr(args, "map", None) and args.map not in folders:
+        out += [(path, args.map) for path in _map_files(user_map_file(args.map))]
+    return out
+
+
 def check_paths(args: argparse.Namespace) -> None:
     """Refuse, before any work: an input that is not a regular file (a FIFO blocks, a device never ends), an
     output that is not a writable regular-file path (:func:`toolkit.fileio.check_output`), and any output that
@@ -838,9 +868,13 @@ def check_paths(args: argparse.Namespace) -> None:
         if out is None or out == STDOUT:
             continue
         check_output(out)
-        for path in inputs:
+        if not os.path.exists(out):
+            continue
+        for path, named_by in protected_files(args, inputs):
             if os.path.exists(path) and same_file(path, out):
-                raise OutputError(f"{out}: refusing to write over the input {path!r} (--{key}); choose another name")
+                via = "" if path == named_by else f", read through {named_by!r}"
+                raise OutputError(f"{out}: refusing to write over the input {path!r}{via} (--{key}); choose another "
+                                  "name")
 
 
 def _terminate(signum, frame) -> None:

@@ -136,7 +136,9 @@ def check_structure(data: Any, file: str, error: type[DataFileError] = DataFileE
         if len(on_path) > MAX_YAML_DEPTH:
             raise error(file, "", _TOO_DEEP)
         on_path.add(key)
-        distinct += 1 + len(node)
+        # what this container adds once, as its expanded size counts it: itself, its keys, its scalars
+        distinct += 1 + (len(node) if isinstance(node, dict) else 0) + sum(
+            not isinstance(c, (dict, list)) for c in kids)
         stack.append((node, True))
         for c in kids:
             if isinstance(c, (dict, list)) and id(c) not in size:

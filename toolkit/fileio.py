@@ -21,13 +21,15 @@
 from __future__ import annotations
 
 import os
+import secrets
+import shutil
 import stat
 import sys
 import tempfile
 from pathlib import Path
 from typing import BinaryIO, Callable
 
-__all__ = ["OutputError", "STDOUT", "check_output", "check_input", "write_atomic"]
+__all__ = ["OutputError", "STDOUT", "check_output", "check_input", "temporary_folder", "write_atomic"]
 
 STDOUT = "-"
 _TMP_TAG = ".toolkit-"
@@ -100,9 +102,9 @@ def check_input(path: str | os.PathLike[str]) -> None:
         raise OutputError(f"{os.fspath(path)}: is not a regular file (a FIFO, device or socket); refusing to read it")
 
 
-def _remove_stale(target: Path) -> None:
-    """Remove temporary files of earlier writes to ``target`` whose process is gone."""
-    prefix = f".{target.name}{_TMP_TAG}"
+def _remove_stale(target: Path, tag: str = _TMP_TAG) -> None:
+    """Remove temporary files (and folders) of earlier writes to ``target`` whose process is gone."""
+    prefix = f".{target.name}{tag}"
     try:
         entries = list(os.scandir(target.parent))
     except OSError:
@@ -121,9 +123,22 @@ def _remove_stale(target: Path) -> None:
         except OSError:
             continue
         try:
-            os.unlink(e.path)
+            shutil.rmtree(e.path) if e.is_dir(follow_symlinks=False) else os.unlink(e.path)
         except OSError:
             pass
+
+
+def temporary_folder(target: Path, tag: str) -> Path:
+    """A new folder beside ``target``, ``.<name><tag><pid>.<random>.tmp``, made with the usual permissions
+    (0777 less the umask); the folders of earlier runs whose process is gone are removed first."""
+    _remove_stale(target, tag)
+    while True:
+        path = target.parent / f".{target.name}{tag}{os.getpid()}.{secrets.token_hex(4)}.tmp"
+        try:
+            os.mkdir(path)
+            return path
+        except FileExistsError:
+            continue
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes | Callable[[BinaryIO], None]) -> Path:

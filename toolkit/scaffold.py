@@ -9,6 +9,7 @@ its own elevation, a region, a path line, a hexside line, a place, a hex overrid
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 
 from .game.module import _bundled_ids, load_game
@@ -30,6 +31,19 @@ def game_id_for(folder: Path) -> str:
     if not gid[0].isalnum():
         gid = "g" + gid
     return gid + "-own" if gid in _bundled_ids() else gid
+
+
+def check_new_names(folder: Path, title: str | None) -> None:
+    """Refuse, before anything is written, a folder the toolkit would read as a bundled game (its name as given
+    is a bundled id) and a folder name or title holding a control or formatting character."""
+    text = str(folder)
+    if text in _bundled_ids():
+        raise ScaffoldError(f"{text}: is the id of a bundled game, which the toolkit reads instead of a folder of "
+                            "that name; give the folder another name")
+    for what, name in (("the folder name", folder.resolve().name), ("--title", title or "")):
+        if any(unicodedata.category(c) in ("Cc", "Cf") for c in name):
+            raise ScaffoldError(f"{ascii(name)[1:-1]}: {what} holds a control or formatting character; give a "
+                                "name of letters, digits and punctuation")
 
 
 def _fmt(v: float) -> str:
@@ -328,6 +342,7 @@ def new_game(folder: str | Path, cols: int, rows: int, orientation: str = "flat"
     if folder.is_dir() and any(folder.iterdir()):
         raise ScaffoldError(f"{folder}: the folder is not empty; `toolkit new` writes only into a new or empty "
                             "folder (it never overwrites your files)")
+    check_new_names(folder, title)
     gid = game_id_for(folder)
     title = title or folder.resolve().name.replace("-", " ").replace("_", " ").strip().title() or "My Game"
     title = title.replace('"', "'").replace("\\", "/")

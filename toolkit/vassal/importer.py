@@ -20,12 +20,13 @@ import math
 import os
 import re
 import shutil
-import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
 
+from ..datafile import DataFileError
+from ..fileio import temporary_folder
 from ..game.module import load_game
 from ..mapdata import compile_map
 from ..scaffold import ScaffoldError, game_id_for
@@ -34,6 +35,8 @@ from .imported import RECORD
 from .moduleread import ModuleMap, PieceDef, PublishedModule, read_published_module
 
 MAX_BOXES = 200
+MAX_HEXES = 250_000   # hexes of all the map files of one import together
+TMP_TAG = ".toolkit-import-"
 
 
 @dataclass
@@ -43,6 +46,7 @@ class ImportReport:
     folder: Path
     files: list[Path] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    hexes: dict[str, int] = field(default_factory=dict)   # map file name -> its hexes
 
 
 def slug(text: str, taken: set[str], fallback: str = "x") -> str:
@@ -99,6 +103,22 @@ def hex_extent(grid: vgrid.HexGrid, rect: tuple[int, int, int, int]) -> tuple[tu
     if c1 < c0 or r1 < r0:
         return None
     return (c0, c1), (r0, r1)
+
+
+def extent_hexes(extent) -> int:
+    """How many hexes a map file of :func:`hex_extent`'s columns and rows holds."""
+    (c0, c1), (r0, r1) = extent
+    return (c1 - c0 + 1) * (r1 - r0 + 1)
+
+
+def check_hex_count(module: PublishedModule) -> None:
+    """Refuse a module whose boards would make more than :data:`MAX_HEXES` hexes of map files (before any work)."""
+    found = (board_hex_grid(s.board) for m in module.maps for s in m.catalogue)
+    extents = (hex_extent(f[0], f[1]) for f in found if f is not None)
+    total = sum(extent_hexes(e) for e in extents if e is not None)
+    if total > MAX_HEXES:
+        raise ScaffoldError(f"{module.path}: its boards' hex grids hold {total:,} hexes, over the limit of "
+                            f"{MAX_HEXES:,} for an import (docs/vassal.md, 'Limits')")
 
 
 def mappable(board: vgrid.Board) -> bool:
@@ -170,6 +190,7 @@ class _Writer:
         self.boxes: dict[str, str] = {}      # location name -> box id
         self.box_ids: set[str] = set()
         self.main: tuple[str, str] | None = None
+        self.hexes: dict[str, int] = {}      # map file -> hexes
 
     def write(self, rel: str, data: bytes | str) -> None:
         """A new file of the folder (never over an existing one)."""
@@ -194,8 +215,10 @@ class _Writer:
             self.boxes[location] = slug(location, self.box_ids, "box").replace("-", "_")
 
     def check_names(self, map_file: str, board: vgrid.Board) -> None:
-        """Note the hexes of a map file whose centre the engine names otherwise (another zone covers it)."""
+        """Compile a map file (the import's only compilation of it); note the hexes whose centre the engine names
+        otherwise (another zone covers it)."""
         cmap = compile_map(self.tmp / map_file)
+        self.hexes[map_file] = len(cmap.grid)
         differ = [cmap.name(h) for h in cmap.grid.hex_list if engine_name(cmap, board, h) != cmap.name(h)]
         if differ:
             self.notes.append(f"{map_file}: the engine names {len(differ)} of its {len(cmap.grid)} hex centres "
@@ -282,6 +305,8 @@ def _counters(pieces: list[PieceDef], side: str) -> tuple[list[dict], list[dict]
 
 
 def _check_target(folder: Path) -> None:
+    if folder.is_symlink():
+        raise ScaffoldError(f"{folder}: is a symbolic link; give a new or empty folder (-o GAME_DIR)")
     if folder.exists() and not folder.is_dir():
         raise ScaffoldError(f"{folder}: exists and is not a folder; give a new or empty folder (-o GAME_DIR)")
     if folder.is_dir() and any(folder.iterdir()):
@@ -303,10 +328,10 @@ def import_module(vmod: str | os.PathLike[str], game_dir: str | os.PathLike[str]
         raise ScaffoldError(f"{os.fspath(vmod)}: no board of the module has a hex grid with a numbering "
                             "(HexGrid + HexGridNumbering, alone or in a ZonedGrid) with a hex centre on the board; "
                             "nothing to import as a map")
+    check_hex_count(module)
     game_id = game_id_for(folder)
-    parent = folder.resolve().parent
-    parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.toolkit-import-", suffix=".tmp", dir=parent))
+    folder.resolve().parent.mkdir(parents=True, exist_ok=True)
+    tmp = temporary_folder(folder.resolve(), TMP_TAG)
     try:
         w = _Writer(module, tmp, game_id)
         maps = w.maps()
@@ -336,14 +361,22 @@ def import_module(vmod: str | os.PathLike[str], game_dir: str | os.PathLike[str]
         w.write(RECORD, _dump(["What `toolkit vsav read --game` needs of the module: its maps, boards and grids "
                                "as VASSAL reads them.", "Written by `toolkit import-vmod`; not meant for editing."],
                               record))
-        for path in sorted(tmp.rglob("*.yaml")):
-            if path.name.startswith("map-"):
-                compile_map(path)
-        load_game(str(tmp))
+        _check_loads(tmp, vmod)
         if folder.is_dir():
+            os.chmod(tmp, folder.stat().st_mode & 0o7777)
             folder.rmdir()            # empty (checked above); rename cannot replace a folder on every system
         os.rename(tmp, folder)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return ImportReport(folder, sorted(p for p in folder.rglob("*") if p.is_file()), w.notes)
+    return ImportReport(folder, sorted(p for p in folder.rglob("*") if p.is_file()), w.notes, w.hexes)
+
+
+def _check_loads(tmp: Path, vmod) -> None:
+    """Load the game built in the temporary folder; a failure is the module's, named so (the folder is gone
+    by the time the user reads the message)."""
+    try:
+        load_game(str(tmp))
+    except (DataFileError, ValueError) as err:
+        raise ScaffoldError(f"{os.fspath(vmod)}: the imported game would not load: "
+                            f"{str(err).replace(str(tmp) + os.sep, '')}") from None

@@ -256,6 +256,9 @@ def parse_log_text(text: str, source: str = "<savedGame>", limits: LogLimits = L
         steps.append(step)
     if not head:
         raise LogError(f"{source}: no game state before the logged steps -- not a VASSAL log")
+    if head[0] == "begin_save" and "end_save" not in head:
+        raise LogError(f"{source}: the game state at the start ends before its end_save -- the file is cut off; "
+                       "ask for the whole log")
     initial = parse_saved_game(encode(head, ESC), source)
     if not initial.setup and not initial.pieces:
         raise LogError(f"{source}: no saved game state (begin_save/end_save or pieces) at the start -- "

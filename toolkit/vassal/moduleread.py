@@ -31,6 +31,8 @@ MAX_BUILD_FILE_BYTES = 64 << 20
 MAX_IMAGE_BYTES = 256 << 20
 MAX_BOARD_PIXELS = 300_000_000   # a board image's width x height (the engine would need gigabytes beyond)
 MAX_ZONE_POINTS = 10_000
+MAX_NUMBER = 10_000_000          # a whole-number attribute's magnitude (sizes, origins, offsets in pixels)
+MIN_SPACING, MAX_SPACING = 1.0, 1e6   # a hex grid's dx and dy in pixels
 DEFAULT_DY = 64.0
 DEFAULT_DX = math.sqrt(3) / 2 * DEFAULT_DY
 
@@ -47,8 +49,25 @@ PROTOTYPE = _PKG + "PrototypeDefinition"
 ROSTER = _PKG + "PlayerRoster"
 
 
+#: What one module may hold, counted in ``buildFile.xml`` before anything else is read: (what, elements, limit).
+ELEMENT_LIMITS = (("maps", MAP_CLASSES, 100), ("boards", (BOARD,), 500), ("zones", (ZONE,), 5_000),
+                  ("piece slots", PIECE_SLOTS, 20_000))
+
+
 class ModuleReadError(ValueError):
     """A module that cannot be imported: names the file, the element or attribute, and the fix."""
+
+
+def check_element_counts(root, label: str) -> None:
+    """Refuse a module holding more maps, boards, zones or piece slots than :data:`ELEMENT_LIMITS` allow."""
+    kinds = {tag: what for what, tags, _ in ELEMENT_LIMITS for tag in tags}
+    counts = dict.fromkeys((what for what, _, _ in ELEMENT_LIMITS), 0)
+    for el in root.iter(*kinds):
+        counts[kinds[el.tag]] += 1
+    for what, _, limit in ELEMENT_LIMITS:
+        if counts[what] > limit:
+            raise ModuleReadError(f"{label}: {counts[what]:,} {what}, over the limit of {limit:,} for an import "
+                                  "(docs/vassal.md, 'Limits'); import a module with fewer")
 
 
 @dataclass(frozen=True)
@@ -136,11 +155,16 @@ class _Reader:
         text = el.get(key)
         if text is None or text == "":
             return default
+        if len(text) > 40:   # never converted: Python refuses huge digit strings, and floats overflow on them
+            raise self.fail(f"{where} {key}", f"{text[:40]!r}…: {len(text):,} characters, over the limit of 40")
         try:
-            return int(text.strip())
+            value = int(text.strip())
         except ValueError:
             raise self.fail(f"{where} {key}", f"{text[:40]!r} is not a whole number (VASSAL drops such a grid; "
                                                "fix the module in VASSAL's editor)") from None
+        if abs(value) > MAX_NUMBER:
+            raise self.fail(f"{where} {key}", f"{value}: over the limit of {MAX_NUMBER:,} in magnitude")
+        return value
 
     def number(self, el, key: str, default: float, where: str) -> float:
         text = el.get(key)
@@ -150,8 +174,9 @@ class _Reader:
             value = float(text.strip())
         except ValueError:
             raise self.fail(f"{where} {key}", f"{text[:40]!r} is not a number") from None
-        if not math.isfinite(value) or value <= 0 or value > 1e6:
-            raise self.fail(f"{where} {key}", f"{text[:40]!r}: expected a positive spacing in pixels")
+        if not math.isfinite(value) or not MIN_SPACING <= value <= MAX_SPACING:
+            raise self.fail(f"{where} {key}", f"{text[:40]!r}: expected a spacing of {MIN_SPACING:g} to "
+                                               f"{MAX_SPACING:,.0f} pixels")
         return value
 
     @staticmethod
@@ -254,10 +279,14 @@ class _Reader:
                     size = img.size
         except (Image.DecompressionBombError, OSError, ValueError) as err:
             raise self.fail(f"{where} image", f"{name[:80]!r} is not a readable image ({err})") from None
-        if size[0] * size[1] > MAX_BOARD_PIXELS:
-            raise self.fail(f"{where} image", f"{name[:80]!r} is {size[0]} x {size[1]} pixels, over the limit of "
-                                              f"{MAX_BOARD_PIXELS:,} pixels")
+        self.check_pixels(size, f"{where} image", f"{name[:80]!r} is")
         return data, size
+
+    def check_pixels(self, size: tuple[int, int], where: str, what: str) -> None:
+        """Refuse a board over :data:`MAX_BOARD_PIXELS` (its image's, or the declared width and height)."""
+        if size[0] * size[1] > MAX_BOARD_PIXELS:
+            raise self.fail(where, f"{what} {size[0]} x {size[1]} pixels, over the limit of {MAX_BOARD_PIXELS:,} "
+                                   "pixels")
 
     def board(self, el, where: str) -> tuple[vgrid.Board, bytes]:
         name = el.get("name") or ""
@@ -267,6 +296,7 @@ class _Reader:
             data, size = self.image(image, where)
         else:
             data, size = b"", (self.integer(el, "width", 500, where), self.integer(el, "height", 500, where))
+            self.check_pixels(size, f"{where} width and height", "the board is")
         grid_el = next((c for c in el if isinstance(c.tag, str) and c.tag.startswith(_GRID)), None)
         grid = None if grid_el is None else self.grid(grid_el, size, where)
         return vgrid.Board(name, size[0], size[1], image, grid), data
@@ -361,6 +391,7 @@ def read_published_module(path: str | os.PathLike[str]) -> PublishedModule:
         if root.tag != "VASSAL.build.GameModule":
             raise ModuleReadError(f"{label}: entry {entry!r}: the root element is {str(root.tag)[:60]!r}, "
                                   "expected VASSAL.build.GameModule")
+        check_element_counts(root, label)
         reader = _Reader(arc, label)
         module = PublishedModule(label, root.get("name") or "", root.get("version") or "")
         for el in root.iter():

@@ -27,12 +27,17 @@ the hex where the unit began the current phase (so a counter dragged hex by
 hex is judged as one move) on the position just before the step, with the
 game's ``moves`` calculator, trying the game's other kinds of move (No
 Prisoners: strategic, rail, amphibious; *Jerusalem!*: terrorist) before
-calling it illegal with the normal move's reason and rule.  The game's
-``check`` runs every ``CHECK_GROUP`` changed steps, at each change of phase
-and at the end; a violation that was not there before is traced back to the
-step that made it (see :func:`check_log`).  Entries from and exits to
-off-map places, removed or added pieces, markers and games without a movement
-calculator are listed as not checked, with why.
+calling it illegal with the normal move's reason and rule.  A unit that
+leaves the map's hexes (off the board, into a box, removed -- a piece added
+again keeps its unit id --, or hidden by a state that does not read) and
+comes back within the phase is judged the same way, from where it began the
+phase.  The game's ``check`` runs every ``CHECK_GROUP`` changed steps, at each
+change of phase and at the end; a violation that was not there before is
+traced back to the step that made it (see :func:`check_log`).  Units still
+off the map's hexes at the end of a phase, entries of units that began it off
+them, moves between boxes, markers, commands not applied and games without a
+movement calculator are listed as not checked, with why: the verdict is then
+"not proven" (:attr:`LogReport.verdict`), never legal.
 """
 from __future__ import annotations
 
@@ -82,6 +87,7 @@ class LogReplay:
                 self.stacks[st.id] = st
         self.dirty = True
         self._unit_of: dict[int, str] = {}   # id(SavePiece) -> unit id, kept across re-decoding
+        self._gone: dict[str, str] = {}      # piece id -> unit id of a removed piece
         self._used: set[str] = set()
         self._name_units()
 
@@ -173,6 +179,8 @@ class LogReplay:
         return True
 
     def _drop(self, p: SavePiece) -> None:
+        if id(p) in self._unit_of:   # a piece added again later is the same unit
+            self._gone[p.id] = self._unit_of.pop(id(p))
         self._leave_stack(p)
         self.pieces.pop(p.id, None)
         self.save.pieces = [q for q in self.save.pieces if q is not p]
@@ -215,7 +223,10 @@ class LogReplay:
             self.save.pieces.append(p)
             if p.id:
                 self.pieces[p.id] = p
-            self._name_new([p])
+            if p.id in self._gone:
+                self._set_unit(p, self._gone.pop(p.id))
+            else:
+                self._name_new([p])
             self.dirty = True
             return None
         if kind == "add_stack":
@@ -418,13 +429,21 @@ class LogReport:
         return [m for m in self.moves if not m.legal]
 
     @property
+    def verdict(self) -> str:
+        """``illegal`` (an illegal move or a new violation), ``not proven`` (something the checker could not
+        judge: see ``not_checked`` and ``ignored_commands``), else ``legal``."""
+        if self.illegal_moves or self.violations or self.initial_violations:
+            return "illegal"
+        return "not proven" if self.not_checked or self.ignored else "legal"
+
+    @property
     def legal(self) -> bool:
-        return not self.illegal_moves and not self.violations and not self.initial_violations
+        return self.verdict == "legal"
 
     def json(self) -> dict[str, Any]:
         """The stable JSON form (docs/cli.md)."""
         return {
-            "log": self.source, "game": self.game, "legal": self.legal, "steps": self.steps,
+            "log": self.source, "game": self.game, "legal": self.legal, "verdict": self.verdict, "steps": self.steps,
             "commands": self.commands, "check_after": self.check_after,
             "moves_checked": len(self.moves),
             "illegal_moves": [m.json() for m in self.illegal_moves],
@@ -442,7 +461,7 @@ class LogReport:
         n_viol = sum(len(v["violations"]) for v in self.violations)
         head = (f"{self.source}: {self.steps} steps, {len(self.moves)} moves checked, "
                 f"{len(self.illegal_moves)} illegal, {n_viol} new violation(s)")
-        lines = [head + (": legal" if self.legal else "")]
+        lines = [f"{head}: {self.verdict}"]
         if self.initial_violations:
             lines.append(f"  at the start of the log: {len(self.initial_violations)} violation(s)")
             lines += [f"    [{v['rule']}] {v['message']}" for v in self.initial_violations]
@@ -523,7 +542,7 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
     report.initial_violations = prev_v
     phase_key = (pos.turn, pos.phase, pos.phasing_side)
     report.phases.append({"step": 0, "turn": pos.turn, "phase": pos.phase, "phasing_side": pos.phasing_side})
-    phase_start: dict[str, Any] = {}
+    phase_start = _hexes(pos)
     replay.dirty = False
     group: list[tuple[int, Position]] = []   # (step, position) since the last check
 
@@ -573,7 +592,8 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
         before, pf, pos = pos, new_pf, new_pos
         key = (pos.turn, pos.phase, pos.phasing_side)
         if key != phase_key:
-            phase_key, phase_start = key, {}
+            _left_the_map(step.number, phase_start, before, report, name)
+            phase_key, phase_start = key, _hexes(before)
             report.phases.append({"step": step.number, "turn": pos.turn, "phase": pos.phase,
                                   "phasing_side": pos.phasing_side})
             if check_after == "step" and group:
@@ -582,6 +602,7 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
         group.append((step.number, pos))
         if check_after == "step" and len(group) >= CHECK_GROUP:
             prev_v = settle()
+    _left_the_map(len(log.steps), phase_start, pos, report, name)
     if check_fn is not None and group:
         if check_after != "step":
             group[:] = group[-1:]
@@ -590,28 +611,47 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
     return report
 
 
+def _hexes(pos: Position) -> dict[str, Any]:
+    """Each unit's hex (None in a box): where the units begin a phase."""
+    return {u.id: u.hex for u in pos.units}
+
+
+def _left_the_map(step: int, phase_start: dict[str, Any], now: Position, report: LogReport, name) -> None:
+    """Units on the map's hexes when the phase began and off them at its end (removed, moved off the map or
+    into a box, hidden by an unreadable state): not judged."""
+    for uid, start in phase_start.items():
+        u = now.by_id.get(uid)
+        if start is not None and (u is None or u.hex is None):
+            report.not_checked.append(NotChecked(step, "unit leaves the map", "removed, or moved off the map's "
+                                                 "hexes, by the end of the phase: not judged", [uid], name(start),
+                                                 u.box if u else None))
+
+
 def _check_moves(step: int, before: Position, after: Position, moves_fn, no_moves: str | None, variants,
                  phase_start: dict, report: LogReport, name) -> None:
-    """Every unit whose hex changed in a step: grouped into stack moves and checked."""
+    """Every unit whose hex changed in a step, judged from where it began the phase (however it got off the
+    map and back meanwhile): grouped into stack moves and checked."""
     groups: dict[tuple, list[str]] = {}
     for uid, a in after.by_id.items():
         b = before.by_id.get(uid)
-        if b is None:
-            report.not_checked.append(NotChecked(step, "unit enters the map", "it was not on the map's hexes "
-                                                 "before (added, or from off the map): entries are not checked",
-                                                 [uid], None, name(a.hex) if a.hex else a.box))
-        elif b.hex != a.hex:
-            if b.hex is None or a.hex is None:
-                report.not_checked.append(NotChecked(step, "unit moves to or from an off-map box",
-                                                     "moves into and out of boxes are not checked", [uid],
-                                                     name(b.hex) if b.hex else b.box,
-                                                     name(a.hex) if a.hex else a.box))
-            else:
-                groups.setdefault((b.hex, a.hex), []).append(uid)
-    for uid, b in before.by_id.items():
-        if uid not in after.by_id:
-            report.not_checked.append(NotChecked(step, "unit leaves the map", "removed, or moved off the map's "
-                                                 "hexes: not checked", [uid], name(b.hex) if b.hex else b.box))
+        src = b.hex if b is not None else None
+        if a.hex is None:   # from a hex into a box: judged at the end of the phase
+            if src is None and (b is None or b.box != a.box):
+                report.not_checked.append(NotChecked(step, "unit moves into a box", "moves between boxes and "
+                                                     "pieces added in one are not judged", [uid],
+                                                     b.box if b else None, a.box))
+            continue
+        if a.hex == src:
+            continue
+        if phase_start.get(uid) is None:   # from here on, its moves this phase are judged from where it is
+            phase_start[uid] = src if src is not None else a.hex
+            if src is None:
+                report.not_checked.append(NotChecked(step, "unit enters the map", "it was not on the map's hexes "
+                                                     "when the phase began (added, or from a box or off the map): "
+                                                     "entries are not judged", [uid], b.box if b else None,
+                                                     name(a.hex)))
+                continue
+        groups.setdefault((src, a.hex), []).append(uid)
     mb = Multiset((m.marker, m.hex) for m in before.markers)
     ma = Multiset((m.marker, m.hex) for m in after.markers)
     if mb != ma:
@@ -627,42 +667,54 @@ def _check_moves(step: int, before: Position, after: Position, moves_fn, no_move
     for (src, dst), uids in groups.items():
         by_start: dict[Any, list[str]] = {}
         for uid in uids:
-            by_start.setdefault(phase_start.setdefault(uid, src), []).append(uid)
+            by_start.setdefault(phase_start[uid], []).append(uid)
         for start, ids in by_start.items():
+            origin = name(src) if src is not None else "off-map"
             if moves_fn is None:
                 report.not_checked.append(NotChecked(step, "move", f"no movement calculator: {no_moves}", ids,
-                                                     name(src), name(dst)))
+                                                     origin, name(dst)))
                 continue
-            check = MoveCheck(step, ids, name(start), name(src), name(dst), True)
+            check = MoveCheck(step, ids, name(start), origin, name(dst), True)
             if start == dst:
                 check.how = "back where it began the phase"
                 report.moves.append(check)
                 continue
-            pos = base
-            if start != src:
-                pos = base.moved({u: dataclasses.replace(base.by_id[u], hex=start) for u in ids})
-            first = None
-            try:
-                for variant in variants:
-                    result = moves_fn(pos, ids, **variant)
-                    if dst in result.destinations:
-                        check.how = ", ".join(f"{k}={v}" for k, v in variant.items()) or None
-                        left = {u: why for u, why in result.bound.items() if u not in uids}
-                        if left:  # e.g. the convoy dragged without its escorts (6.3.3)
-                            why = next(iter(left.values()))
-                            check.legal, check.rule = False, why.rule
-                            check.reason = f"{', '.join(sorted(left))} had to move along: {why.message}"
-                        break
-                    if first is None:
-                        first = result.why_not(dst)
-                else:
-                    check.legal = False
-                    check.rule, check.reason = (first.rule, first.message) if first else (None, None)
-            except Exception as err:  # noqa: BLE001 -- a hostile log must not crash the checker
-                report.not_checked.append(NotChecked(step, "move", f"the move calculator failed: "
-                                                     f"{type(err).__name__}: {err}", ids, name(src), name(dst)))
-                continue
-            report.moves.append(check)
+            _judge(check, _placed(base, after, ids, start), ids, uids, dst, moves_fn, variants, report)
+
+
+def _placed(base: Position, after: Position, ids: list[str], start) -> Position:
+    """``base`` with the units ``ids`` at ``start`` (those not in it -- off the map before the step -- added)."""
+    moved = {u: dataclasses.replace(base.by_id.get(u) or after.by_id[u], hex=start, box=None) for u in ids}
+    pos = base.moved(moved)
+    missing = tuple(moved[u] for u in ids if u not in base.by_id)
+    return dataclasses.replace(pos, units=pos.units + missing) if missing else pos
+
+
+def _judge(check: MoveCheck, pos: Position, ids: list[str], uids: list[str], dst, moves_fn, variants,
+           report: LogReport) -> None:
+    """Try the normal move and the game's other kinds; record the check (or why it could not be made)."""
+    first = None
+    try:
+        for variant in variants:
+            result = moves_fn(pos, ids, **variant)
+            if dst in result.destinations:
+                check.how = ", ".join(f"{k}={v}" for k, v in variant.items()) or None
+                left = {u: why for u, why in result.bound.items() if u not in uids}
+                if left:  # e.g. the convoy dragged without its escorts (6.3.3)
+                    why = next(iter(left.values()))
+                    check.legal, check.rule = False, why.rule
+                    check.reason = f"{', '.join(sorted(left))} had to move along: {why.message}"
+                break
+            if first is None:
+                first = result.why_not(dst)
+        else:
+            check.legal = False
+            check.rule, check.reason = (first.rule, first.message) if first else (None, None)
+    except Exception as err:  # noqa: BLE001 -- a hostile log must not crash the checker
+        report.not_checked.append(NotChecked(check.step, "move", f"the move calculator failed: "
+                                             f"{type(err).__name__}: {err}", ids, check.origin, check.to))
+        return
+    report.moves.append(check)
 
 
 def check_log_file(path: str | os.PathLike[str] | IO[bytes], game_id: str | None = None, *,

@@ -161,6 +161,7 @@ def polygon_contains(points: tuple[tuple[int, int], ...], x: float, y: float) ->
     return hits % 2 == 1
 
 
+_SCANNED_ZONES = 8   # up to this many zones, a point is tested against each (no index built)
 _ZONE_TOKEN = re.compile(r"\$([A-Za-z0-9_]*)\$")
 
 
@@ -192,9 +193,25 @@ class ZonedGrid:
     zones: tuple[Zone, ...]
     background: Union[HexGrid, RegionGrid, None] = None
 
+    @cached_property
+    def _index(self):
+        """A spatial index of the zones' bounding boxes (a point's candidate zones without testing them all)."""
+        from shapely import STRtree, box
+
+        return STRtree([box(*_corners(z.bounds())) for z in self.zones if z.path])
+
+    @cached_property
+    def _with_path(self) -> tuple[Zone, ...]:
+        return tuple(z for z in self.zones if z.path)
+
     def zone_at(self, px: int, py: int) -> Zone | None:
-        """The first zone holding the point."""
-        return next((z for z in self.zones if z.contains(px, py)), None)
+        """The first zone holding the point (candidates from the spatial index, tested in the zones' order)."""
+        from shapely import Point
+
+        candidates = self._with_path
+        if len(candidates) > _SCANNED_ZONES:
+            candidates = [candidates[i] for i in sorted(self._index.query(Point(px, py)))]
+        return next((z for z in candidates if z.contains(px, py)), None)
 
     def grid_of(self, zone: Zone) -> Union[HexGrid, RegionGrid, None]:
         """The grid a zone names its points with."""
@@ -208,6 +225,11 @@ class ZonedGrid:
         grid = self.grid_of(z)
         values = {"name": z.name, "gridLocation": (grid.location_name(px, py) if grid else None) or ""}
         return _ZONE_TOKEN.sub(lambda m: values.get(m.group(1), ""), z.location_format)
+
+
+def _corners(bounds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    x, y, w, h = bounds
+    return x, y, x + w, y + h
 
 
 Grid = Union[HexGrid, RegionGrid, ZonedGrid]

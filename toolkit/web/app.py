@@ -147,12 +147,16 @@ def los_png(book: SourceBook, request: Request) -> Response:
 
 def position_answer(name: str, model: type[SourceQuery], answer: Callable[..., dict], *keys: str):
     """The endpoint ``GET /api/<name>``: ``answer(position, *parameters)``, the parameters ``keys`` of ``model``,
-    kept per source and parameters (the position never changes)."""
-    @api
-    def endpoint(book: SourceBook, request: Request) -> dict:
-        q, src = _source(book, request, model)
+    computed in a worker process (:mod:`.workers`, no lock held meanwhile) and kept per source and parameters
+    (the position never changes)."""
+    def endpoint(request: Request) -> Response:
+        book: SourceBook = request.app.state.book
+        with book.lock:
+            q, src = _source(book, request, model)
+            position = src.position
         args = tuple(getattr(q, key) for key in keys)
-        return src.remember((name, *args), lambda: answer(src.position, *args))
+        return JSONResponse(src.remember((name, *args), lambda: book.workers.run(
+            f"/api/{name} of {src.id}", answer, position, *args)))
     endpoint.__name__ = endpoint.__qualname__ = name
     return endpoint
 
@@ -172,8 +176,8 @@ async def open_file(request: Request) -> Response:
 
 
 def _opened(book: SourceBook, raw: bytes, filename: str | None) -> dict:
+    src: Source = book.upload(raw, filename)   # read without the lock: other requests go on meanwhile
     with book.lock:
-        src: Source = book.upload(raw, filename)
         return source_json(src)
 
 

@@ -54,8 +54,19 @@ def serve(app: Starlette, host: str = LOCAL_HOST, port: int = DEFAULT_PORT, open
         opener = threading.Timer(0.5, webbrowser.open, [url])
         opener.daemon = True
         opener.start()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    server = _Server(uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1))
     try:
         server.run(sockets=[sock])
     finally:
         sock.close()
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server whose Ctrl-C first stops the app's worker processes, so no answer keeps it waiting."""
+
+    def handle_exit(self, sig, frame) -> None:
+        """Stop the workers (their requests are answered 503 at once), then shut down as uvicorn does."""
+        book = getattr(self.config.app.state, "book", None)
+        if book is not None:
+            book.workers.stop()
+        super().handle_exit(sig, frame)

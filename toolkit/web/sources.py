@@ -23,9 +23,11 @@ from ..game.module import Game, load_bundled_game, load_game, open_user_map
 from ..games import game_position_from_save, game_position_from_yaml, load_position_or_save
 from ..mapdata import CompiledMap, list_maps, open_map
 from .queries import NotFound, TooLarge, WebError
+from .workers import Workers
 
 MAX_UPLOAD_BYTES = 5 << 20   # an uploaded position or save
 MAX_UPLOADS = 16             # uploads kept in memory (the oldest is dropped first)
+MAX_POSITION_UNITS = 10_000  # units of a position the viewer opens
 POSITION_FOLDERS = ("scenarios", "examples")
 _UNSAFE_NAME = re.compile(r"[\x00-\x1f\x7f/\\:]")
 
@@ -86,6 +88,7 @@ class SourceBook:
 
     def __init__(self, game: str | None = None) -> None:
         self.lock = threading.RLock()
+        self.workers = Workers()
         self.current: str | None = None
         self.game = game
         self.maps = {map_id: Source(f"map:{map_id}", title, map_id, open_map=_bundled_map(map_id))
@@ -172,6 +175,14 @@ class SourceBook:
         return self._add(name, (game_position_from_yaml(raw, name, self.game), []))
 
     def _add(self, title: str, opened: tuple[Position, list]) -> Source:
+        units = len(opened[0].units)
+        if units > MAX_POSITION_UNITS:
+            raise TooLarge(f"{title}: {units:,} units, over the viewer's limit of {MAX_POSITION_UNITS:,} units a "
+                           "position (docs/web.md); check it with `toolkit check` instead")
+        with self.lock:
+            return self._keep(title, opened)
+
+    def _keep(self, title: str, opened: tuple[Position, list]) -> Source:
         self.uploaded += 1
         sid = f"upload:{self.uploaded}"
         game = opened[0].game

@@ -1,0 +1,105 @@
+"""The viewer's heavy answers (reach, ZOC, supply, command, check, victory) in worker processes.
+
+Each answer is computed in a process forked from the server, so it starts with the opened position already in
+memory and sends back only its JSON.  No lock is held meanwhile: every other request is answered at once.  At most
+:data:`WORKERS` run together (the others wait for a turn); one that takes longer than :data:`ANSWER_SECONDS`,
+waiting included, is killed and answered 503; :meth:`Workers.stop` (the server stopping, Ctrl-C) kills them all.
+"""
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import threading
+import time
+from typing import Any, Callable
+
+from ..answers import REFUSALS, error_text
+from .queries import WebError
+
+ANSWER_SECONDS = 30.0   # one answer's time limit, its wait for a worker included
+WORKERS = 2             # answers computed at the same time
+log = logging.getLogger("toolkit.web")
+
+
+class Unavailable(WebError):
+    """An answer the server could not give in time (or while stopping)."""
+
+    status = 503
+
+
+class Workers:
+    """Forked worker processes for heavy answers, at most ``workers`` at a time, each under ``seconds``."""
+
+    def __init__(self, seconds: float = ANSWER_SECONDS, workers: int = WORKERS) -> None:
+        self.seconds = seconds
+        self.slots = threading.BoundedSemaphore(workers)
+        self.running: set[Any] = set()
+        self.lock = threading.Lock()
+        self.stopped = False
+
+    def run(self, what: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` computed in a worker: its result; a refusal there is raised here as a :class:`WebError`
+        (its status and message), a bug as a ``RuntimeError``; :class:`Unavailable` past the time limit."""
+        deadline = time.monotonic() + self.seconds
+        if not self.slots.acquire(timeout=self.seconds):
+            raise self._too_slow(what)
+        try:
+            ok, value = self._in_worker(what, fn, args, deadline)
+        finally:
+            self.slots.release()
+        if ok:
+            return value
+        status, message = value
+        if status >= 500:
+            raise RuntimeError(message)
+        err = WebError(message)
+        err.status = status
+        raise err
+
+    def _in_worker(self, what: str, fn, args, deadline: float) -> tuple[bool, Any]:
+        ctx = multiprocessing.get_context("fork")
+        receive, send = ctx.Pipe(duplex=False)
+        with self.lock:
+            if self.stopped:
+                raise Unavailable("the server is stopping")
+            worker = ctx.Process(target=_work, args=(send, fn, args), daemon=True)
+            worker.start()
+            self.running.add(worker)
+        send.close()
+        try:
+            if not receive.poll(max(0.0, deadline - time.monotonic())):
+                raise self._too_slow(what)
+            return receive.recv()
+        except EOFError:   # killed: the server is stopping
+            raise Unavailable("the server is stopping") from None
+        finally:
+            worker.kill()
+            worker.join()
+            receive.close()
+            with self.lock:
+                self.running.discard(worker)
+
+    def _too_slow(self, what: str) -> Unavailable:
+        return Unavailable(f"{what}: not answered within {self.seconds:g} s (the viewer's limit per answer, "
+                           "docs/web.md); the position is too large for it")
+
+    def stop(self) -> None:
+        """Kill every worker; answers asked from now on are refused."""
+        with self.lock:
+            self.stopped = True
+            for worker in self.running:
+                worker.kill()
+
+
+def _work(send, fn: Callable[..., Any], args: tuple) -> None:
+    """The worker: ``(True, result)`` or ``(False, (status, message))`` sent back."""
+    try:
+        out: tuple[bool, Any] = (True, fn(*args))
+    except (*REFUSALS, WebError) as err:
+        out = (False, (getattr(err, "status", 400), error_text(err)))
+    except RecursionError:
+        out = (False, (400, "the input is nested too deeply"))
+    except Exception as err:  # noqa: BLE001 -- a bug: logged here, answered 500 by the server
+        log.error("internal error in a worker", exc_info=err)
+        out = (False, (500, f"{type(err).__name__}: {err}"))
+    send.send(out)
