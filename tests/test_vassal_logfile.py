@@ -144,7 +144,7 @@ def test_nested_sub_commands_and_escapes_flatten_in_order():
 
 def test_jerusalem_legal_and_illegal_move(jerusalem, tmp_path):
     pos = jerusalem.position
-    result = rule("jerusalem-1948", "moves")(pos, ["j-plm-1"])
+    result = rule(pos.game, "moves")(pos, ["j-plm-1"])
     name = pos.game.map.name
     legal_to = "2014"
     assert pos.game.map.resolve(legal_to) in result.destinations
@@ -166,7 +166,7 @@ def test_jerusalem_legal_and_illegal_move(jerusalem, tmp_path):
 def test_moves_dragged_hex_by_hex_are_one_move(jerusalem, tmp_path):
     # each drag alone is legal, but the whole move is farther than the unit's MP from where it began
     pos = jerusalem.position
-    result = rule("jerusalem-1948", "moves")(pos, ["j-plm-1"])
+    result = rule(pos.game, "moves")(pos, ["j-plm-1"])
     far = max(result.destinations.values(), key=lambda d: d.cost)
     path = [pos.game.map.name(h) for h in far.path]
     b = Board(pos)
@@ -188,7 +188,7 @@ def test_stack_drag_is_checked_as_one_stack(jerusalem, tmp_path):
     b = Board(pos)
     uid = "j-plm-1"
     mates = [u.id for u in pos.at(pos.by_id[uid].hex)]
-    result = rule("jerusalem-1948", "moves")(pos, mates)
+    result = rule(pos.game, "moves")(pos, mates)
     to = sorted(result.destinations, key=lambda h: (result.destinations[h].cost, pos.game.map.name(h)))[0]
     report = check_log_file(_write(tmp_path, b.log([[b.move_stack(uid, pos.game.map.name(to))]])))
     assert len(report.moves) == 1 and sorted(report.moves[0].units) == sorted(mates) and report.moves[0].legal
@@ -196,7 +196,7 @@ def test_stack_drag_is_checked_as_one_stack(jerusalem, tmp_path):
 
 def test_no_prisoners_legal_and_illegal_move(no_prisoners, tmp_path):
     pos = no_prisoners.position
-    result = rule("no-prisoners", "moves")(pos, ["a-52-div"])
+    result = rule(pos.game, "moves")(pos, ["a-52-div"])
     enemy = pos.game.map.resolve("0708")
     why = result.why_not(enemy)
     assert why.rule == "9.3"
