@@ -399,7 +399,8 @@ def retreat_rows(repeat: int) -> list[dict]:
     jerusalem = load_game_position(root / "modules" / "jerusalem-1948" / "scenarios" / "scenario-ii.yaml")
     jewish = next(u.id for u in jerusalem.units if u.hex is not None and u.side == "jewish")
     arab = next(u.id for u in jerusalem.units if u.hex is not None and u.side == "arab")
-    asked = (("siege-of-jerusalem: D result, every retreat hex full (Rout, 15.3)", siege, ["j"], ["c"], {"result": "D"}),
+    asked = (("siege-of-jerusalem: D result, every retreat hex full (Rout, 15.3)", siege, ["j"], ["c"],
+              {"result": "D"}),
              (f"no-prisoners scenario 1: {allied} retreats two hexes (12.2 A)", np1, [allied], [turk], {"hexes": 2}),
              ("steppe scenario 1: DR on s-inf-1 (10.x)", steppe, ["s-inf-1"], ["g-pz-2"], {"result": "DR"}),
              (f"jerusalem-1948 Scenario II: K on {arab} (9.4.5)", jerusalem, [arab], [jewish], {"result": "K"}))
@@ -546,7 +547,8 @@ def import_rows(repeat: int) -> list[dict]:
 GROUPS: dict[str, Callable[[argparse.Namespace], list[dict]]] = {
     "foundation": lambda a: run(a.repeat, a.generated), "jerusalem": lambda a: jerusalem_rows(a.repeat),
     "no-prisoners": lambda a: no_prisoners_rows(a.repeat), "siege": lambda a: siege_rows(a.repeat),
-    "steppe": lambda a: steppe_rows(a.repeat), "retreat": lambda a: retreat_rows(a.repeat), "vassal": lambda a: vassal_rows(), "web": lambda a: web_rows(a.repeat),
+    "steppe": lambda a: steppe_rows(a.repeat), "retreat": lambda a: retreat_rows(a.repeat),
+    "vassal": lambda a: vassal_rows(), "web": lambda a: web_rows(a.repeat),
     "web-page": lambda a: web_page_rows(), "import": lambda a: import_rows(min(a.repeat, 10)),
 }
 
