@@ -13,12 +13,12 @@ import yaml
 from hypothesis import given, settings, strategies as st
 
 from siege_positions import pos as siege_pos
-from test_rules_data import _run, position, steppe, u  # noqa: F401  (steppe: the fixture)
+from test_rules_data import STEPPE, _run, position, steppe, u  # noqa: F401  (steppe: the fixture)
 
-from toolkit.answers import retreat_answer
+from toolkit.answers import check_answer, retreat_answer
 from toolkit.game import GameDataError, load_game
 from toolkit.game.moves import Blocked
-from toolkit.game.retreat import RetreatMove, apply_retreats
+from toolkit.game.retreat import apply_retreats
 from toolkit.games import rule
 from toolkit.games.data.retreat import DataRetreat
 
@@ -145,21 +145,23 @@ def test_retreat_section_errors_name_the_key(steppe, edit, key, needle):
 @settings(max_examples=40, deadline=None)
 @given(col=st.integers(2, 9), row=st.integers(2, 7), hexes=st.integers(1, 3), side=st.integers(0, 5))
 def test_every_retreat_path_is_legal_and_exactly_long_enough(col, row, hexes, side):
-    """Property: every path has ``hexes`` hexes, each step one the hooks allow, ending ``hexes`` away."""
-    pos = position(STEPPE_DIR, [u("s", "sov-inf", f"{col:02d}{row:02d}")], phase="axis_combat")
-    start = pos.by_id["s"].hex
-    enemy = sorted(n for n in start.neighbors() if n in pos.game.map.hexes)[side % 6 if side < 6 else 0]
-    pos = position(STEPPE_DIR, [u("s", "sov-inf", f"{col:02d}{row:02d}"),
-                                u("g", "ger-inf", pos.game.map.name(enemy))], phase="axis_combat")
+    """Property: every path has ``hexes`` hexes, each a step the hooks allow and one hex farther from the start
+    (10.2), so it ends ``hexes`` away; the position after a retreat without a last resort passes toolkit check."""
+    here = f"{col:02d}{row:02d}"
+    cmap = load_game(str(STEPPE)).map
+    start = cmap.resolve(here)
+    enemy = sorted(start.neighbors())[side]            # an interior hex: six neighbours on the map
+    pos = position(STEPPE, [u("s", "sov-inf", here), u("g", "ger-inf", cmap.name(enemy))], phase="axis_combat")
     found = rule(pos.game, "retreat")(pos, ["s"], [enemy], hexes=hexes)
-    hooks = DataRetreat(pos)
+    hooks, unit = DataRetreat(pos), pos.by_id["s"]
     for d in found.units[0].destinations:
         assert len(d.path) == hexes + 1 and d.hex.distance(start) == hexes
         for a, b in zip(d.path, d.path[1:]):
-            assert [s for s in hooks.steps(pos.by_id["s"], a, 0, None) if s.to == b and type(s) is not Blocked]
-
-
-STEPPE_DIR = __import__("pathlib").Path(__file__).resolve().parent.parent / "examples" / "steppe"
+            assert b.distance(start) == a.distance(start) + 1
+            assert [s for s in hooks.steps(unit, a, 0, None) if s.to == b and type(s) is not Blocked]
+    if found.units[0].destinations and found.units[0].last_resorts == 0:
+        first = pos.game.map.name(found.units[0].destinations[0].hex)
+        assert check_answer(apply_retreats(found, {"s": first}))["legal"]
 
 
 def test_the_command_prints_every_rule(steppe, tmp_path):
