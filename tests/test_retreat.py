@@ -181,3 +181,20 @@ def test_the_command_prints_every_rule(steppe, tmp_path):
         "position after the result: legal (toolkit check)"]
     after = yaml.safe_load((tmp_path / "after.yaml").read_text())
     assert {x["id"]: x["hex"] for x in after["units"]} == {"g": "0404", "s": "0406"}
+
+
+def test_a_step_loss_flips_or_eliminates(steppe):
+    # EX as a step loss for the attacker: infantry turns to its reduced back (game.yaml back_flag), armour has no
+    # back face and is eliminated, a reduced unit too (10.1)
+    rules = yaml.safe_load((steppe / "rules.yaml").read_text())
+    rules["retreat"]["results"]["EX"] = {"rule": "10.1", "attacker": {"step_loss": True}}
+    (steppe / "rules.yaml").write_text(yaml.safe_dump(rules))
+    pos = position(steppe, [u("g", "ger-inf", "0404"), u("r", "ger-inf", "0404", flags=["reduced"]),
+                            u("pz", "ger-pz", "0404"), u("s", "sov-inf", "0405")], phase="axis_combat")
+    data = answer(pos, ["g", "r", "pz"], ["s"], result="EX", apply=[])
+    found = {x["unit"]: x for x in data["units"]}
+    assert found["g"]["flipped"]["rule"] == "10.1" and found["g"]["eliminated"] is None
+    assert found["r"]["eliminated"]["rule"] == found["pz"]["eliminated"]["rule"] == "10.1"
+    after = {x["id"]: x for x in data["after"]["position"]["units"]}
+    assert after["g"]["flags"] == ["reduced"] and after["g"]["hex"] == "0404"
+    assert after["r"]["box"] == after["pz"]["box"] == "eliminated"
