@@ -198,3 +198,16 @@ def test_a_step_loss_flips_or_eliminates(steppe):
     after = {x["id"]: x for x in data["after"]["position"]["units"]}
     assert after["g"]["flags"] == ["reduced"] and after["g"]["hex"] == "0404"
     assert after["r"]["box"] == after["pz"]["box"] == "eliminated"
+
+
+def test_not_toward_the_enemy_instead_of_away(steppe):
+    # away: null, not_toward_enemy (10.5): no hex nearer the enemy of the combat than the hex before.  The German
+    # in 0603 (his ZOC 0502 0503 0702 0703 0602 0604 touches none of 0405's neighbours) is three hexes from 0405;
+    # of its neighbours 0404 and 0504 are two from 0603 (refused, 10.5), 0304 0505 three, 0305 0406 four.
+    rules = yaml.safe_load((steppe / "rules.yaml").read_text())
+    rules["retreat"].update(away=None, not_toward_enemy={"rule": "10.5"})
+    (steppe / "rules.yaml").write_text(yaml.safe_dump(rules))
+    pos = position(steppe, [u("g", "ger-inf", "0603"), u("s", "sov-inf", "0405")], phase="axis_combat")
+    found = one(answer(pos, ["s"], ["g"], result="DR"))
+    assert dests(found) == ["0304", "0305", "0406", "0505"]
+    assert {h: r for h, r in refusals(found).items() if h in ("0404", "0504")} == {"0404": "10.5", "0504": "10.5"}

@@ -9,7 +9,8 @@ what those last resorts do to the unit.  :func:`retreats` searches each retreat 
 What is generic here:
 
 * the length: ``most`` hexes (each hex costs 2, the generator counting half points) or, for games that count a
-  retreat in movement points, the game's own step costs within a budget; at least ``least`` hexes;
+  retreat in movement points, the game's own step costs within a budget; at least ``least`` hexes (a hex
+  reached sooner may not end the retreat there);
 * ``away``: each hex farther from the hex the unit retreats from (so ``most`` hexes end exactly ``most`` away);
 * ``not_toward``: no hex closer to the enemy units of the combat than the hex before;
 * last resorts: a retreat takes the fewest last-resort hexes it can (searched again allowing one more each
@@ -106,7 +107,9 @@ class RetreatMove:
             if why is None:
                 why = self.hooks.last_resort(self.unit, at, to, not span.by_mf and hexes + 1 == span.most)
                 if why is None or used + 1 <= self.limit:
-                    yield Step(to, step.cost if span.by_mf else 2, step.stop, step.no_end,
+                    short = None if hexes + 1 >= span.least else Reason(span.rule, f"a retreat of at least "
+                                                                                   f"{span.least} hexes")
+                    yield Step(to, step.cost if span.by_mf else 2, step.stop, step.no_end or short,
                                (step.mode, hexes + 1, used + (why is not None)))
                     continue
             yield Blocked(to, why)
@@ -137,7 +140,7 @@ def search(hooks: RetreatHooks, unit: Unit, span: Span, name) -> UnitRetreat:
     for limit in range(hooks.most_last_resorts(unit) + 1):
         result = legal_moves(RetreatMove(hooks, unit, span, limit, name))
         first = first or result
-        ends = [d for d in result.destinations.values() if len(d.path) - 1 >= span.least]
+        ends = list(result.destinations.values())
         if ends:
             found.destinations = sorted(ends, key=lambda d: (d.cost, name(d.hex)))
             found.after = {d.hex: hooks.settle(unit, limit) for d in found.destinations}
