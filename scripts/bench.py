@@ -377,6 +377,41 @@ def steppe_rows(repeat: int) -> list[dict]:
             for name, ms, runs, target in timed]
 
 
+def retreat_rows(repeat: int) -> list[dict]:
+    """Issue 22: one retreat answer (toolkit retreat --json, every destination and refusal with its rule) per
+    game, 20 ms as a unit's legal moves: the Siege's D result through full hexes (15.3: a second search), a No
+    Prisoners two-hex retreat in scenario 1, Steppe's DR in scenario 1 and Jerusalem!'s K in Scenario II."""
+    from toolkit.answers import retreat_answer
+    from toolkit.game import PositionFile, position_from_file
+    from toolkit.games import load_game_position, load_position_or_save
+
+    root = Path(__file__).resolve().parent.parent
+    siege = position_from_file(PositionFile(
+        game="siege-of-jerusalem", turn="AP I/1", phase="melee", phasing_side="roman",
+        units=[{"id": "c", "counter": "v-cavalry", "hex": "KK29"}, {"id": "j", "counter": "y-regulars-5-7",
+                                                                     "hex": "JJ30"}]
+        + [{"id": f"m{i}", "counter": "y-militia-2-6", "hex": h} for i, h in enumerate(["JJ31", "II30", "II31"] * 3)]))
+    steppe = load_position_or_save(str(root / "examples" / "steppe" / "scenarios" / "scenario-1.yaml"),
+                                   str(root / "examples" / "steppe"))[0]
+    np1 = load_game_position(root / "modules" / "no-prisoners" / "scenarios" / "scenario-1.yaml")
+    allied = next(u.id for u in np1.units if u.hex is not None and u.side == "allied")
+    turk = next(u.id for u in np1.units if u.hex is not None and u.side != "allied")
+    jerusalem = load_game_position(root / "modules" / "jerusalem-1948" / "scenarios" / "scenario-ii.yaml")
+    jewish = next(u.id for u in jerusalem.units if u.hex is not None and u.side == "jewish")
+    arab = next(u.id for u in jerusalem.units if u.hex is not None and u.side == "arab")
+    asked = (("siege-of-jerusalem: D result, every retreat hex full (Rout, 15.3)", siege, ["j"], ["c"],
+              {"result": "D"}),
+             (f"no-prisoners scenario 1: {allied} retreats two hexes (12.2 A)", np1, [allied], [turk], {"hexes": 2}),
+             ("steppe scenario 1: DR on s-inf-1 (10.x)", steppe, ["s-inf-1"], ["g-pz-2"], {"result": "DR"}),
+             (f"jerusalem-1948 Scenario II: K on {arab} (9.4.5)", jerusalem, [arab], [jewish], {"result": "K"}))
+    rows = []
+    for name, position, units, enemy, request in asked:
+        ms = median_ms(lambda: retreat_answer(position, units, attackers=enemy, **request), repeat)
+        rows.append({"benchmark": f"retreat answer: {name}", "median_ms": round(ms, 3), "runs": repeat,
+                     "target_ms": 20, "ok": ms <= 20})
+    return rows
+
+
 def bench_log(position, n: int) -> bytes:
     """A log of ``n`` moves, one a step: the phasing side's units in turn, each to its legal destinations."""
     from toolkit.games.jerusalem import moves
@@ -578,8 +613,9 @@ def import_rows(repeat: int) -> list[dict]:
 GROUPS: dict[str, Callable[[argparse.Namespace], list[dict]]] = {
     "foundation": lambda a: run(a.repeat, a.generated), "jerusalem": lambda a: jerusalem_rows(a.repeat),
     "no-prisoners": lambda a: no_prisoners_rows(a.repeat), "siege": lambda a: siege_rows(a.repeat),
-    "steppe": lambda a: steppe_rows(a.repeat), "vassal": lambda a: vassal_rows(), "web": lambda a: web_rows(a.repeat),
-    "web-busy": lambda a: web_busy_rows(a.repeat), "web-page": lambda a: web_page_rows(), "import": lambda a: import_rows(min(a.repeat, 10)),
+    "steppe": lambda a: steppe_rows(a.repeat), "retreat": lambda a: retreat_rows(a.repeat),
+    "vassal": lambda a: vassal_rows(), "web": lambda a: web_rows(a.repeat), "web-busy": lambda a: web_busy_rows(a.repeat),
+    "web-page": lambda a: web_page_rows(), "import": lambda a: import_rows(min(a.repeat, 10)),
 }
 
 

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 
 from .game import Game, GameDataError, Position, stacking
 from .game.moves import MoveResult
+from .game.retreat import apply_retreats
 from .game.violations import check_json
 from .games import has_rules, rule, rules_for, side_reach
 from .hexgrid import Hex, HexNameError
@@ -226,3 +227,34 @@ def reach_answer(position: Position, side: str) -> dict[str, Any]:
     found = side_reach(position, side)
     return {"side": side, "hexes": [{"hex": name(h), "count": len(units), "units": list(units)}
                                     for h, units in sorted(found.items(), key=lambda kv: name(kv[0]))]}
+
+
+def retreat_answer(position: Position, unit_ids: Sequence[str], attack_hex: str | None = None,
+                   attackers: Sequence[str] = (), hexes: int | None = None, result: str | None = None,
+                   apply: Sequence[str] | None = None) -> dict[str, Any]:
+    """``toolkit retreat --json``: what a combat result (or a retreat of ``hexes``) does to each named unit, its
+    legal retreats or why it is eliminated, each with its rule; with ``apply`` (the hexes the retreating units
+    go to, in their order; none needed for a unit with one), the position after the result and its check."""
+    require_units(position, position.source, [*unit_ids, *attackers])
+    sides = {position.by_id[u].side for u in unit_ids}
+    if len(sides) > 1:
+        raise ValueError(f"--units: {', '.join(unit_ids)} are of several sides; name the units of one side")
+    cmap = position.game.map
+    enemy = [position.by_id[u] for u in attackers] or [
+        u for u in position.at(cmap.resolve(attack_hex)) if u.side not in sides]
+    if not enemy or any(u.side in sides or u.hex is None for u in enemy):
+        raise ValueError("--attackers / --from-attack-hex: give the enemy units of the combat (on the map), or "
+                         "the hex they attacked from")
+    rules = Rules(position.game)
+    found = rules.retreat(position, list(unit_ids), sorted({u.hex for u in enemy}, key=cmap.name), hexes=hexes,
+                          result=result)
+    data = rules.retreat_json(found)
+    if apply is not None:
+        going = [f.unit.id for f in found.units if f.destinations]
+        if len(apply) > len(going):
+            raise ValueError(f"--apply: {len(apply)} hexes for {len(going)} retreating unit(s) "
+                             f"({', '.join(going) or 'none'}); give one hex each, in that order")
+        after = apply_retreats(found, dict(zip(going, apply)))
+        data["after"] = {"position": after.to_file().model_dump(mode="json", exclude_defaults=True),
+                         "check": check_answer(after)}
+    return data

@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 import yaml
 
 from .answers import (REFUSALS, Rules, SightLine, check_answer, clean_text, command_answer, error_text, hex_json,
-                      moves_json, require_units, search_moves, supply_answer, victory_answer)
+                      moves_json, require_units, retreat_answer, search_moves, supply_answer, victory_answer)
 from .fileio import STDOUT, OutputError, check_input, check_output, write_atomic
 from .game.module import is_game_folder, load_game, open_user_map, user_map_file
 from .games import load_game_position, load_position_or_save
@@ -331,6 +331,60 @@ def cmd_advance(args: argparse.Namespace) -> None:
             beyond = row.get("beyond")
             print(f"  {uid}: {' '.join(d['hex'] for d in row['destinations'])}"
                   + (f"; no further: {beyond['reason']} ({beyond['rule']})" if beyond else ""))
+
+
+def cmd_retreat(args: argparse.Namespace) -> None:
+    """Apply a combat result: each unit's legal retreats (or why it is eliminated or stays), the position after."""
+    if args.output and args.apply is None:
+        raise ValueError("-o: give --apply (the retreat hexes, or none for units with one) to write the position "
+                         "after the result")
+    position, _ = _game_command(args)
+    data = retreat_answer(position, args.units, args.from_attack_hex, args.attackers or (), args.hexes, args.result,
+                          args.apply)
+    if args.output:
+        text = yaml.safe_dump(data["after"]["position"], sort_keys=False, allow_unicode=True)
+        verb = _verb(args.output)
+        write_atomic(args.output, text)
+        print(f"{verb} {args.output}", file=_status_stream(args.output))
+
+    def layers(at):
+        return [Highlight({at(d["hex"]): f"{d['cost']:g}" for u in data["units"] for d in u["destinations"]},
+                          "#1f8f3f"),
+                Highlight({at(u["from"]): "x" for u in data["units"] if u["eliminated"] and u["from"]}, "#c0392b")]
+    if _draw_or_dump(args, position, data, layers):
+        return
+    print(f"result {data['result']}:" if data["result"] else f"a retreat of {args.hexes} hex(es):")
+    for u in data["units"]:
+        _print_unit_result(u)
+    if "after" in data:
+        verdict = "legal" if data["after"]["check"]["legal"] else "NOT LEGAL"
+        print(f"position after the result: {verdict} (toolkit check)")
+        for v in data["after"]["check"]["violations"]:
+            print(f"  {v['message']}")
+
+
+def _print_unit_result(u: dict) -> None:
+    """One unit of ``toolkit retreat``: what the result does to it, with the rule of each restriction."""
+    where = f"{u['unit']} in {u['from'] or 'no hex'}"
+    for key in ("flipped", "note"):
+        if u[key]:
+            print(f"  {where}: {u[key]['reason']} ({u[key]['rule']})")
+    if u["eliminated"]:
+        print(f"  {where}: ELIMINATED: {u['eliminated']['reason']} ({u['eliminated']['rule']})")
+    elif u["stays"]:
+        print(f"  {where}: stays: {u['stays']['reason']} ({u['stays']['rule']})")
+    if u["retreat"] and not u["eliminated"]:
+        r = u["retreat"]
+        length = f"{r['most']:g} MF" if r["unit_of_length"] == "mf" else (
+            f"{r['least']}-{r['most']} hexes" if r["least"] != r["most"] else f"{r['most']} hex(es)")
+        print(f"  {where}: retreats {length} ({r['rule']}):")
+        for d in u["destinations"]:
+            fate = (f", then eliminated: {d['eliminated']['reason']} ({d['eliminated']['rule']})"
+                    if d["eliminated"] else f", then {', '.join(d['flags'])}" if u["last_resorts"] else "")
+            print(f"    {d['hex']}  via {' '.join(d['path'][1:-1]) or '-'}{fate}")
+    if u["retreat"]:
+        for x in u["refused"]:
+            print(f"    not {x['hex']}: {x['reason']} ({x['rule']})")
 
 
 def cmd_railhead(args: argparse.Namespace) -> None:
@@ -762,6 +816,22 @@ def build_parser() -> argparse.ArgumentParser:
                    help="further hexes: one per E result that eliminated no one (11.86)")
     s.add_argument("--defenders", nargs="*", default=[], metavar="UNIT",
                    help="defenders still shown in the hex, to take off first (they retreated or died)")
+
+    s = _rules_parser(sub, "retreat", "apply a combat result: each unit's legal retreats with the rule of every "
+                                      "restriction, or why it is eliminated, and the position after (--apply)",
+                      cmd_retreat, svg="draw the destinations (and x where a unit is eliminated)")
+    s.add_argument("--units", nargs="+", required=True, metavar="UNIT",
+                   help="the units of one side the result affects (the Siege: in the order of the code's letters)")
+    enemy = s.add_mutually_exclusive_group(required=True)
+    enemy.add_argument("--from-attack-hex", metavar="HEX", help="the hex the enemy attacked from (for the "
+                                                                "attacker's own retreat: the defenders' hex)")
+    enemy.add_argument("--attackers", nargs="+", metavar="UNIT", help="the enemy units of the combat")
+    s.add_argument("--result", metavar="CODE", help="the combat result, a code of the game's table (AR, DR, B, "
+                                                    "D, K ...)")
+    s.add_argument("--hexes", type=int, metavar="N", help="instead of --result: a retreat of N hexes")
+    s.add_argument("--apply", nargs="*", metavar="HEX", help="apply the result: the hex each retreating unit goes "
+                                                             "to, in their order (none for a unit with one)")
+    s.add_argument("-o", "--output", metavar="POSITION.yaml", help="with --apply: write the position after")
 
     s = sub.add_parser("vmod", help="build a game's VASSAL module, or check one (vmod check FILE.vmod)",
                        usage="toolkit vmod GAME -o FILE.vmod | toolkit vmod check FILE.vmod [--json]")

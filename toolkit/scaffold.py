@@ -209,7 +209,7 @@ def rules_yaml(game_id: str, title: str) -> str:
     """The text of a new ``rules.yaml``: every section, for the scaffold's map and counters."""
     return f"""\
 # {title}: the rules as data (docs/rules-data.md; `toolkit schema rules` gives the JSON Schema).  The commands
-# (moves, odds, supply, command, place, victory, check) and the viewer answer from it, citing the rule numbers
+# (moves, odds, retreat, supply, command, place, victory, check) and the viewer answer from it, citing the rule numbers
 # given here: replace them with your rulebook's.  Delete a section your game does not have; a plugin can add
 # rules that need code (docs/plugins.md).
 game: {game_id}
@@ -264,6 +264,18 @@ combat:
   terrain: {{woods: {{shift: -1}}, hill: {{shift: -1}}, town: {{multiply: 2}}}}
   hexsides: {{river: {{rule: "8.3", shift: -1, when: all}}}}
   out_of_supply: {{rule: "9.2", attack: 0.5, defence: 1}}
+
+retreat:                              # applying the results (toolkit retreat)
+  rule: "8.4"
+  results:                            # each code of combat.results: what it does to each side's units
+    AE: {{attacker: {{eliminate: true}}}}
+    AR: {{attacker: {{retreat: 1}}}}
+    EX: {{attacker: {{step_loss: true}}, defender: {{step_loss: true}}}}   # turned to the back face (or eliminated)
+    DR: {{defender: {{retreat: 1}}}}
+    DE: {{defender: {{eliminate: true}}}}
+  away: {{rule: "8.4"}}                 # each hex farther from the hex retreated from
+  enemy_zoc: {{effect: prohibited, rule: "8.4"}}
+  overstack: {{effect: last_resort, rule: "8.4"}}   # only when no other retreat; the excess is eliminated
 
 supply:
   rule: "9"

@@ -1,10 +1,10 @@
 """``rules.yaml``: a game's common rules as data (docs/rules-data.md), for any game folder.
 
 Movement (allowance, classes, terrain, hexside and line costs, kinds of movement, phases), zones of control,
-combat (odds or differential tables, terrain, hexsides, modifiers), supply, command, reinforcements and victory,
-each citing the rule number the game's maker gives.  This module only reads and checks the file (the pydantic
-models below, then :func:`check_rules` against the game's vocabulary, counters and map); the calculators are in
-:mod:`toolkit.games.data`, and never parse files.
+combat (odds or differential tables, terrain, hexsides, modifiers), combat results and retreats, supply,
+command, reinforcements and victory, each citing the rule number the game's maker gives.  This module only
+reads and checks the file (the pydantic models below, then :func:`check_rules` against the game's vocabulary,
+counters and map); the calculators are in :mod:`toolkit.games.data`, and never parse files.
 
 Costs are movement points, multiples of ½ (the move generator counts half points); ``P`` marks a prohibited
 entry.  A cost is one number for every movement class, or a mapping ``class -> cost``:
@@ -125,7 +125,7 @@ class Zoc(Rule):
     enter: ZocEnter = ZocEnter()
     leave: ZocLeave = ZocLeave()
     zoc_to_zoc: ZocToZoc = ZocToZoc()
-    negated_by_friends: list[Literal["supply", "command", "reinforcements"]] = []
+    negated_by_friends: list[Literal["supply", "command", "reinforcements", "retreat"]] = []
 
 
 class CombatTable(Rule):
@@ -193,6 +193,47 @@ class Combat(Rule):
     modifiers: list[Modifier] = []
     out_of_supply: Optional[SupplyEffect] = None
     adjacent: Rule = Rule()                       # the rule: attackers must be next to every defender
+
+
+class SideEffect(_Model):
+    """What a combat result does to each unit of one side of the combat."""
+
+    retreat: int = Field(0, ge=0)        # hexes to retreat
+    eliminate: bool = False
+    step_loss: bool = False              # turned to its back face (eliminated when it shows it, or has none)
+    note: str = ""                       # what the owner still decides (which units an exchange costs …)
+
+
+class ResultEffect(Rule):
+    """A result code's effect on the attacker's and the defender's units."""
+
+    attacker: SideEffect = SideEffect()
+    defender: SideEffect = SideEffect()
+
+
+class RetreatZoc(Rule):
+    """Whether a retreat may enter an enemy zone of control (``zoc.negated_by_friends`` with ``retreat``: a
+    friendly unit there negates it)."""
+
+    effect: Literal["allowed", "prohibited"] = "prohibited"
+
+
+class RetreatStacking(Rule):
+    """Ending a retreat over the stacking limit (game.yaml ``stacking``): ``allowed``, ``prohibited`` (no such
+    retreat), or ``last_resort`` (only when no other retreat exists; the excess is then eliminated)."""
+
+    effect: Literal["allowed", "prohibited", "last_resort"] = "last_resort"
+
+
+class Retreat(Rule):
+    """Applying combat results: what each result code does, and the retreat's restrictions (besides the
+    movement section's prohibited terrain and hexsides and the hexes enemy units hold)."""
+
+    results: dict[str, ResultEffect]
+    away: Optional[Rule] = Rule()          # each hex farther from the hex retreated from (null: not required)
+    not_toward_enemy: Optional[Rule] = None   # no hex closer to the enemy units of the combat
+    enemy_zoc: RetreatZoc = RetreatZoc()
+    overstack: RetreatStacking = RetreatStacking()
 
 
 class Sources(Rule):
@@ -295,6 +336,7 @@ class RulesData(_Model):
     movement: Optional[Movement] = None
     zoc: Optional[Zoc] = None
     combat: Optional[Combat] = None
+    retreat: Optional[Retreat] = None
     supply: Optional[Supply] = None
     command: Optional[Command] = None
     reinforcements: Optional[Reinforcements] = None
@@ -365,6 +407,8 @@ class RulesCheck:
             self.names("zoc.not_into", r.zoc.not_into, list(self.cmap.terrain_types), "terrain")
         if r.combat:
             self.combat(types, phases)
+        if r.retreat:
+            self.retreat()
         for key, blocks in (("supply", r.supply and r.supply.blocked_by), ("command", r.command and r.command.blocked_by)):
             if blocks:
                 self.names(f"{key}.blocked_by.terrain", blocks.terrain, list(self.cmap.terrain_types), "terrain")
@@ -492,6 +536,25 @@ class RulesCheck:
                 self.names(f"combat.modifiers[{i}].when.{key}", getattr(w, key), list(self.cmap.terrain_types),
                            "terrain")
             self.names(f"combat.modifiers[{i}].when.phase", w.phase, phases, "phase")
+
+
+    def retreat(self) -> None:
+        """The retreat section: result codes of the combat table, and what its restrictions need."""
+        r = self.rules.retreat
+        if self.rules.combat is None or self.rules.movement is None:
+            self.fail("retreat", "a retreat needs the combat section (its result codes) and the movement section "
+                                 "(the terrain a retreat may not enter); declare them")
+        self.names("retreat.results", r.results, list(self.rules.combat.results), "result code (combat.results)")
+        if r.enemy_zoc.effect == "prohibited" and self.rules.zoc is None:
+            self.fail("retreat.enemy_zoc", "no zoc section says where enemy zones of control are; declare zoc, "
+                                           "or give effect: allowed")
+        if r.overstack.effect != "allowed" and self.spec.stacking is None:
+            self.fail("retreat.overstack", "game.yaml declares no stacking limits; declare stacking there, or "
+                                           "give effect: allowed")
+        for code, effect in r.results.items():
+            if (effect.attacker.step_loss or effect.defender.step_loss) and self.spec.back_flag is None:
+                self.fail(f"retreat.results.{code}", "a step loss turns a unit to its back face, but game.yaml "
+                                                     "declares no back_flag; declare one, or eliminate instead")
 
 
 def check_rules(rules: RulesData, spec, manifest, cmap, file: str, error) -> None:

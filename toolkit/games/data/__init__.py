@@ -16,12 +16,13 @@ from ...game.violations import check_json
 from ...hexgrid import Hex
 from ...los import Convention, LosEngine, LosResult
 from ...los.explain import map_obstacles
-from . import combat, legality, movement, reinforcements, trace, victory
+from . import combat, legality, movement, reinforcements, retreat, trace, victory
 from .facts import zoc_of
 
 #: The ``rules.yaml`` section each calculator needs (for the message naming what to declare).
 SECTION_OF = {"moves": "movement", "movement_phases": "movement", "side_zoc": "zoc", "combat": "combat",
-              "supply": "supply", "command": "command", "placement": "reinforcements", "victory": "victory"}
+              "retreat": "retreat", "supply": "supply", "command": "command", "placement": "reinforcements",
+              "victory": "victory"}
 
 
 def can_see(position: Position, a: Hex, b: Hex) -> LosResult:
@@ -48,6 +49,8 @@ def calculators(rules: RulesData) -> dict[str, Any]:
         out["side_zoc"] = side_zoc
     if rules.combat is not None:
         out |= {"combat": combat.combat, "combat_json": combat.combat_json}
+    if rules.retreat is not None:
+        out |= {"retreat": retreat.retreat, "retreat_json": retreat.retreat_json}
     if rules.supply is not None:
         out |= {"supply": trace.supply, "supply_json": trace.supply_json}
     if rules.command is not None:

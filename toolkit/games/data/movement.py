@@ -82,7 +82,7 @@ class DataMove:
         if n in self.enemy_hexes:
             yield Blocked(n, Reason(self.m.enemy_units.rule or self.m.rule, "enemy units hold the hex"))
             return
-        cost, why = self._step_cost(at, n)
+        cost, why = self.step_cost(at, n)
         if cost is None:
             yield Blocked(n, why)
             return
@@ -114,7 +114,7 @@ class DataMove:
                                              "the one-hex minimum move: it takes the whole allowance")
         yield Step(n, cost, stop)
 
-    def _step_cost(self, at: Hex | None, n: Hex) -> tuple[int | None, Reason | None]:
+    def step_cost(self, at: Hex | None, n: Hex) -> tuple[int | None, Reason | None]:
         """The cost of the step (half MP) or None with the reason it is refused."""
         m, side = self.m, {} if at is None else self.cmap.hexside(at, n)
         if self.kind is None:   # normal movement: the lines no kind of movement keeps to itself

@@ -1,14 +1,16 @@
-"""*Jerusalem!* (1948) rules: movement, spotting and fire, combat odds, victory road, legality."""
+"""*Jerusalem!* (1948) rules: movement, spotting and fire, combat odds and results, victory road, legality."""
 from __future__ import annotations
 
 from typing import Sequence
 
 from ...game import GameSpec, Position
 from ...game.moves import MoveResult, legal_moves
+from ...game.retreat import retreats_json as retreat_json
 from ...game.violations import check_json
 from ...hexgrid import Hex
 from .combat import combat, combat_json
 from .legality import check
+from .retreat import retreat
 from .movement import JerusalemMove, map_facts, zoc_units
 from .spotting import can_see, fire, fire_json
 from .tables import load_tables
@@ -16,7 +18,8 @@ from .units import check_counter
 from .victory import victory, victory_json
 
 __all__ = ["GAME_ID", "MOVE_OPTIONS", "can_see", "check", "check_counter", "check_json", "combat", "combat_json",
-           "fire", "fire_json", "map_facts", "movement_phases", "moves", "side_zoc", "victory", "victory_json"]
+           "fire", "fire_json", "map_facts", "movement_phases", "moves", "retreat", "retreat_json", "side_zoc",
+           "victory", "victory_json"]
 
 #: The LOS rule and convention of spotting (10.7.1), for ``toolkit los --position``.
 SPOTTING_RULE = "10.7.1"

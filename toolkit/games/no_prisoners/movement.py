@@ -372,11 +372,11 @@ class NoPrisonersMove:
         may_rail = self.kind == "rail" and mode in (None, RAIL) and at in self.rail_zone
         normal_mode = RAILED if mode in (RAIL, RAILED) else None
         for b in f.neighbors[at]:
-            why = self._entry(at, b, first)
+            why = self.entry_refusal(at, b, first)
             if why:
                 yield Blocked(b, why)
                 continue
-            stop, no_end = None, self._end(b)
+            stop, no_end = None, self.end_refusal(b)
             if b in self.ezoc:
                 if self.kind == "strategic" and self.strategic_ezoc is None:
                     yield Blocked(b, Reason("8.1 D", "strategic movement may not enter an enemy ZOC"))
@@ -389,7 +389,7 @@ class NoPrisonersMove:
             if self.rail_only and not own_rail:
                 yield Blocked(b, Reason("19.4 A", "armoured trains move only along the friendly rail net"))
                 continue
-            cost = self._cost(at, b)
+            cost = self.step_cost(at, b)
             if cost is None:
                 yield Blocked(b, Reason("8.4", f"{self.mf.base[b]} is prohibited terrain for "
                                                f"{'/'.join(sorted(self.profile[0]))} units (8.4, 8.6)"))
@@ -425,9 +425,9 @@ class NoPrisonersMove:
             if b in self.enemy:
                 yield Blocked(b, Reason("20.4", "an amphibious move never goes ashore into an enemy-occupied hex"))
                 continue
-            yield Step(b, self.budget, done, self._end(b), "landed")
+            yield Step(b, self.budget, done, self.end_refusal(b), "landed")
 
-    def _entry(self, a: Hex, b: Hex, first: bool) -> Reason | None:
+    def entry_refusal(self, a: Hex, b: Hex, first: bool) -> Reason | None:
         """Why no move of any kind may step from ``a`` into adjacent ``b``."""
         f = self.facts
         if b in f.prohibited or f.water_hexside(a, b):
@@ -452,7 +452,7 @@ class NoPrisonersMove:
                                     "(no moving directly from one enemy ZOC to another, 8.4)")
         return None
 
-    def _end(self, b: Hex) -> Reason | None:
+    def end_refusal(self, b: Hex) -> Reason | None:
         """Why the move may pass through but not end in ``b``: the stacking limit (9.1, 9.2 A/B)."""
         if not self.counting:
             return None
@@ -466,7 +466,9 @@ class NoPrisonersMove:
                                  f"{limit}; passing through is free (9.2 B), the limit holds at the end (9.2 A)")
         return None
 
-    def _cost(self, a: Hex, b: Hex) -> int | None:
+    def step_cost(self, a: Hex, b: Hex) -> int | None:
+        """The cost in half MP of the step from ``a`` into ``b`` (terrain, road, hexsides, 8.6, 8.7), or None when
+        the terrain or hexside is prohibited (8.4)."""
         key = (a, b)
         if key in self.costs:
             return self.costs[key]

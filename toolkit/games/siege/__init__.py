@@ -49,3 +49,8 @@ __all__ += ["advances", "assault", "engine_facing", "flank_attack"]
 # Control of the city areas and walls, the end of an Assault Period, 19.7 Breaches (18.1, 18.11, 18.3x)
 from .control import control, control_json  # noqa: E402
 __all__ += ["control", "control_json"]
+
+# Melee results applied: Disruption, elimination and retreats (14.x, 15.x, 7.5)
+from ...game.retreat import retreats_json as retreat_json  # noqa: E402
+from .retreat import retreat  # noqa: E402
+__all__ += ["retreat", "retreat_json"]

@@ -1,0 +1,186 @@
+"""*The Siege of Jerusalem* melee results applied (14.x, 15.x, 7.5), through :mod:`toolkit.game.retreat`.
+
+The result codes are the Melee Table's (tables.yaml ``melee_table.codes``).  The named units take them in the
+order of the code's letters (``DE``: the Disrupted unit, then the eliminated one); fewer units than letters only
+when the hex holds no more, the most severe letters first (11.82), and a DD on a lone unit eliminates it (14.33).
+
+* **B** (14.2): every named unit retreats one or two hexes, whatever the MF; a Jewish unit at Ground level in the
+  ZOC of the Roman Heavy Infantry attacking it retreats one hex and is eliminated rather than overstacked (14.21).
+* **D** (14.3): the unit is Disrupted (eliminated if it already is) and retreats within its Disrupted MF (15.1),
+  except in a Fortress, Testudo or Siege Engine hex (14.31) and Disrupted Jewish Artillery or a Catapult on an
+  Armored Tower (14.32), which stay.
+* **E** (14.4): the unit is eliminated.
+
+A retreat follows the movement rules of the one move generator (:class:`~.movement.SiegeMove`: terrain, levels,
+Gates, Ladders, Infantry and Cavalry apart 6.1-6.2 and 15.2) and never enters an enemy ZOC, even one a friendly
+unit holds (7.5, 15.1), nor a hex with a unit in Panic (15.1).  From each hex it goes toward the Refuge (the Temple
+District for the Jews, the nearest map edge for the Romans, 15.4) when a step that is no last resort does
+(15.1).  Each overstacked hex entered raises the unit's Disruption a level (15.3: Disrupted, Rout, Panic,
+eliminated), so such hexes are last resorts (15.1), and a retreat may not end in one (15.1).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Hashable, Iterator, Sequence
+
+from ...game import Position, Unit
+from ...game.moves import Blocked, Reason, Step
+from ...game.retreat import Order, RetreatAnswer, Span, check_request, retreats
+from ...hexgrid import Hex
+from .combat_tables import load_combat_tables
+from .movement import REFUGE, SiegeMove, _refuge, facts_for
+from .tables import load_tables
+from .zoc import FORTRESS, JEWISH, ROMAN, Board, fresh, is_combat, unit_class, zoc
+
+ZOC = Reason("7.5", "a retreat may not enter an enemy ZOC, even one a friendly unit occupies (7.5, 15.1)")
+ZOC_RULES = ("16.51", "7.311", "7.31")
+PANIC = Reason("15.1", "a retreat may not enter a hex holding a unit in Panic")
+TOWARD = Reason("15.1", "each hex of a retreat goes toward the Refuge when it can (15.4: the Temple District for "
+                        "the Jews, the nearest map edge for the Romans)")
+LEVELS = ({"disrupted"}, {"disrupted", "routed"}, {"disrupted", "panicked"})   # 15.3: Disrupted, Rout, Panic
+
+
+def level(u: Unit) -> int:
+    """A unit's Disruption: 0 Fresh, 1 Disrupted, 2 Rout, 3 Panic (15.3)."""
+    return 3 if u.has("panicked") else 2 if u.has("routed") else 0 if fresh(u) else 1
+
+
+class SiegeRetreat:
+    """The :class:`~toolkit.game.retreat.RetreatHooks` of the Siege (15.1-15.4, 7.5)."""
+
+    rule = "15.1"
+
+    def __init__(self, position: Position):
+        self.position = position
+        self.tables = load_tables(position.game.folder)
+        self.facts = facts_for(position, self.tables)
+        self.board = Board.of(position, self.facts)
+        self.zmap = zoc(position, self.board)
+        self.one_hex: set[str] = set()        # units under 14.21: never overstacked
+        self._moves: dict[str, SiegeMove] = {}
+        self._refuge_distance: dict[tuple[str, Hex], int] = {}
+
+    def move(self, unit: Unit) -> SiegeMove:
+        """The unit's movement rules (cached), the retreat's terrain, levels and stacking."""
+        if unit.id not in self._moves:
+            self._moves[unit.id] = SiegeMove(self.position, [unit], self.tables, False, self.board, self.zmap)
+        return self._moves[unit.id]
+
+    def steps(self, unit: Unit, at: Hex, cost_so_far: int, mode: Hashable) -> Iterator[Step | Blocked]:
+        """The unit's moves out of ``at``, never into an enemy ZOC or a Panic hex, toward the Refuge (15.1)."""
+        move, out = self.move(unit), []
+        for step in move.steps(at, cost_so_far, mode):
+            if type(step) is Blocked:
+                out.append(Blocked(step.to, ZOC) if step.reason.rule in ZOC_RULES else step)
+            elif move._zoc_at(step.to, step.mode[0]):
+                out.append(Blocked(step.to, ZOC))
+            elif any(u.has("panicked") for u in self.position.at(step.to) if u.id != unit.id):
+                out.append(Blocked(step.to, PANIC))
+            else:
+                out.append(step)
+        yield from self._toward_refuge(unit, at, out)
+
+    def _toward_refuge(self, unit: Unit, at: Hex, found: list[Step | Blocked]) -> Iterator[Step | Blocked]:
+        here = self._distance(unit.side, at)
+        nearer = [s for s in found if type(s) is Step and self._distance(unit.side, s.to) < here
+                  and self.last_resort(unit, at, s.to, False) is None]
+        for s in found:
+            keep = (type(s) is Blocked or not nearer or s in nearer
+                    or self.last_resort(unit, at, s.to, False) is not None)
+            yield s if keep else Blocked(s.to, TOWARD)
+
+    def _distance(self, side: str, h: Hex) -> int:
+        key = (side, h)
+        if key not in self._refuge_distance:
+            refuge = _refuge(self.facts) if side == JEWISH else self.facts.edge
+            self._refuge_distance[key] = 0 if side == JEWISH and self.facts.region[h] == REFUGE else min(
+                h.distance(r) for r in refuge)
+        return self._refuge_distance[key]
+
+    def last_resort(self, unit: Unit, at: Hex, to: Hex, final: bool) -> Reason | None:
+        """An overstacked hex entered: the unit's Disruption rises a level (15.3)."""
+        move = self.move(unit)
+        over = move._over(to, "g", extra=len(move._counting())) if move._counting() else None
+        if over is None or over[0] <= over[1]:
+            return None
+        return Reason("15.3", f"overstacked ({over[0]} units, limit {over[1]}): entering raises the unit's "
+                              "Disruption a level, allowed only when no other retreat exists (15.1)")
+
+    def most_last_resorts(self, unit: Unit) -> int:
+        """Levels up to Panic (15.3); none under 14.21."""
+        return 0 if unit.id in self.one_hex else 3 - level(unit)
+
+    def settle(self, unit: Unit, last_resorts: int) -> Unit | Reason:
+        """The unit's Disruption after its retreat (15.3)."""
+        now = level(unit) + last_resorts
+        if now == level(unit):
+            return unit
+        flags = (unit.flags - {"disrupted", "routed", "panicked"}) | LEVELS[now - 1]
+        return replace(unit, flags=frozenset(flags))
+
+
+def _stays(position: Position, board: Board, u: Unit) -> Reason | None:
+    """Why a Disrupted unit need not (14.31) or may not (14.32) retreat."""
+    here = position.at(u.hex)
+    if board.terrain(u.hex) in FORTRESS or u.has("testudo") or any(unit_class(x) == "siege_engine" for x in here):
+        return Reason("14.31", "Disrupted in a Fortress, Testudo or Siege Engine hex: it need not retreat (its "
+                               "owner may retreat it, subject to every retreat rule)")
+    if unit_class(u) == "artillery" and (u.side == JEWISH and u.type != "cauldron" or u.has("riding")):
+        return Reason("14.32", "Disrupted Jewish Artillery and a Catapult on an Armored Tower never retreat")
+    return None
+
+
+def _disrupt(position: Position, board: Board, u: Unit, lone: bool, code: str) -> Order:
+    """A Disruption (14.3, 14.33): eliminated when already Disrupted or a lone unit under a DD."""
+    if lone and code == "DD":
+        return Order(u.id, eliminated=Reason("14.33", "a DD against a hex with one defending unit eliminates it"))
+    if not fresh(u):
+        return Order(u.id, eliminated=Reason("14.3", "a Disruption result eliminates a unit already Disrupted"))
+    flipped = Reason("14.3", "Disrupted: turned to its Disrupted face")
+    why = _stays(position, board, u)
+    if why is not None:
+        return Order(u.id, flipped=flipped, stays=why)
+    mf = u.counter.value("movement", back=True, default=0) or 0
+    return Order(u.id, flipped=flipped, retreat=Span(int(2 * float(mf)), 1, "15.1", by_mf=True))
+
+
+def _heavy_infantry_zoc(hooks: SiegeRetreat, u: Unit, attackers: set[str]) -> bool:
+    """14.21: a Jew at Ground level in the Ground-level ZOC of a Roman Heavy Infantry among the attackers."""
+    if u.side != JEWISH or hooks.board.elevated(u.hex):
+        return False
+    return any(s.heavy_infantry_ground and s.unit in attackers for s in hooks.zmap.enemy(JEWISH).get(u.hex, []))
+
+
+def retreat(position: Position, unit_ids: Sequence[str], enemy_hexes: Sequence[Hex], hexes: int | None = None,
+            result: str | None = None) -> RetreatAnswer:
+    """What a Melee Table result (or a retreat of ``hexes`` hexes, as a B result's) does to the named defenders,
+    with their legal retreats (14.x, 15.x)."""
+    codes = load_combat_tables(position.game.folder).melee_table.codes
+    check_request(result, hexes, list(codes), "the Melee Table (tables.yaml melee_table.codes)")
+    hooks = SiegeRetreat(position)
+    units = [position.by_id[u] for u in unit_ids]
+    attackers = {u.id for h in enemy_hexes for u in position.at(h) if u.side == ROMAN}
+    if result is None or codes[result].retreat:
+        return retreats(position, hooks, [_fall_back(hooks, u, attackers, hexes) for u in units], result)
+    if not (codes[result].disrupt or codes[result].eliminate):
+        return retreats(position, hooks, [Order(u.id, stays=Reason("14.1", f"{result}: no effect")) for u in units],
+                        result)
+    defenders = [x for x in position.at(units[0].hex) if x.side == units[0].side and is_combat(x)]
+    letters = list(result)                       # DE: the first unit named is Disrupted, the second eliminated
+    if len(defenders) < len(letters):
+        letters = sorted(letters, key="ED".index)[:len(defenders)]     # the most severe first (11.82)
+    if len(units) != len(letters):
+        raise ValueError(f"--units: {result} takes {len(letters)} unit(s) of the defender's choice in the hex "
+                         "(14.3, 14.33, 14.4, 11.82); name that many, in the order of the code's letters")
+    orders = [Order(u.id, eliminated=Reason("14.4", "an E result eliminates it")) if letter == "E"
+              else _disrupt(position, hooks.board, u, len(defenders) == 1, result)
+              for u, letter in zip(units, letters)]
+    return retreats(position, hooks, orders, result)
+
+
+def _fall_back(hooks: SiegeRetreat, u: Unit, attackers: set[str], hexes: int | None) -> Order:
+    """A B result (14.2): one or two hexes (``hexes``: exactly that many); one under 14.21, never overstacked."""
+    if _heavy_infantry_zoc(hooks, u, attackers):
+        hooks.one_hex.add(u.id)
+        return Order(u.id, retreat=Span(1, 1, "14.21"))
+    return Order(u.id, retreat=Span(hexes or 2, hexes or 1, "14.2"))
