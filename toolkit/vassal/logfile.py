@@ -168,7 +168,7 @@ def _parse_int(tok: str) -> int:
 
 def decode_command(text: str) -> LoggedCommand:
     """Classify and decode one leaf command (what ``BasicCommandEncoder``, ``TurnTracker`` ... would decode)."""
-    if text == "":
+    if text in ("", "null"):   # a null sub-command: the engine writes it as the word null and reads back nothing
         return LoggedCommand("null", text)
     if text.startswith(MOVE):
         toks = fast_decode(text[len(MOVE):], "/")
