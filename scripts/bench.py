@@ -415,7 +415,7 @@ def retreat_rows(repeat: int) -> list[dict]:
 def bench_log(position, n: int) -> bytes:
     """A log of ``n`` moves, one a step: the phasing side's units in turn, each to its legal destinations."""
     from toolkit.games.jerusalem import moves
-    from toolkit.vassal.replay import log_of_moves
+    from toolkit.vassal.saves.replay import log_of_moves
 
     name = position.game.map.name
     plans = []
@@ -431,10 +431,10 @@ def bench_log(position, n: int) -> bytes:
 def vassal_rows() -> list[dict]:
     """Issue 6 targets: module build time and reading a 300-piece save."""
     from toolkit.game import load_position
-    from toolkit.vassal.module import build_module
-    from toolkit.vassal.positions import position_save
-    from toolkit.vassal.replay import check_log_file
-    from toolkit.vassal.savefile import read_save
+    from toolkit.vassal.build.module import build_module
+    from toolkit.vassal.saves.positions import position_save
+    from toolkit.vassal.saves.replay import check_log_file
+    from toolkit.vassal.saves.savefile import read_save
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -17,9 +17,9 @@ import pytest
 
 import vassal_modules as vm
 from toolkit.mapdata import open_map
-from toolkit.vassal.imported import load_record
-from toolkit.vassal.moduleread import read_published_module
-from toolkit.vassal.positions import read_position_save
+from toolkit.vassal.saves.imported import load_record
+from toolkit.vassal.published.moduleread import read_published_module
+from toolkit.vassal.saves.positions import read_position_save
 from vassal_engine import vengine
 
 _REASON = vengine.engine_available()
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.skipif(_REASON is not None, reason=f"VASSAL engine unav
 
 
 def _imported(tmp_path, shape: str):
-    from toolkit.vassal.importer import import_module
+    from toolkit.vassal.published.importer import import_module
 
     vmod = vm.write_vmod(tmp_path / f"{shape}.vmod", vm.SHAPES[shape]())
     folder = tmp_path / "game"
@@ -53,7 +53,7 @@ def _hex_points(cmap, module) -> list[tuple[str, str, list[int]]]:
 @pytest.mark.parametrize("shape", sorted(vm.SHAPES))
 def test_every_hex_centre_is_named_as_the_engine_names_it(tmp_path, shape):
     """Every hex centre of every map file, and 300 random points of every map (on and off the boards: the
-    grid arithmetic the save reader uses, :mod:`toolkit.vassal.vgrid`), named as the engine names them."""
+    grid arithmetic the save reader uses, :mod:`toolkit.vassal.engine.vgrid`), named as the engine names them."""
     vmod, folder, module = _imported(tmp_path, shape)
     centres = [p for cmap in _map_files(folder) for p in _hex_points(cmap, module)]
     assert len(centres) > 40

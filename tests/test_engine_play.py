@@ -21,10 +21,10 @@ from toolkit.cli import main as toolkit_main
 from toolkit.game import PositionFile, load_position, position_from_file
 from toolkit.game.module import load_game
 from toolkit.games import rule
-from toolkit.vassal.board import board_layout, hex_centre
-from toolkit.vassal.module import build_module
-from toolkit.vassal.piecedefs import MAIN_MAP
-from toolkit.vassal.positions import read_position_save, write_position_save
+from toolkit.vassal.design.board import board_layout, hex_centre
+from toolkit.vassal.build.module import build_module
+from toolkit.vassal.design.piecedefs import MAIN_MAP
+from toolkit.vassal.saves.positions import read_position_save, write_position_save
 
 from vassal_engine import vengine  # noqa: E402  (the real-VASSAL driver)
 

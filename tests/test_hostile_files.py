@@ -232,7 +232,7 @@ def test_existing_outputs_replaced_and_said_so(tmp_path):
 
 def test_sigterm_during_a_write_leaves_no_temporary_file(tmp_path):
     def child():
-        import toolkit.vassal.positions as positions
+        import toolkit.vassal.saves.positions as positions
 
         real = positions.write_atomic
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from test_hostile_support import ESC, SCENARIO, save_bytes, valid_save
 from toolkit.game import GameDataError
-from toolkit.vassal.safezip import ArchiveError
-from toolkit.vassal.savefile import MAX_SAVED_GAME_BYTES, SaveError
+from toolkit.vassal.engine.safezip import ArchiveError
+from toolkit.vassal.saves.savefile import MAX_SAVED_GAME_BYTES, SaveError
 
 OWN_ERRORS = (ArchiveError, SaveError, GameDataError)
 RUN_LIMIT = 5.0
@@ -48,7 +48,7 @@ def _mutate_text(text: str, data) -> str:
 
 
 def _read_position(path):
-    from toolkit.vassal.positions import read_position_save
+    from toolkit.vassal.saves.positions import read_position_save
     from toolkit.game import position_from_file
 
     pf, _ = read_position_save(path)
@@ -120,7 +120,7 @@ def _check_multiple(path) -> None:
     size = path.stat().st_size
     if size <= 64 * 1024:
         return
-    from toolkit.vassal.savefile import read_save
+    from toolkit.vassal.saves.savefile import read_save
 
     try:
         save = read_save(path)
@@ -141,7 +141,7 @@ def test_large_saves_decode_within_the_documented_multiple(tmp_path):
         start = time.monotonic()
         _check_multiple(p)
         try:
-            from toolkit.vassal.savefile import read_save
+            from toolkit.vassal.saves.savefile import read_save
             read_save(p)
         except OWN_ERRORS:
             pass

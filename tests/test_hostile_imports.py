@@ -11,8 +11,9 @@ import pytest
 import vassal_modules as vm
 from test_hostile_support import assert_refused, listing, run
 from toolkit.cli import main
-from toolkit.vassal import importer, vgrid
-from toolkit.vassal.importer import import_module
+from toolkit.vassal.published import importer
+from toolkit.vassal.engine import vgrid
+from toolkit.vassal.published.importer import import_module
 
 NUMBERING = ('first="H" hLeading="1" hOff="1" hType="N" hDescend="false" locationFormat="$gridLocation$" sep="" '
              'stagger="false" vDescend="false" vLeading="1" vOff="1" vType="N"')

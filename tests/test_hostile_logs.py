@@ -12,8 +12,8 @@ from test_hostile_support import assert_refused, run
 from test_vassal_logfile import SCENARIO_II, Board, _write
 from toolkit.cli import main
 from toolkit.game import load_position
-from toolkit.vassal.logfile import ESC, change_piece_command, move_piece_command, remove_piece_command
-from toolkit.vassal.seqenc import encode
+from toolkit.vassal.saves.logfile import ESC, change_piece_command, move_piece_command, remove_piece_command
+from toolkit.vassal.engine.seqenc import encode
 
 FAR = "0505"   # 23 hexes from j-plm-1's 2817: out of reach
 

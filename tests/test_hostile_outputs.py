@@ -11,7 +11,7 @@ import yaml
 import vassal_modules as vm
 from test_hostile_support import assert_refused, listing, run
 from toolkit.cli import main
-from toolkit.vassal.importer import import_module
+from toolkit.vassal.published.importer import import_module
 
 
 def _digests(folder):

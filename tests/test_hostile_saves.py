@@ -13,9 +13,9 @@ import pytest
 
 from test_hostile_support import (ESC, SCENARIO, TIME_LIMIT, assert_refused, listing, run, save_bytes,
                                   valid_save)
-from toolkit.vassal.pieces import basic_state, basic_type, encode_add_piece
-from toolkit.vassal.savefile import SaveError, SaveLimits, parse_saved_game, read_save
-from toolkit.vassal.seqenc import encode
+from toolkit.vassal.engine.pieces import basic_state, basic_type, encode_add_piece
+from toolkit.vassal.saves.savefile import SaveError, SaveLimits, parse_saved_game, read_save
+from toolkit.vassal.engine.seqenc import encode
 
 
 @pytest.fixture(scope="module")
@@ -162,7 +162,7 @@ WEIRD_BUT_ALLOWED = ["a,b", "semi;colon", "sl/ash", "'q'", "p|q", "  spaced", "Ã
 
 def test_unit_ids_round_trip_through_a_save():
     from toolkit.game import load_position, position_from_file
-    from toolkit.vassal.positions import position_save, read_position_save
+    from toolkit.vassal.saves.positions import position_save, read_position_save
 
     position = load_position(SCENARIO)
     units = list(position.units)
@@ -203,7 +203,7 @@ def test_unit_ids_that_a_save_cannot_carry_are_refused_on_load(tmp_path, uid):
 
 @pytest.fixture(scope="module")
 def module_file(tmp_path_factory):
-    from toolkit.vassal.module import build_module
+    from toolkit.vassal.build.module import build_module
 
     return build_module("siege-of-jerusalem", tmp_path_factory.mktemp("vmod") / "siege.vmod")
 
@@ -276,7 +276,7 @@ def test_vmod_build_still_works_and_says_replaced(tmp_path):
 
 
 def test_hostile_logs_refused(tmp_path, good):
-    from toolkit.vassal.logfile import LOG
+    from toolkit.vassal.saves.logfile import LOG
 
     _, text = good
     junk = tmp_path / "junk.vlog"

@@ -111,7 +111,7 @@ def assert_refused(r: Run, *needles: str, limit: float = TIME_LIMIT) -> str:
 def save_bytes(text: str, key: int = 0x2A, savedata: str | bytes | None = None, moduledata: str | bytes | None = None,
                raw: bytes | None = None) -> bytes:
     """A ``.vsav`` holding ``text`` obfuscated with ``key`` (or ``raw`` as the savedGame entry)."""
-    from toolkit.vassal.savefile import obfuscate
+    from toolkit.vassal.saves.savefile import obfuscate
 
     if moduledata is None:
         moduledata = ('<?xml version="1.0" encoding="UTF-8"?><data version="1"><version>1.0</version>'
@@ -128,8 +128,8 @@ def save_bytes(text: str, key: int = 0x2A, savedata: str | bytes | None = None, 
 def valid_save() -> tuple[bytes, str]:
     """A real save of Jerusalem! scenario II (bytes) and its command text."""
     from toolkit.game import load_position
-    from toolkit.vassal.positions import position_save
-    from toolkit.vassal.savefile import deobfuscate
+    from toolkit.vassal.saves.positions import position_save
+    from toolkit.vassal.saves.savefile import deobfuscate
 
     data = position_save(load_position(SCENARIO))[0]
     with zipfile.ZipFile(io.BytesIO(data)) as z:

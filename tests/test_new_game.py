@@ -14,7 +14,7 @@ from toolkit.cli import main as toolkit_main
 from toolkit.game.module import load_game
 from toolkit.game.position import load_position
 from toolkit.scaffold import new_game
-from toolkit.vassal.piecedefs import MAIN_MAP
+from toolkit.vassal.design.piecedefs import MAIN_MAP
 
 from vassal_engine import vengine  # noqa: E402  (the real-VASSAL driver)
 

@@ -8,8 +8,8 @@ import yaml
 
 from toolkit.game import load_game
 from toolkit.games.siege.units import UnitValues, check_counter
-from toolkit.vassal.module import build_module
-from toolkit.vassal.validate import validate_module
+from toolkit.vassal.build.module import build_module
+from toolkit.vassal.build.validate import validate_module
 
 ROOT = Path(__file__).resolve().parent.parent
 MOD = ROOT / "modules" / "siege-of-jerusalem"

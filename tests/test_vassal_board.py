@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolkit.mapdata import compile_source, open_map
-from toolkit.vassal.board import board_image, board_layout, vassal_location
+from toolkit.vassal.design.board import board_image, board_layout, vassal_location
 
 
 def small_map(scheme: dict, columns, rows):

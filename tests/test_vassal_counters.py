@@ -11,10 +11,10 @@ from shapely.geometry import Polygon, box
 
 from toolkit.game.module import load_game
 from toolkit.mapdata import open_map
-from toolkit.vassal.board import DEFAULT_PIXELS_PER_HEX, board_layout
-from toolkit.vassal.counters import (COUNTER_SIZE, MIN_FONT_PX, abbreviations, counter_images, counter_layout,
-                                     counter_size, draw_counter, face_texts, face_values, factors_text,
-                                     hidden_image_name, marker_layout, name_tag, short_name)
+from toolkit.vassal.design.board import DEFAULT_PIXELS_PER_HEX, board_layout
+from toolkit.vassal.design.counters import (COUNTER_SIZE, MIN_FONT_PX, abbreviations, counter_images, counter_layout,
+                                            counter_size, draw_counter, face_texts, face_values, factors_text,
+                                            hidden_image_name, marker_layout, name_tag, short_name)
 
 GAMES = ["jerusalem-1948", "siege-of-jerusalem", "no-prisoners"]
 

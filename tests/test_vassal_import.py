@@ -17,10 +17,10 @@ from toolkit.cli import main
 from toolkit.hexgrid import Grid, Layout, VassalNumbering
 from toolkit.hexgrid.naming import vassal_coordinate
 from toolkit.mapdata import open_map
-from toolkit.vassal import vgrid
-from toolkit.vassal.importer import engine_name, import_module
-from toolkit.vassal.moduleread import read_published_module
-from toolkit.vassal.positions import read_position_save
+from toolkit.vassal.engine import vgrid
+from toolkit.vassal.published.importer import engine_name, import_module
+from toolkit.vassal.published.moduleread import read_published_module
+from toolkit.vassal.saves.positions import read_position_save
 
 
 @pytest.fixture(scope="module", params=sorted(vm.SHAPES))

@@ -11,16 +11,16 @@ import pytest
 from toolkit.cli import main
 from toolkit.game import load_position
 from toolkit.games import rule
-from toolkit.vassal.board import board_layout
-from toolkit.vassal.logfile import (ESC, LOG, LogError, LogLimits, change_piece_command, chat_command,
-                                    decode_command, encode_log, log_bytes, move_piece_command, parse_log_text,
-                                    read_log, remove_piece_command, split_commands, turn_command)
-from toolkit.vassal.positions import position_save
-from toolkit.vassal.replay import check_log, check_log_file
-from toolkit.vassal.turns import position_turn_command
-from toolkit.vassal.safezip import ArchiveError, open_archive
-from toolkit.vassal.savefile import SaveError, deobfuscate, obfuscate, parse_saved_game
-from toolkit.vassal.seqenc import encode
+from toolkit.vassal.design.board import board_layout
+from toolkit.vassal.saves.logfile import (ESC, LOG, LogError, LogLimits, change_piece_command, chat_command,
+                                          decode_command, encode_log, log_bytes, move_piece_command, parse_log_text,
+                                          read_log, remove_piece_command, split_commands, turn_command)
+from toolkit.vassal.saves.positions import position_save
+from toolkit.vassal.saves.replay import check_log, check_log_file
+from toolkit.vassal.design.turns import position_turn_command
+from toolkit.vassal.engine.safezip import ArchiveError, open_archive
+from toolkit.vassal.saves.savefile import SaveError, deobfuscate, obfuscate, parse_saved_game
+from toolkit.vassal.engine.seqenc import encode
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO_II = ROOT / "modules/jerusalem-1948/scenarios/scenario-ii.yaml"
@@ -321,7 +321,7 @@ def test_cli_exit_status(tmp_path, jerusalem, capsys):
 
 def test_6_3_3_a_convoy_dragged_without_its_escorts_is_flagged(tmp_path):
     """The convoy's stack moves together (6.3.3): a log that drags the convoy alone is an illegal move."""
-    from toolkit.vassal.replay import log_of_moves
+    from toolkit.vassal.saves.replay import log_of_moves
 
     pos = load_position(SCENARIO_II)
     hulda = pos.game.map.resolve("Hulda")

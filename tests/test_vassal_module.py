@@ -15,14 +15,14 @@ from lxml import etree
 
 from toolkit.game import load_position
 from toolkit.game.module import load_game, modules_dir
-from toolkit.vassal.board import board_layout
-from toolkit.vassal.boxes import MARKERS_ZONE
-from toolkit.vassal.buildfile import MAP_NAME
-from toolkit.vassal.piecedefs import BOXES_MAP, box_title, piece_gpids
-from toolkit.vassal.module import build_module
-from toolkit.vassal.positions import write_position_save
-from toolkit.vassal.seqenc import decode, encode
-from toolkit.vassal.validate import validate_module
+from toolkit.vassal.design.board import board_layout
+from toolkit.vassal.design.boxes import MARKERS_ZONE
+from toolkit.vassal.build.buildfile import MAP_NAME
+from toolkit.vassal.design.piecedefs import BOXES_MAP, box_title, piece_gpids
+from toolkit.vassal.build.module import build_module
+from toolkit.vassal.saves.positions import write_position_save
+from toolkit.vassal.engine.seqenc import decode, encode
+from toolkit.vassal.build.validate import validate_module
 
 from vassal_engine import vengine  # noqa: E402  (the real-VASSAL driver)
 

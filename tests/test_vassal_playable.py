@@ -14,13 +14,13 @@ from lxml import etree
 
 from toolkit.game import load_position
 from toolkit.game.module import load_game
-from toolkit.vassal.board import board_layout, vassal_location, vassal_snap
-from toolkit.vassal.buildfile import setup_title
-from toolkit.vassal.module import module_files, zip_bytes
-from toolkit.vassal.piecedefs import BOXES_MAP, MAIN_MAP, counter_def, expanded, piece_gpids
-from toolkit.vassal.positions import contents_to_position, position_save
-from toolkit.vassal.savefile import read_save
-from toolkit.vassal.validate import validate_module
+from toolkit.vassal.design.board import board_layout, vassal_location, vassal_snap
+from toolkit.vassal.build.buildfile import setup_title
+from toolkit.vassal.build.module import module_files, zip_bytes
+from toolkit.vassal.design.piecedefs import BOXES_MAP, MAIN_MAP, counter_def, expanded, piece_gpids
+from toolkit.vassal.saves.positions import contents_to_position, position_save
+from toolkit.vassal.saves.savefile import read_save
+from toolkit.vassal.build.validate import validate_module
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted(ROOT.glob("modules/*/scenarios/*.yaml"))

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from toolkit.game import load_game, load_position
-from toolkit.vassal.board import board_layout, vassal_location
-from toolkit.vassal.pieces import (Trait, basic_state, basic_type, encode_add_piece, encode_stack, marker_trait,
-                                   parse_add_piece)
-from toolkit.vassal.savefile import (ESC, deobfuscate, encode_position, obfuscate, parse_saved_game, read_save,
-                                     save_to_position, write_save)
-from toolkit.vassal.seqenc import encode
+from toolkit.vassal.design.board import board_layout, vassal_location
+from toolkit.vassal.engine.pieces import (Trait, basic_state, basic_type, encode_add_piece, encode_stack, marker_trait,
+                                          parse_add_piece)
+from toolkit.vassal.saves.savefile import (ESC, deobfuscate, encode_position, obfuscate, parse_saved_game, read_save,
+                                           save_to_position, write_save)
+from toolkit.vassal.engine.seqenc import encode
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO_II = ROOT / "modules/jerusalem-1948/scenarios/scenario-ii.yaml"

@@ -2,7 +2,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolkit.vassal.seqenc import decode, encode
+from toolkit.vassal.engine.seqenc import decode, encode
 
 tokens = st.lists(st.text(alphabet=st.sampled_from(list("ab/;\\'\t ,x1")), max_size=6), min_size=1, max_size=5)
 

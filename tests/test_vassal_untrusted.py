@@ -9,8 +9,8 @@ import zlib
 
 import pytest
 
-from toolkit.vassal.safezip import ArchiveError, open_archive, parse_xml
-from toolkit.vassal.savefile import read_save
+from toolkit.vassal.engine.safezip import ArchiveError, open_archive, parse_xml
+from toolkit.vassal.saves.savefile import read_save
 
 
 def _zip(path, entries, **kw):

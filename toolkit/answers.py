@@ -20,8 +20,8 @@ from .los import Convention, LosEngine, LosResult
 from .los.explain import map_obstacles, result_json
 from .mapdata import CompiledMap, MapError
 from .render import LosOverlay
-from .vassal.safezip import ArchiveError
-from .vassal.savefile import SaveError
+from .vassal.engine.safezip import ArchiveError
+from .vassal.saves.savefile import SaveError
 
 #: The errors that mean "the input is refused" (each names the file or key and the fix), never a bug.
 REFUSALS = (MapError, GameDataError, HexNameError, ArchiveError, SaveError, ValueError, KeyError)

@@ -23,8 +23,8 @@ from .los import Convention, LosEngine
 from .los.explain import explain, map_obstacles
 from .mapdata import CompiledMap, list_maps, map_json_schema
 from .render import Highlight, PathOverlay, write_image
-from .vassal.module import build_module
-from .vassal.positions import read_position_save, same_file, write_position_save
+from .vassal.build.module import build_module
+from .vassal.saves.positions import read_position_save, same_file, write_position_save
 
 MAX_RENDER_WIDTH = 20_000  # pixels of a PNG (render --width)
 DISTRIBUTION = "hex-wargame-toolkit"  # the name the toolkit is installed under (pyproject.toml's project.name)
@@ -457,7 +457,7 @@ def cmd_vmod(args: argparse.Namespace) -> int:
 
 def cmd_vmod_check(args: argparse.Namespace) -> int:
     """Check a ``.vmod`` (untrusted: read through the safe-zip guards); exit status 1 when it has problems."""
-    from .vassal.validate import check_module
+    from .vassal.build.validate import check_module
 
     if args.file is None:
         raise ValueError("give the module to check: toolkit vmod check FILE.vmod")
@@ -508,7 +508,7 @@ LOG_VERDICT_STATUS = {"legal": 0, "illegal": 1, "not proven": 3}
 def cmd_check_log(args: argparse.Namespace) -> int:
     """Every move of a VASSAL log checked with the game's legal-move generator; exit status 1 when any is illegal,
     3 when the log holds something the checker could not judge (not proven legal)."""
-    from .vassal.replay import check_log_file
+    from .vassal.saves.replay import check_log_file
 
     report = check_log_file(args.position, getattr(args, "game", None))
     if args.json:
@@ -654,7 +654,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
 
 def cmd_import_vmod(args: argparse.Namespace) -> None:
     """Write a game folder from a published VASSAL module (docs/new-game.md, "Starting from a published module")."""
-    from .vassal.importer import import_module
+    from .vassal.published.importer import import_module
 
     report = import_module(args.vmod, args.game_dir)
     print(f"wrote {report.folder}")

@@ -27,8 +27,8 @@ from ..game.position import position_from_yaml
 from ..game.violations import check_json
 from ..game.reach import reach
 from ..hexgrid import Hex
-from ..vassal.positions import read_position_save
-from ..vassal.savefile import Unplaced
+from ..vassal.saves.positions import read_position_save
+from ..vassal.saves.savefile import Unplaced
 from . import data
 
 #: The entry-point group of rules plugins: ``GAME_ID = "package.module"`` (or ``"package.module:object"``).

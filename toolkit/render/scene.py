@@ -305,7 +305,7 @@ def _hex_names(cmap: CompiledMap, s: float) -> list[Item]:
     """Hex names under the top of each hex, drawn after every line and label of the map so that roads,
     railways and walls never cross them: each has a halo of its hex's colour, lightened."""
     layout = cmap.grid.layout
-    # high enough in a flat-top hex that a VASSAL counter on the hex (toolkit.vassal.counters) leaves it visible
+    # high enough in a flat-top hex that a VASSAL counter on the hex (toolkit.vassal.design.counters) leaves it visible
     name_dy = -0.78 if layout.orientation == "flat" else -0.6
     items: list[Item] = []
     for h in cmap.grid.hexes():

@@ -5,7 +5,7 @@ from typing import Any
 
 from ..game import Position, Unit
 from ..games import has_rules, rules_for
-from ..vassal.counters import face_texts
+from ..vassal.design.counters import face_texts
 from .sources import Source
 
 #: Each layer of the page and the calculator a game's rules package needs for it.

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 import yaml
 from PIL import Image, ImageDraw
 
-from ..datafile import SAFE_LOADER
-from ..game.module import Game
-from ..render.png import text_font
+from ...datafile import SAFE_LOADER
+from ...game.module import Game
+from ...render.png import text_font
 from .piecedefs import box_title
 
 MARKERS_ZONE = "Game markers"

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..game.module import Game
-from ..game.position import MarkerAt, Unit
-from ..game.schema import Counter, Marker
+from ...game.module import Game
+from ...game.position import MarkerAt, Unit
+from ...game.schema import Counter, Marker
 from .counters import COUNTER_SIZE, counter_image_name, hidden_image_name, marker_image_name
-from .pieces import Trait, basic_state, basic_type, encode_add_piece, marker_trait
+from ..engine.pieces import Trait, basic_state, basic_type, encode_add_piece, marker_trait
 from .traits import (KEY_DELETE, KEY_ELIMINATE, KEY_FLIP, KEY_MASK, clone_trait, delete_trait, dynamic_property_trait,
                      flip_trait, label_trait, mark_moved_trait, mask_trait, prototype_trait, report_trait,
                      send_to_zone_trait)

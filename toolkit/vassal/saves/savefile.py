@@ -4,12 +4,12 @@ A ``.vsav`` is a zip with ``savedGame`` (the command string, obfuscated as
 ``!VCSK`` + key + hex bytes XOR key), ``savedata`` and ``moduledata`` (small
 XML documents).  The command string is ESC-separated commands:
 ``begin_save``, AddPiece commands (``+/id/type/state``, see
-:mod:`toolkit.vassal.pieces`), ``<map>BoardPicker TAB board TAB col TAB row``,
+:mod:`toolkit.vassal.engine.pieces`), ``<map>BoardPicker TAB board TAB col TAB row``,
 other components' commands, ``end_save`` (tests/engine/README.md).
 
 * :func:`read_save` → :class:`SaveContents` (every piece with its map and map
   coordinates, stacks, board placements), archive and XML read through
-  :mod:`toolkit.vassal.safezip` (untrusted input).
+  :mod:`toolkit.vassal.engine.safezip` (untrusted input).
 * :func:`save_to_position` → a :class:`~toolkit.game.PositionFile` and the
   pieces it could not place (listed, never dropped).
 * :func:`position_to_save` / :func:`write_save` → a deterministic ``.vsav``.
@@ -20,7 +20,7 @@ of it in its row and the heights of the boards above it in its column
 (``Map.setBoardBoundaries``/``Map.getLocation``).
 
 A save from a stranger gets bounded work (:class:`SaveLimits`, the same
-approach as :class:`toolkit.vassal.logfile.LogLimits`): the de-obfuscated text
+approach as :class:`toolkit.vassal.saves.logfile.LogLimits`): the de-obfuscated text
 is at most 8 MiB (so a file over 64 KB never decodes to more than 128 times
 its size), nesting, leaf commands, one command's size, pieces, trait levels,
 board placements and their slots are capped, each refusal a
@@ -40,16 +40,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Callable, Mapping, Protocol
 
-from ..fileio import write_atomic
-from ..game import Game, Position, PositionFile, position_from_file
-from ..game.position import MarkerAt, Unit
-from ..game.schema import MarkerPlacement, UnitPlacement
-from ..hexgrid import HexNameError
-from .board import BoardLayout
-from .pieces import (SavePiece, SaveStack, TraitLimitError, basic_state, basic_type, encode_add_piece, encode_stack,
-                     fast_decode, java_int, marker_trait, parse_add_piece, parse_stack)
-from .safezip import ArchiveError, open_archive, xml_fields
-from .seqenc import encode
+from ...fileio import write_atomic
+from ...game import Game, Position, PositionFile, position_from_file
+from ...game.position import MarkerAt, Unit
+from ...game.schema import MarkerPlacement, UnitPlacement
+from ...hexgrid import HexNameError
+from ..design.board import BoardLayout
+from ..engine.pieces import (SavePiece, SaveStack, TraitLimitError, basic_state, basic_type, encode_add_piece,
+                             encode_stack, fast_decode, java_int, marker_trait, parse_add_piece, parse_stack)
+from ..engine.safezip import ArchiveError, open_archive, xml_fields
+from ..engine.seqenc import encode
 
 __all__ = ["ESC", "BoardPlacement", "SaveContents", "SaveError", "SaveLimits", "Unplaced", "check_game_state", "deobfuscate", "obfuscate",
            "parse_saved_game", "read_save", "save_to_position", "SaveLayout", "SimpleLayout", "encode_save",
@@ -285,7 +285,7 @@ def source_label(path) -> str:
 def read_save(path: str | os.PathLike[str] | IO[bytes], limits: SaveLimits | None = None) -> SaveContents:
     """Read a ``.vsav`` (an untrusted archive): the decoded commands, pieces, stacks and boards.
 
-    Raises :class:`~toolkit.vassal.safezip.ArchiveError` (bad archive or XML)
+    Raises :class:`~toolkit.vassal.engine.safezip.ArchiveError` (bad archive or XML)
     or :class:`SaveError` (no ``savedGame``, bad obfuscation, no game state, over a
     limit of ``limits``), naming the file.
     """
@@ -307,7 +307,7 @@ def read_save(path: str | os.PathLike[str] | IO[bytes], limits: SaveLimits | Non
 def read_saved_game_entries(path, label: str, max_entry_bytes: int, max_total_bytes: int,
                             error: type[Exception], what: str) -> tuple[str, dict[str, str], dict[str, str]]:
     """The de-obfuscated ``savedGame`` text and the ``savedata``/``moduledata`` fields of a save or log archive
-    (untrusted: read through :mod:`.safezip`); problems raise ``error`` naming ``label``."""
+    (untrusted: read through :mod:`toolkit.vassal.engine.safezip`); problems raise ``error`` naming ``label``."""
     with open_archive(path, max_entries=1000, max_total_bytes=max_total_bytes,
                       max_entry_bytes=max_entry_bytes) as arc:
         if "savedGame" not in arc:
@@ -357,7 +357,8 @@ class Unplaced:
 
 class NamedBoard(Protocol):
     """A board of the game's map in a save: its size and the location name the engine gives a board pixel
-    (:class:`~toolkit.vassal.board.BoardLayout`, or an imported board, :class:`toolkit.vassal.vgrid.Board`)."""
+    (:class:`~toolkit.vassal.design.board.BoardLayout`, or an imported board,
+    :class:`toolkit.vassal.engine.vgrid.Board`)."""
 
     width: int
     height: int
@@ -438,7 +439,7 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
     Pieces on unknown maps or boards, off the map's hexes, or of unknown
     counters are returned in the list.
     """
-    from .board import board_layout
+    from ..design.board import board_layout
 
     cmap = game.map
     if boards is None:

@@ -15,9 +15,9 @@ then the phases, each level the one child of the level above.
 """
 from __future__ import annotations
 
-from ..game.schema import GameSpec
-from .pieces import fast_decode, java_int
-from .seqenc import encode
+from ...game.schema import GameSpec
+from ..engine.pieces import fast_decode, java_int
+from ..engine.seqenc import encode
 
 TRACKER_ID = "TurnTracker0"
 PREFIX = "TURN" + TRACKER_ID

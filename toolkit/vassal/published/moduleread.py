@@ -1,8 +1,8 @@
 """Reading a published VASSAL module (untrusted): its maps, boards, grids, sides and piece slots.
 
-The archive goes through :mod:`toolkit.vassal.safezip` (no traversal, size
+The archive goes through :mod:`toolkit.vassal.engine.safezip` (no traversal, size
 limits while inflating) and ``buildFile.xml`` (or ``buildFile``) through
-:func:`~toolkit.vassal.safezip.parse_xml` (no DOCTYPE or entities, no network,
+:func:`~toolkit.vassal.engine.safezip.parse_xml` (no DOCTYPE or entities, no network,
 no huge trees).  Attributes are read as the engine's ``setAttribute`` reads
 them (VASSAL 3.6.0): ``HexGrid`` ``dx`` is recomputed from ``dy`` when absent
 or equal to the default width, ``x0``/``y0`` are integers (a module where they
@@ -21,11 +21,11 @@ import os
 import warnings
 from dataclasses import dataclass, field
 
-from ..hexgrid import VassalNumbering
-from . import vgrid
-from .pieces import MAX_TRAITS, PieceLimitError, Trait, parse_add_piece, split_chain
-from .safezip import ArchiveError, open_archive, parse_xml
-from .seqenc import decode
+from ...hexgrid import VassalNumbering
+from ..engine import vgrid
+from ..engine.pieces import MAX_TRAITS, PieceLimitError, Trait, parse_add_piece, split_chain
+from ..engine.safezip import ArchiveError, open_archive, parse_xml
+from ..engine.seqenc import decode
 
 MAX_BUILD_FILE_BYTES = 64 << 20
 MAX_IMAGE_BYTES = 256 << 20

@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Union
 
-from ..hexgrid import VassalNumbering
+from ...hexgrid import VassalNumbering
 
 OFFBOARD = "offboard"   # Map.offboard, VASSAL's name for a point on no board
 

@@ -21,13 +21,13 @@ the module is fine.  Checked, for the elements the toolkit writes:
   player drag, select and right-click pieces (:data:`PLAY_COMPONENTS`);
 * files named by help pages, charts and zones exist; zone paths are polygons.
 
-The module is untrusted: it is read through :mod:`toolkit.vassal.safezip`
+The module is untrusted: it is read through :mod:`toolkit.vassal.engine.safezip`
 (names, sizes and inflation checked; nothing extracted) and its XML with
-:func:`~toolkit.vassal.safezip.parse_xml` (no DOCTYPE, no entities), with
+:func:`~toolkit.vassal.engine.safezip.parse_xml` (no DOCTYPE, no entities), with
 ``buildFile.xml`` at most :data:`MAX_BUILDFILE_BYTES`; a piece's trait levels
-are capped (:data:`~toolkit.vassal.pieces.MAX_TRAITS`) and every check is
+are capped (:data:`~toolkit.vassal.engine.pieces.MAX_TRAITS`) and every check is
 linear in the module.  :func:`check_module` raises
-:class:`~toolkit.vassal.safezip.ArchiveError` for an archive or XML it refuses
+:class:`~toolkit.vassal.engine.safezip.ArchiveError` for an archive or XML it refuses
 (``toolkit vmod check`` then exits 2); :func:`validate_module` returns that as
 a problem.
 """
@@ -40,9 +40,9 @@ from collections import Counter
 
 from lxml import etree
 
-from .pieces import MAX_TRAITS
-from .safezip import ArchiveError, open_archive, parse_xml
-from .seqenc import decode
+from ..engine.pieces import MAX_TRAITS
+from ..engine.safezip import ArchiveError, open_archive, parse_xml
+from ..engine.seqenc import decode
 
 MAX_BUILDFILE_BYTES = 64 << 20  # buildFile.xml
 MAX_MODULEDATA_BYTES = 1 << 20
@@ -291,8 +291,8 @@ def validate_module(path: str | os.PathLike[str]) -> list[str]:
 
 
 def check_module(path: str | os.PathLike[str]) -> list[str]:
-    """As :func:`validate_module`, but an archive or XML refused by :mod:`.safezip` raises
-    :class:`~toolkit.vassal.safezip.ArchiveError` (naming the file and the problem)."""
+    """As :func:`validate_module`, but an archive or XML refused by :mod:`toolkit.vassal.engine.safezip` raises
+    :class:`~toolkit.vassal.engine.safezip.ArchiveError` (naming the file and the problem)."""
     problems: list[str] = []
     label = os.fspath(path)
     with open_archive(path) as z:

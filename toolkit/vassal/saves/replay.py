@@ -1,6 +1,6 @@
 """Replaying a VASSAL log against a game's rules: every move checked with the game's legal-move generator.
 
-:class:`LogReplay` keeps a :class:`~toolkit.vassal.savefile.SaveContents`
+:class:`LogReplay` keeps a :class:`~toolkit.vassal.saves.savefile.SaveContents`
 current while the log's commands are applied as VASSAL 3.6 executes them:
 
 * AddPiece adds a piece (or a stack, whose listed pieces join it and take its
@@ -11,7 +11,7 @@ current while the log's commands are applied as VASSAL 3.6 executes them:
   maps (``MovePiece.executeCommand``);
 * ChangePiece replaces a piece's state; with an old state, only the trait
   levels whose old and new states differ (``Decorator.mergeState``).  The
-  piece is re-decoded with :func:`~toolkit.vassal.pieces.parse_add_piece`; a
+  piece is re-decoded with :func:`~toolkit.vassal.engine.pieces.parse_add_piece`; a
   piece in a stack keeps the stack's position unless its map changes
   (``BasicPiece.setState``/``getPosition``);
 * the turn tracker's ``TURN<id>`` command replaces that tracker's command
@@ -19,7 +19,7 @@ current while the log's commands are applied as VASSAL 3.6 executes them:
   turn, phase and phasing side.
 
 Each state is turned into a position by
-:func:`toolkit.vassal.positions.contents_to_position`, with each piece keeping
+:func:`toolkit.vassal.saves.positions.contents_to_position`, with each piece keeping
 the unit id it had at the start of the log.  :func:`check_log` then compares
 consecutive positions: units whose hex changed in a step moved; units moving
 together (same hex to same hex) are one stack move.  A move is checked from
@@ -47,12 +47,12 @@ from collections import Counter as Multiset
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable
 
-from ..game import Game, GameDataError, Position, PositionFile, position_from_file
+from ...game import Game, GameDataError, Position, PositionFile, position_from_file
 from .logfile import LogContents, LoggedCommand, LogLimits, read_log
-from .pieces import SavePiece, SaveStack, fast_decode, parse_add_piece, parse_stack
+from ..engine.pieces import SavePiece, SaveStack, fast_decode, parse_add_piece, parse_stack
 from .positions import contents_to_position, game_of_save
 from .savefile import Unplaced
-from .seqenc import encode
+from ..engine.seqenc import encode
 
 __all__ = ["LogReplay", "LogReport", "MoveCheck", "NotChecked", "check_log", "check_log_file", "log_of_moves",
            "MOVE_VARIANTS"]
@@ -493,7 +493,7 @@ def _violation_json(v) -> dict[str, Any]:
 
 
 def _rule(game: Game, name: str) -> tuple[Callable | None, str | None]:
-    from ..games import rule
+    from ...games import rule
     try:
         return rule(game, name), None
     except ValueError as err:
@@ -733,10 +733,10 @@ def log_of_moves(position: Position, steps: list[list[tuple[str, str]]]) -> byte
     """
     import io as _io
 
-    from .board import board_layout, hex_centre
+    from ..design.board import board_layout, hex_centre
     from .logfile import log_bytes, move_piece_command
-    from .piecedefs import MAIN_MAP
-    from .safezip import open_archive
+    from ..design.piecedefs import MAIN_MAP
+    from ..engine.safezip import open_archive
     from .savefile import deobfuscate, parse_saved_game
     from .positions import position_save
 

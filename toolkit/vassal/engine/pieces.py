@@ -40,7 +40,7 @@ TraitLimitError = PieceLimitError
 
 
 def fast_decode(text: str, delim: str) -> list[str]:
-    """:func:`toolkit.vassal.seqenc.decode`, with a fast path when nothing is escaped or quoted."""
+    """:func:`toolkit.vassal.engine.seqenc.decode`, with a fast path when nothing is escaped or quoted."""
     if "\\" in text:
         return _slow_decode(text, delim)
     parts = text.split(delim)

@@ -15,8 +15,8 @@ from html import escape
 
 import yaml
 
-from ..game.module import Game
-from .traits import KEY_CLONE, KEY_DELETE, KEY_ELIMINATE, KEY_FLIP, KEY_LABEL, KEY_MARK_MOVED, KEY_MASK
+from ...game.module import Game
+from ..design.traits import KEY_CLONE, KEY_DELETE, KEY_ELIMINATE, KEY_FLIP, KEY_LABEL, KEY_MARK_MOVED, KEY_MASK
 
 NOTES_FILE = "help/notes.html"
 

@@ -13,18 +13,18 @@ import os
 import zipfile
 from pathlib import Path
 
-from ..fileio import write_atomic
-from ..game import load_position
-from ..game.module import Game, load_game
+from ...fileio import write_atomic
+from ...game import load_position
+from ...game.module import Game, load_game
 from PIL import Image, ImageDraw
 
-from .board import DEFAULT_PIXELS_PER_HEX, board_image, board_layout
-from .boxes import boxes_image, boxes_layout
+from ..design.board import DEFAULT_PIXELS_PER_HEX, board_image, board_layout
+from ..design.boxes import boxes_image, boxes_layout
 from .buildfile import BOARD_IMAGE, BOXES_IMAGE, build_file_xml, moduledata_xml
-from .counters import COUNTER_SIZE, counter_images
+from ..design.counters import COUNTER_SIZE, counter_images
 from .helpdocs import NOTES_FILE, chart_file, chart_pages, notes_html
-from .piecedefs import MOVED_IMAGE
-from .positions import position_save
+from ..design.piecedefs import MOVED_IMAGE
+from ..saves.positions import position_save
 
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 

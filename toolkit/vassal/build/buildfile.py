@@ -18,23 +18,23 @@ lays out a playable module::
       ChartWindow > TabWidget > HtmlChart (one per table of tables.yaml)
       PredefinedSetup (one per scenario)
 
-Piece definitions come from :mod:`toolkit.vassal.piecedefs` (the same ones
-saves use); every level is written with :func:`toolkit.vassal.seqenc.encode`.
+Piece definitions come from :mod:`toolkit.vassal.design.piecedefs` (the same ones
+saves use); every level is written with :func:`toolkit.vassal.engine.seqenc.encode`.
 Attribute order and text are deterministic.
 """
 from __future__ import annotations
 
 from lxml import etree
 
-from ..game.module import Game
-from .board import BoardLayout
-from .boxes import BoxesLayout
-from .counters import COUNTER_SIZE
+from ...game.module import Game
+from ..design.board import BoardLayout
+from ..design.boxes import BoxesLayout
+from ..design.counters import COUNTER_SIZE
 from .helpdocs import NOTES_FILE, chart_file
-from .pieces import basic_state, basic_type, encode_add_piece
-from .piecedefs import (BOXES_MAP, MAIN_MAP, counter_def, marker_def, palette, piece_gpids, prototypes)
-from .seqenc import encode
-from .turns import tracker_levels
+from ..engine.pieces import basic_state, basic_type, encode_add_piece
+from ..design.piecedefs import (BOXES_MAP, MAIN_MAP, counter_def, marker_def, palette, piece_gpids, prototypes)
+from ..engine.seqenc import encode
+from ..design.turns import tracker_levels
 
 VASSAL_VERSION = "3.6.0"
 MAP_NAME = MAIN_MAP

@@ -52,9 +52,9 @@ from typing import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
-from ..game.module import Game
-from ..game.schema import Counter, Marker, Side
-from ..render.png import text_font
+from ...game.module import Game
+from ...game.schema import Counter, Marker, Side
+from ...render.png import text_font
 from .board import DEFAULT_PIXELS_PER_HEX
 
 #: Smallest font size (pixels, em) of any text on a counter or marker.

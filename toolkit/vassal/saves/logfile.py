@@ -21,7 +21,7 @@ command, all encoded by ``GameModule.encode``:
   commands by their prefixes (``PLAYER\\t``, ``NOTES\\t``, ``SPP\\t`` ...).
 
 :func:`read_log` reads a file through the untrusted-archive guards of
-:mod:`toolkit.vassal.safezip` with limits on sizes, steps, commands and
+:mod:`toolkit.vassal.engine.safezip` with limits on sizes, steps, commands and
 nesting; every refusal is a :class:`LogError` naming the file.  Unknown
 commands are kept (kind ``unknown``), never refused.  :func:`encode_log` /
 :func:`log_bytes` write logs (for tests and tools).
@@ -41,11 +41,11 @@ import zipfile
 from dataclasses import dataclass, field
 from typing import IO, Any, Iterable, Sequence
 
-from .pieces import fast_decode
-from .safezip import open_archive
+from ..engine.pieces import fast_decode
+from ..engine.safezip import open_archive
 from .savefile import (ESC, MAX_SAVED_GAME_BYTES, SaveContents, SaveError, deobfuscate, obfuscate, parse_saved_game,
                        read_saved_game_entries)
-from .seqenc import decode, encode
+from ..engine.seqenc import decode, encode
 
 __all__ = ["LOG", "LogError", "LoggedCommand", "LogStep", "LogContents", "LogLimits", "read_log", "parse_log_text",
            "decode_command", "split_commands", "encode_log", "log_bytes", "move_piece_command",
@@ -269,7 +269,7 @@ def parse_log_text(text: str, source: str = "<savedGame>", limits: LogLimits = L
 def read_log(path: str | os.PathLike[str] | IO[bytes], limits: LogLimits = LogLimits()) -> LogContents:
     """Read a ``.vlog`` (an untrusted archive): the state when logging began and the logged steps.
 
-    Raises :class:`~toolkit.vassal.safezip.ArchiveError` (bad archive or XML) or
+    Raises :class:`~toolkit.vassal.engine.safezip.ArchiveError` (bad archive or XML) or
     :class:`LogError` (no ``savedGame``, bad obfuscation, over a limit), naming the file.
     """
     label = str(getattr(path, "name", None) or "<log>") if not isinstance(path, (str, os.PathLike)) \

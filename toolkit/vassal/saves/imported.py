@@ -3,7 +3,7 @@
 The folder's ``vassal.yaml`` (the import record) holds every map's boards and
 grids as the engine reads them; ``pieces.yaml`` which counter each piece slot
 became.  A save's pieces are then placed as the engine names their points
-(:mod:`toolkit.vassal.vgrid`): on the main board, the hex of that name; in a
+(:mod:`toolkit.vassal.engine.vgrid`): on the main board, the hex of that name; in a
 zone or region the import made a box, that box; anywhere else they are listed
 with the engine's location name.  A counter mapping file (``piece name:
 counter id``) names the counters where the module's pieces are called
@@ -15,9 +15,9 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..datafile import parse_yaml, read_regular
-from ..game import Game, GameDataError, PositionFile
-from . import vgrid
+from ...datafile import parse_yaml, read_regular
+from ...game import Game, GameDataError, PositionFile
+from ..engine import vgrid
 from .savefile import BoardPlacement, SaveContents, Unplaced, save_to_position
 
 RECORD = "vassal.yaml"

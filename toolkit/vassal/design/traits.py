@@ -1,6 +1,6 @@
 """The VASSAL 3.6 traits (piece decorators) the toolkit's modules use, as ``type``/``state`` pairs.
 
-Each function returns a :class:`~toolkit.vassal.pieces.Trait` whose type is
+Each function returns a :class:`~toolkit.vassal.engine.pieces.Trait` whose type is
 the exact string the engine's ``myGetType`` writes (field order checked
 against VASSAL 3.6's ``VASSAL.counters`` sources) and whose state is the
 trait's state at rest.  Keystrokes are ``keyCode,modifiers`` as
@@ -15,8 +15,8 @@ trait's state at rest.  Keystrokes are ``keyCode,modifiers`` as
 """
 from __future__ import annotations
 
-from .pieces import Trait
-from .seqenc import encode
+from ..engine.pieces import Trait
+from ..engine.seqenc import encode
 
 # Keystrokes: keyCode,modifiers (Ctrl = 130, Ctrl+Shift = 195).
 CTRL, CTRL_SHIFT = 130, 195

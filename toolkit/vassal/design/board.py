@@ -15,7 +15,7 @@ integers).  Then:
   centre is nearest -- the hex containing it.
 
 :func:`vassal_location` and :func:`vassal_snap` ask the board's grid as the
-engine reads it (:mod:`toolkit.vassal.vgrid`: ``HexGrid`` raw row/column with
+engine reads it (:mod:`toolkit.vassal.engine.vgrid`: ``HexGrid`` raw row/column with
 Java's integer semantics, ``HexGridNumbering`` names, nearest ``Region``), so
 tests can check every hex without the engine.
 """
@@ -27,11 +27,11 @@ from functools import cached_property
 
 from PIL import Image
 
-from ..hexgrid import CCRR, Diagonal, Hex, VassalNumbering
-from ..mapdata.compiled import CompiledMap
-from ..render.png import rasterise
-from ..render.scene import build_scene, map_frame
-from . import vgrid
+from ...hexgrid import CCRR, Diagonal, Hex, VassalNumbering
+from ...mapdata.compiled import CompiledMap
+from ...render.png import rasterise
+from ...render.scene import build_scene, map_frame
+from ..engine import vgrid
 
 DEFAULT_PIXELS_PER_HEX = 80
 

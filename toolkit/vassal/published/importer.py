@@ -25,13 +25,13 @@ from pathlib import Path
 
 import yaml
 
-from ..datafile import DataFileError
-from ..fileio import temporary_folder
-from ..game.module import load_game
-from ..mapdata import compile_map
-from ..scaffold import ScaffoldError, game_id_for
-from . import vgrid
-from .imported import RECORD
+from ...datafile import DataFileError
+from ...fileio import temporary_folder
+from ...game.module import load_game
+from ...mapdata import compile_map
+from ...scaffold import ScaffoldError, game_id_for
+from ..engine import vgrid
+from ..saves.imported import RECORD
 from .moduleread import ModuleMap, PieceDef, PublishedModule, read_published_module
 
 MAX_BOXES = 200
@@ -317,8 +317,8 @@ def _check_target(folder: Path) -> None:
 def import_module(vmod: str | os.PathLike[str], game_dir: str | os.PathLike[str]) -> ImportReport:
     """Import a published module into a new or empty game folder; returns what was written and left out.
 
-    Raises :class:`~toolkit.vassal.safezip.ArchiveError` or
-    :class:`~toolkit.vassal.moduleread.ModuleReadError` for a module refused, :class:`ScaffoldError` for a
+    Raises :class:`~toolkit.vassal.engine.safezip.ArchiveError` or
+    :class:`~toolkit.vassal.published.moduleread.ModuleReadError` for a module refused, :class:`ScaffoldError` for a
     folder that is not new or empty -- before writing anything.
     """
     folder = Path(game_dir)

@@ -1,6 +1,6 @@
 """Saved games of the toolkit's own modules: positions in and out, with the modules' conventions.
 
-The module builder (:mod:`.buildfile`) fixes the map name, the board name (the
+The module builder (:mod:`toolkit.vassal.build.buildfile`) fixes the map name, the board name (the
 game's title), the counter images and the PieceSlot gpids; saves written here
 use the same, so VASSAL matches every piece to its palette entry, and saves
 read back map gpids to counters first.
@@ -13,17 +13,17 @@ from typing import IO
 
 from dataclasses import dataclass, field
 
-from ..fileio import write_atomic
-from ..game import Game, GameDataError, Position, PositionFile, load_game, modules_dir
-from ..game.position import MarkerAt, Unit
-from .board import BoardLayout, board_layout, hex_centre
-from .boxes import BoxesLayout, boxes_layout
-from .counters import COUNTER_SIZE
+from ...fileio import write_atomic
+from ...game import Game, GameDataError, Position, PositionFile, load_game, modules_dir
+from ...game.position import MarkerAt, Unit
+from ..design.board import BoardLayout, board_layout, hex_centre
+from ..design.boxes import BoxesLayout, boxes_layout
+from ..design.counters import COUNTER_SIZE
 from .imported import imported_save_to_position, load_counter_map, load_record
-from .piecedefs import BOXES_MAP, MAIN_MAP, marker_piece, piece_gpids, unit_piece
+from ..design.piecedefs import BOXES_MAP, MAIN_MAP, marker_piece, piece_gpids, unit_piece
 from .savefile import SaveContents, Unplaced, encode_save, read_save, save_to_position, source_label
-from .seqenc import encode
-from .turns import position_turn_command, read_position_turn
+from ..engine.seqenc import encode
+from ..design.turns import position_turn_command, read_position_turn
 
 
 _PARTS: dict[int, tuple] = {}  # id(game) -> (game, board, boxes, gpids); the game is kept so its id stays its own
@@ -124,7 +124,7 @@ def game_of_save(save: SaveContents, path: str, game_id: str | None = None) -> G
 def contents_to_position(save: SaveContents, game: Game,
                          names: dict[str, str] | None = None) -> tuple[PositionFile, list[Unplaced]]:
     """The position a decoded save (or a replayed log's current state) shows: for the game's own module, or
-    for the published module a game folder was imported from (:mod:`toolkit.vassal.imported`).
+    for the published module a game folder was imported from (:mod:`toolkit.vassal.saves.imported`).
 
     Turn, phase and phasing side come from the turn tracker when the save has its command.  ``names`` maps
     module piece names to counter ids (a counter mapping file).
