@@ -156,6 +156,17 @@ def test_cohort_and_printed_drm(tmp_path):
     assert sorted(mods(r)) == [("cohort_attack", 1), ("rout_in_hex", 1)]
 
 
+def test_11_842_example_three_factions_against_a_complete_cohort(tmp_path):
+    # 11.842 example: -2 for two more Factions, -1 cohort integrity, -1 attacking Fresh Heavy Infantry: -4
+    p = pos(tmp_path, [("y", "y-regulars-5-7", "KK29"), ("j", "j-regulars-5-7", "JJ30"), ("s", "s-regulars-5-7", "LL30"),
+                       ("a", "v-1-7-8", "KK30"), ("b", "v-1-6-8", "KK30"), ("c", "v-1-5-8", "KK30")],
+            phase="melee", side="jewish")
+    r = combat(p, ["y", "j", "s"], ["a", "b", "c"], kind="melee")
+    assert sorted(mods(r)) == [("cohort_defence", -1), ("faction_integrity", -2),
+                               ("fresh_heavy_infantry_defending", -1)]
+    assert r.total_modifier == -4
+
+
 # -- breach and mining ---------------------------------------------------------------------------------------------
 def test_10_1_gate_entry_doubles(tmp_path):
     p = pos(tmp_path, [("ram", "v-ram", "RR35"), ("h", "v-1-7-8", "RR35", ["pushing"]), ("z", "zealots-7-7", "QQ36")],

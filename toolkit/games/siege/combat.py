@@ -693,7 +693,7 @@ def _melee(position: Position, t: CombatTables, res: CombatResult, attackers: li
         add("cohort_attack", "a complete Fresh cohort attacks from one hex (11.841)")
     if _complete_cohort(defenders):
         add("cohort_defence", "a complete Fresh cohort defends (11.841)")
-    elif any(_cls(d) == "heavy_infantry" and fresh(d) for d in defenders):
+    if any(_cls(d) == "heavy_infantry" and fresh(d) for d in defenders):   # with the cohort -1 (11.842 example)
         add("fresh_heavy_infantry_defending", "Fresh Heavy Infantry defends (11.842 example)")
     factions = {f for f in map(_formation, attackers) if f}
     if len(factions) > 1:
