@@ -321,6 +321,15 @@ def test_9_11_tower_levels_and_9_12_ladder_base():
     assert r.targets == ["c"] and r.immune == ["b"]
 
 
+def test_10_11_tower_riders_melee_only_through_the_facing_arrow():
+    tower = [("t", "x-tower", "EE18", "facing_s"), ("p1", "x-2-7-8", "EE18", "pushing"),
+             ("r", "x-2-5-8", "EE18", "riding")]
+    p = mem([*tower, ("z", "zealots-7-7", "EE19"), ("y", "zealots-7-7", "FF18")], phase="melee", side="roman")
+    assert combat(p, ["r"], ["z"], kind="melee").allowed                         # EE19: the arrow's hex
+    refused = combat(p, ["r"], ["y"], kind="melee").refused                      # FF18: beside the arrow
+    assert refused.rule == "10.11" and "EE19" in refused.message
+
+
 def test_cli_odds_breach_against_a_target_hex(tmp_path, capsys):
     import json
     pos(tmp_path, [("ram", "v-ram", "RR35"), ("h", "v-1-7-8", "RR35", ["pushing"])], side="roman")

@@ -513,6 +513,10 @@ def _melee_crossing(position: Position, t: CombatTables, u: Unit, target: Hex) -
     if u.has("riding"):
         if ht == 0:
             raise _Refuse("11.2", f"{u.id} rides a Tower: no melee against Ground or Built-up hexes")
+        face = rider_facing(position, u)
+        if face is not None and face != target:
+            raise _Refuse("10.11", f"{u.id} rides a Tower facing {cmap.name(face)}: riders melee only through the "
+                                   "Facing arrow (10.11, 11.2)")
         f = Fraction(str(mult["tower_riders"].factor))
         return f, f"atop a Tower against an Elevated Hex: x{number(f)} (11.2)", False
     if u.has("pushing"):
@@ -884,6 +888,13 @@ def engine_facing(position: Position, u: Unit) -> Hex | None:
     return cmap.resolve(named) if named else None
 
 
+def rider_facing(position: Position, u: Unit) -> Hex | None:
+    """The hex the Facing arrow of the Tower ``u`` rides points at: riders melee and advance only through it
+    (10.11, 11.2); None when the Tower has no facing given."""
+    tower = next((x for x in position.at(u.hex) if x.type in ("siege_tower", "armored_tower")), None)
+    return engine_facing(position, tower) if tower is not None else None
+
+
 # -- the calculator -------------------------------------------------------------------------------------------------
 def combat(position: Position, attackers: Sequence[str], defenders: Sequence[str], *, kind: str = "melee",
            primary: str | None = None, flank: bool | None = None, target: str | None = None,
@@ -1241,8 +1252,7 @@ def advances(position: Position, attackers: Sequence[str], vacated: str, excess_
         elif u.side == "jewish" and hx > 0 and any(d.type in ENGINES for d in was):
             why = ("11.21", "Jews may not advance into a Tower hex from an Elevated Hex (11.21)")
         elif u.has("riding"):
-            tower = next((x for x in position.at(u.hex) if x.type in ("siege_tower", "armored_tower")), None)
-            face = engine_facing(position, tower) if tower is not None else None
+            face = rider_facing(position, u)
             if height(cmap, position, v, t) == 0 or (face is not None and face != v):
                 why = ("11.2", "riders leave a Tower only into the vacant Elevated Hex its facing arrow points at "
                                "(10.11, 11.2)")
