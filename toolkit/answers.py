@@ -134,8 +134,9 @@ def moves_json(position: Position, unit_ids: Sequence[str], result: MoveResult) 
 class SightLine:
     """One line of sight asked for: on a map with its obstacles, or in a position with its game's rule."""
 
-    def __init__(self, cmap: CompiledMap, a: Hex, b: Hex, result: LosResult, note: str | None = None):
-        self.cmap, self.a, self.b, self.result, self.note = cmap, a, b, result, note
+    def __init__(self, cmap: CompiledMap, a: Hex, b: Hex, result: LosResult, note: str | None = None,
+                 details: dict[str, Any] | None = None):
+        self.cmap, self.a, self.b, self.result, self.note, self.details = cmap, a, b, result, note, details or {}
 
     @classmethod
     def on_map(cls, cmap: CompiledMap, a_text: str, b_text: str, convention: str | None = None) -> "SightLine":
@@ -148,14 +149,22 @@ class SightLine:
 
     @classmethod
     def in_position(cls, position: Position, a_text: str, b_text: str) -> "SightLine":
-        """``toolkit los --position POSITION A B``: the game's own spotting or line-of-fire rule."""
+        """``toolkit los --position POSITION A B``: the game's own spotting or line-of-fire rule, with what its
+        ``sight_json`` adds when it has one (the Siege's reasons by sub-rule and fire modifiers)."""
         cmap = position.game.map
         a, b = cmap.resolve(a_text), cmap.resolve(b_text)
-        return cls(cmap, a, b, rule(position.game, "can_see")(position, a, b))
+        details = getattr(rules_for(position.game), "sight_json", None)
+        return cls(cmap, a, b, rule(position.game, "can_see")(position, a, b),
+                   details=None if details is None else details(position, a, b))
 
     def json(self) -> dict[str, Any]:
         """The stable JSON of ``toolkit los --json`` (see docs/cli.md)."""
-        return {**result_json(self.cmap, self.result), **({"note": self.note} if self.note else {})}
+        return {**result_json(self.cmap, self.result), **self.details, **({"note": self.note} if self.note else {})}
+
+    def detail_lines(self) -> list[str]:
+        """The game's reasons and fire modifiers as text lines (``reasons`` and ``drm`` of its ``sight_json``)."""
+        return ([f"  [{r['rule']}] {r['reason']}" for r in self.details.get("reasons", [])]
+                + [f"  {d['value']:+d} {d['id']} ({d['rule']}): {d['why']}" for d in self.details.get("drm", [])])
 
     def overlay(self) -> LosOverlay:
         """The line drawn on the map: green while seen, red from the block point."""

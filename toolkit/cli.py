@@ -145,7 +145,7 @@ def cmd_los(args: argparse.Namespace) -> None:
     if args.json:
         _print_json(sight.json())
     else:
-        print(explain(sight.cmap, sight.result))
+        print("\n".join([explain(sight.cmap, sight.result), *sight.detail_lines()]))
         if sight.note:
             print(f"note: {sight.note}")
 

@@ -33,13 +33,13 @@ def side_zoc(position: Position, side: str) -> dict[Hex, list[tuple[str, str]]]:
 from .combat import (breach_damage, combat, combat_json, fire, fire_json, mandatory_targets,  # noqa: E402
                      mining_shafts, recovery, recovery_order, replacements, shaft_damage, shaft_hexes)
 from .combat_tables import load_combat_tables, melee_column, missile_column  # noqa: E402
-from .lof import can_see, lof, lof_json  # noqa: E402
+from .lof import can_see, lof, lof_json, sight_json  # noqa: E402
 
 #: The LOF rule of ``toolkit los --position`` (9.5).
 SPOTTING_RULE = "9.5"
 __all__ += ["breach_damage", "can_see", "combat", "combat_json", "fire", "fire_json", "load_combat_tables", "lof",
             "lof_json", "mandatory_targets", "melee_column", "mining_shafts", "missile_column", "recovery",
-            "recovery_order", "replacements", "shaft_damage", "shaft_hexes"]
+            "recovery_order", "replacements", "shaft_damage", "shaft_hexes", "sight_json"]
 
 # Flank Attacks, facing, advances (11.85, 10.11, 11.86-11.9); the Assault Period tables (18.6-18.9x, 19.1-19.5)
 from .combat import advances, engine_facing, flank_attack  # noqa: E402
