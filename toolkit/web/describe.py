@@ -15,11 +15,13 @@ LAYERS = {"zoc": "side_zoc", "supply": "supply", "command": "command", "victory"
 
 def source_json(source: Source) -> dict[str, Any]:
     """``{"id", "kind", "title", "map", "game", "phase", "phases", "phase_names", "phase_sides", "sides", "units",
-    "move_options", "layers"}`` (``docs/web.md``); a save's pieces it could not place are listed in ``unplaced``."""
+    "move_options", "layers", "sight_rule"}`` (``docs/web.md``; ``sight_rule``: the rule of the game's own line of
+    sight or fire, its plugin's ``SPOTTING_RULE``, else None); a save's pieces it could not place are listed in
+    ``unplaced``."""
     head = source.entry()
     if source.kind == "map":
         return {**head, "phase": None, "phases": [], "phase_names": {}, "phase_sides": {}, "sides": [], "units": [],
-                "move_options": None, "layers": [], "unplaced": []}
+                "move_options": None, "layers": [], "sight_rule": None, "unplaced": []}
     position, unplaced = source.opened
     spec = position.game.spec
     rules = rules_for(position.game) if has_rules(position.game) else None
@@ -30,6 +32,7 @@ def source_json(source: Source) -> dict[str, Any]:
             "move_options": getattr(rules, "MOVE_OPTIONS", {"flags": [], "kinds": []}),
             "layers": [layer for layer, needs in LAYERS.items() if hasattr(rules, needs)
                        or (layer == "check" and rules is None and spec.stacking is not None)],   # game.yaml stacking
+            "sight_rule": getattr(rules, "SPOTTING_RULE", None),
             "unplaced": [str(u) for u in unplaced]}
 
 

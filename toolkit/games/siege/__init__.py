@@ -35,9 +35,9 @@ from .combat import (breach_damage, combat, combat_json, fire, fire_json, mandat
 from .combat_tables import load_combat_tables, melee_column, missile_column  # noqa: E402
 from .lof import can_see, lof, lof_json, sight_json  # noqa: E402
 
-#: The LOF rule of ``toolkit los --position`` (9.5).
+#: The LOF rule of ``toolkit los --position`` (9.5); the viewer draws lines by it by default.
 SPOTTING_RULE = "9.5"
-__all__ += ["breach_damage", "can_see", "combat", "combat_json", "fire", "fire_json", "load_combat_tables", "lof",
+__all__ += ["SPOTTING_RULE", "breach_damage", "can_see", "combat", "combat_json", "fire", "fire_json", "load_combat_tables", "lof",
             "lof_json", "mandatory_targets", "melee_column", "mining_shafts", "missile_column", "recovery",
             "recovery_order", "replacements", "shaft_damage", "shaft_hexes", "sight_json"]
 
