@@ -15,9 +15,10 @@ from typing import Any, Callable, Sequence
 import yaml
 
 from .answers import (REFUSALS, Rules, SightLine, check_answer, clean_text, command_answer, error_text, hex_json,
-                      moves_json, require_units, search_moves, supply_answer, victory_answer)
+                      moves_json, require_units, search_moves, supply_answer, victory_answer, zoc_answer)
 from .fileio import STDOUT, OutputError, check_input, check_output, write_atomic
 from .game.module import is_game_folder, load_game, open_user_map, user_map_file
+from .cli_siege import add_siege_parser
 from .games import load_game_position, load_position_or_save
 from .los import Convention, LosEngine
 from .los.explain import explain, map_obstacles
@@ -266,6 +267,20 @@ def cmd_command(args: argparse.Namespace) -> None:
         units = ", ".join(hq.get("units", [])) or "none"
         sector = f" ({hq['sector']})" if hq.get("sector") else ""
         print(f"{hq['hq']} at {hq['hex']}, radius {hq['radius']}{sector}: in command: {units}")
+
+
+def cmd_zoc(args: argparse.Namespace) -> None:
+    """The hexes in the ZOC of a side's units, each with the units exerting it and the rule (every game)."""
+    position, _ = _game_command(args)
+    data = zoc_answer(position, args.side)
+
+    def layers(at):
+        return [Highlight({at(h["hex"]): str(len(h["units"])) for h in data["hexes"]}, "#d35400")]
+    if _draw_or_dump(args, position, data, layers):
+        return
+    print(f"{len(data['hexes'])} hexes in the ZOC of the {args.side} units:")
+    for h in data["hexes"]:
+        print(f"  {h['hex']}  {', '.join(h['units'])} ({h['rule']})")
 
 
 def cmd_control(args: argparse.Namespace) -> None:
@@ -744,6 +759,11 @@ def build_parser() -> argparse.ArgumentParser:
                   cmd_railhead, svg="draw the hexes and paths")
     _rules_parser(sub, "command", "HQ command radii and the units in command (No Prisoners 7.x)", cmd_command,
                   svg="draw every HQ's command radius")
+    s = _rules_parser(sub, "zoc", "the hexes in the ZOC of a side's units, with the units and rule (Jerusalem! "
+                                  "4.x, No Prisoners 10.1, the Siege 7.1-7.2; your game: rules.yaml zoc)", cmd_zoc,
+                      svg="draw the hexes (each with the number of units exerting ZOC)")
+    s.add_argument("--side", required=True, help="the side whose ZOC is asked")
+    add_siege_parser(sub, _rules_parser)
     _rules_parser(sub, "control", "Siege of Jerusalem: who holds each city area and wall, whether the Assault "
                                   "Period may end, where a Breach may be opened (18.1, 18.3x, 19.7)", cmd_control,
                   svg="draw the 19.7 Breach sites (B) and the refused ones (x)")

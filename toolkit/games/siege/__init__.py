@@ -49,3 +49,7 @@ __all__ += ["advances", "assault", "engine_facing", "flank_attack"]
 # Control of the city areas and walls, the end of an Assault Period, 19.7 Breaches (18.1, 18.11, 18.3x)
 from .control import control, control_json  # noqa: E402
 __all__ += ["control", "control_json"]
+
+# The table answers of `toolkit siege` (13.2, 13.4, 17.1-17.3, 18.5, 18.6, 18.9x, 19.21, 19.22)
+from .answers import dead_pile, draw_replacements, missile_shot, recovery_rolls, shafts, vp  # noqa: E402
+__all__ += ["dead_pile", "draw_replacements", "missile_shot", "recovery_rolls", "shafts", "vp"]
