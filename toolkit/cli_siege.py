@@ -208,6 +208,54 @@ def cmd_reserves(args: argparse.Namespace) -> None:
         print(f"  roll {u['roll']}: {u['type']} {u['factors']}")
 
 
+def cmd_multiple_attacks(args: argparse.Namespace) -> None:
+    """11.9: what each unit under a Multiple Attack marker must or may attack; with ``--attack``, what resolving
+    that attack does to the markers."""
+    position, rules = _rules(args)
+    if args.attack:
+        require_units(position, args.position, args.attack)
+        data = rules.multiple_attack_markers(position, args.attack)
+        if _dump(args, data):
+            return
+        kind = f"an \"{data['marker']}\" Multiple Attack" if data["multiple_attack"] else "not a Multiple Attack"
+        print(f"{', '.join(args.attack)}: {kind} (11.9)" + (f"; refused: {data['refused']['reason']}"
+                                                            if data["refused"] else ""))
+        for r in data["removed"]:
+            print(f"  {r['unit']} loses its \"{r['marker']}\" marker: {r['why']}")
+        print(f"  units advancing after it may take an \"{data['advancing_marker']}\" marker (11.9)")
+        return
+    data = rules.multiple_attacks(position)
+    if _dump(args, data):
+        return
+    print(f"{len(data['units'])} units under a Multiple Attack marker (11.9)")
+    for u in data["units"]:
+        verb = "must attack one of" if u["must"] else "may attack one of"
+        print(f"  {u['unit']} (\"{u['marker']}\", {u['hex']}) {verb} ({u['rule']}):")
+        for h in u["hexes"]:
+            why = f"odds {h['odds']}" if h["allowed"] else f"not allowed: {h['refused']['reason']} ({h['refused']['rule']})"
+            print(f"    {h['hex']} {', '.join(h['defenders'])}: {why}")
+
+
+def cmd_sally(args: argparse.Namespace) -> None:
+    """11.14: a Gate's Sally: its Entry hexes and the counterattacks allowed at the end of the Melee Phase."""
+    position, rules = _rules(args)
+    data = rules.sally(position, args.gate)
+    if _dump(args, data):
+        return
+    state = "opened for a Sally" if data["open"] else "closed (no Sally recorded in the parameter sallies)"
+    print(f"Gate {data['gate']} held by {data['held_by'] or 'no one'}: {state} (11.14)")
+    for e in data["entries"]:
+        line = f"  Entry hex {e['hex']}: {', '.join(e['enemy']) or 'no enemy'}"
+        c = e.get("counterattack")
+        if c is not None:
+            line += (f"; counterattack by {', '.join(e['counterattackers'])}: " +
+                     (f"{c['attack']:g} against {c['defence']:g}, odds {c['odds']}" if not c["refused"]
+                      else f"not allowed: {c['refused']['reason']} ({c['refused']['rule']})"))
+        print(line)
+    if data["open"]:
+        print(f"  {data['closes']}")
+
+
 def add_siege_parser(sub, rules_parser) -> None:
     """``toolkit siege SUBCOMMAND``; ``rules_parser`` is the CLI's ``_rules_parser`` (a position, ``--game``,
     ``--json``)."""
@@ -269,3 +317,9 @@ def add_siege_parser(sub, rules_parser) -> None:
     t.add_argument("--roll", type=int, nargs="+", metavar="N", help="the Activation roll (one die each)")
     t.add_argument("--unit-rolls", type=int, nargs="+", metavar="N", help="one die per released unit (its type)")
     seed(t)
+    t = rules_parser(ssub, "multiple-attacks", "11.9: what units under Multiple Attack markers must or may attack; "
+                                               "with --attack, the markers that attack removes and gives",
+                     cmd_multiple_attacks)
+    t.add_argument("--attack", nargs="+", metavar="UNIT", help="the units of the attack about to be resolved")
+    t = rules_parser(ssub, "sally", "11.14: a Gate's Sally and the counterattacks it allows", cmd_sally)
+    t.add_argument("--gate", required=True, metavar="HEX")

@@ -53,3 +53,7 @@ __all__ += ["control", "control_json"]
 # The table answers of `toolkit siege` (13.2, 13.4, 17.1-17.3, 18.5, 18.6, 18.9x, 19.21, 19.22)
 from .answers import dead_pile, draw_replacements, missile_shot, recovery_rolls, shafts, vp  # noqa: E402
 __all__ += ["dead_pile", "draw_replacements", "missile_shot", "recovery_rolls", "shafts", "vp"]
+
+# The Melee Phase procedures: Multiple Attacks (11.9), Sallies and counterattacks (11.14)
+from .procedures import multiple_attack_markers, multiple_attacks, sally  # noqa: E402
+__all__ += ["multiple_attack_markers", "multiple_attacks", "sally"]
