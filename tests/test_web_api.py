@@ -82,7 +82,7 @@ def test_source_of_a_position(client):
     assert (data["kind"], data["game"], data["map"], data["phase"]) == ("position", "jerusalem-1948",
                                                                         "jerusalem-1948", "overland")
     assert data["phases"] == ["overland", "road"] and data["sides"] == ["jewish", "arab"]
-    assert data["phase_names"] == {"overland": "overland", "road": "road"}      # game.yaml names none
+    assert data["phase_names"] == {"overland": "Overland Movement Phase", "road": "Road Movement Phase"}   # 3.1
     assert [u["id"] for u in data["units"]] == [u.id for u in position.units]
     plm = next(u for u in data["units"] if u["id"] == "j-plm-1")
     assert (plm["hex"], plm["side"], plm["face"], plm["box"]) == ("2817", "jewish", "front", None)

@@ -11,6 +11,7 @@ import re
 from typing import Any, Sequence
 
 from .game import Game, GameDataError, Position, stacking
+from .game.schema import ALLOWS
 from .game.moves import MoveResult
 from .game.violations import check_json
 from .games import has_rules, rule, rules_for, side_reach
@@ -235,3 +236,19 @@ def reach_answer(position: Position, side: str) -> dict[str, Any]:
     found = side_reach(position, side)
     return {"side": side, "hexes": [{"hex": name(h), "count": len(units), "units": list(units)}
                                     for h, units in sorted(found.items(), key=lambda kv: name(kv[0]))]}
+
+
+def phase_answer(position: Position) -> dict[str, Any]:
+    """``toolkit phase --json``: the position's phase with its name, rule and the side whose it is, what it allows
+    (``game.yaml`` ``phases[].allows``, :data:`toolkit.game.schema.ALLOWS`), the game's notes on what the phasing
+    player does now (its ``phase_notes`` when it has them) and the next phase."""
+    spec = position.game.spec
+    info = spec.phase_info.get(position.phase)
+    notes = getattr(rules_for(position.game), "phase_notes", None) if has_rules(position.game) else None
+    i = spec.phases.index(position.phase)
+    after = spec.phases[(i + 1) % len(spec.phases)]
+    return {"phase": position.phase, "name": spec.phase_name(position.phase), "rule": info.rule if info else None,
+            "phasing_side": position.phasing_side, "allows": [{"id": a, "text": ALLOWS[a]}
+                                                              for a in spec.phase_allows(position.phase)],
+            "notes": notes(position) if notes else [],
+            "next": {"phase": after, "name": spec.phase_name(after), "new_player_turn": i + 1 == len(spec.phases)}}

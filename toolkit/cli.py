@@ -15,7 +15,8 @@ from typing import Any, Callable, Sequence
 import yaml
 
 from .answers import (REFUSALS, Rules, SightLine, check_answer, clean_text, command_answer, error_text, hex_json,
-                      moves_json, require_units, search_moves, supply_answer, victory_answer, zoc_answer)
+                      moves_json, phase_answer, require_units, search_moves, supply_answer, victory_answer,
+                      zoc_answer)
 from .fileio import STDOUT, OutputError, check_input, check_output, write_atomic
 from .game.module import is_game_folder, load_game, open_user_map, user_map_file
 from .cli_siege import add_siege_parser
@@ -199,7 +200,8 @@ def cmd_moves(args: argparse.Namespace) -> None:
         return
     mp = "unlimited" if data["mp"] is None else f"{data['mp']:g}"
     phase = position.game.spec.phase_name(data["phase"])
-    print(f"{', '.join(unit_ids)} from {data['from'] or 'off the map'} in the {phase} phase, {mp} MP: "
+    phase = f"the {phase} phase" if phase == data["phase"] else phase   # game.yaml names it (a name says "Phase")
+    print(f"{', '.join(unit_ids)} from {data['from'] or 'off the map'} in {phase}, {mp} MP: "
           f"{len(data['destinations'])} destinations")
     for d in data["destinations"]:
         stop = f"  stops ({d['stop_rule']})" if d["stop"] else ""
@@ -281,6 +283,23 @@ def cmd_zoc(args: argparse.Namespace) -> None:
     print(f"{len(data['hexes'])} hexes in the ZOC of the {args.side} units:")
     for h in data["hexes"]:
         print(f"  {h['hex']}  {', '.join(h['units'])} ({h['rule']})")
+
+
+def cmd_phase(args: argparse.Namespace) -> None:
+    """The position's phase: what it allows and what the phasing player may do now (every game)."""
+    position, _ = _game_command(args)
+    data = phase_answer(position)
+    if args.json:
+        _print_json(data)
+        return
+    rule = f" ({data['rule']})" if data["rule"] else ""
+    print(f"{data['name']} of the {data['phasing_side']} player{rule}")
+    allows = "; ".join(a["text"] for a in data["allows"]) or "game.yaml does not say (phases[].allows)"
+    print(f"  the phasing player may: {allows}")
+    for n in data["notes"]:
+        print(f"  [{n['rule']}] {n['text']}")
+    nxt = data["next"]
+    print(f"  next: {nxt['name']}" + (" of the next player turn" if nxt["new_player_turn"] else ""))
 
 
 def cmd_control(args: argparse.Namespace) -> None:
@@ -764,6 +783,8 @@ def build_parser() -> argparse.ArgumentParser:
                       svg="draw the hexes (each with the number of units exerting ZOC)")
     s.add_argument("--side", required=True, help="the side whose ZOC is asked")
     add_siege_parser(sub, _rules_parser)
+    _rules_parser(sub, "phase", "the position's phase: what it allows and what the phasing player may do now "
+                                "(game.yaml phases; the Siege 4.1-4.3)", cmd_phase)
     _rules_parser(sub, "control", "Siege of Jerusalem: who holds each city area and wall, whether the Assault "
                                   "Period may end, where a Breach may be opened (18.1, 18.3x, 19.7)", cmd_control,
                   svg="draw the 19.7 Breach sites (B) and the refused ones (x)")

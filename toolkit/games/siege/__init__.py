@@ -57,3 +57,7 @@ __all__ += ["dead_pile", "draw_replacements", "missile_shot", "recovery_rolls", 
 # The Melee Phase procedures: Multiple Attacks (11.9), Sallies and counterattacks (11.14)
 from .procedures import multiple_attack_markers, multiple_attacks, sally  # noqa: E402
 __all__ += ["multiple_attack_markers", "multiple_attacks", "sally"]
+
+# The sequence of play (4.1-4.3): what the phase allows and what the phasing player does now
+from .sequence import phase_notes, sequence_check  # noqa: E402
+__all__ += ["phase_notes", "sequence_check"]
