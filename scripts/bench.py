@@ -300,9 +300,9 @@ def siege_every_unit_placed(position):
 
 def siege_rows(repeat: int) -> list[dict]:
     """Issue 13 targets on the demonstration position and on one with every counter placed: moves per stack, the
-    check, CC for all units."""
+    check, CC for all units; the sequence-of-play check (4.1-4.3, issue 22)."""
     from toolkit.games import load_game_position
-    from toolkit.games.siege import check, command, moves
+    from toolkit.games.siege import check, command, moves, sequence_check
 
     demo = load_game_position(Path(__file__).resolve().parent.parent / "modules" / "siege-of-jerusalem" /
                               "scenarios" / "demonstration.yaml")
@@ -323,6 +323,9 @@ def siege_rows(repeat: int) -> list[dict]:
                      "median_ms": round(ms, 3), "runs": repeat, "target_ms": 50, "ok": ms <= 50})
         ms = median_ms(lambda: command(position), repeat)
         rows.append({"benchmark": f"siege-of-jerusalem {label}: Command Control of every unit",
+                     "median_ms": round(ms, 3), "runs": repeat, "target_ms": 50, "ok": ms <= 50})
+        ms = median_ms(lambda: sequence_check(position), repeat)
+        rows.append({"benchmark": f"siege-of-jerusalem {label}: sequence-of-play check (4.1-4.3)",
                      "median_ms": round(ms, 3), "runs": repeat, "target_ms": 50, "ok": ms <= 50})
     return rows
 

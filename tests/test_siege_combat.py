@@ -156,6 +156,17 @@ def test_cohort_and_printed_drm(tmp_path):
     assert sorted(mods(r)) == [("cohort_attack", 1), ("rout_in_hex", 1)]
 
 
+def test_11_842_example_three_factions_against_a_complete_cohort(tmp_path):
+    # 11.842 example: -2 for two more Factions, -1 cohort integrity, -1 attacking Fresh Heavy Infantry: -4
+    p = pos(tmp_path, [("y", "y-regulars-5-7", "KK29"), ("j", "j-regulars-5-7", "JJ30"), ("s", "s-regulars-5-7", "LL30"),
+                       ("a", "v-1-7-8", "KK30"), ("b", "v-1-6-8", "KK30"), ("c", "v-1-5-8", "KK30")],
+            phase="melee", side="jewish")
+    r = combat(p, ["y", "j", "s"], ["a", "b", "c"], kind="melee")
+    assert sorted(mods(r)) == [("cohort_defence", -1), ("faction_integrity", -2),
+                               ("fresh_heavy_infantry_defending", -1)]
+    assert r.total_modifier == -4
+
+
 # -- breach and mining ---------------------------------------------------------------------------------------------
 def test_10_1_gate_entry_doubles(tmp_path):
     p = pos(tmp_path, [("ram", "v-ram", "RR35"), ("h", "v-1-7-8", "RR35", ["pushing"]), ("z", "zealots-7-7", "QQ36")],
@@ -308,6 +319,15 @@ def test_9_11_tower_levels_and_9_12_ladder_base():
     r = combat(lad, ["a"], ["b", "c"], kind="missile")
     assert r.allowed, r.refused
     assert r.targets == ["c"] and r.immune == ["b"]
+
+
+def test_10_11_tower_riders_melee_only_through_the_facing_arrow():
+    tower = [("t", "x-tower", "EE18", "facing_s"), ("p1", "x-2-7-8", "EE18", "pushing"),
+             ("r", "x-2-5-8", "EE18", "riding")]
+    p = mem([*tower, ("z", "zealots-7-7", "EE19"), ("y", "zealots-7-7", "FF18")], phase="melee", side="roman")
+    assert combat(p, ["r"], ["z"], kind="melee").allowed                         # EE19: the arrow's hex
+    refused = combat(p, ["r"], ["y"], kind="melee").refused                      # FF18: beside the arrow
+    assert refused.rule == "10.11" and "EE19" in refused.message
 
 
 def test_cli_odds_breach_against_a_target_hex(tmp_path, capsys):

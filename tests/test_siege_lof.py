@@ -101,3 +101,20 @@ def test_cli_los_position_uses_the_siege_lof(capsys):
     assert data["visible"] is False and data["rule"] == "9.52"
     assert main(["los", "--position", pos, "TT46", "RR48"]) in (0, None)
     assert "CLEAR" in capsys.readouterr().out
+
+
+def test_cli_los_position_cites_the_sub_rule_and_the_fire_modifiers(tmp_path, capsys):
+    import json
+    pos = str(write_position(tmp_path, GAME, "AP I/1", "fire", "roman", [
+        ("r1", "v-velites", "KK30"), ("r2", "v-1-7-8", "KK29"), ("j1", "y-regulars-5-7", "KK28")]).source)
+    assert main(["los", "--position", pos, "P64", "R64", "--json"]) in (0, None)
+    data = json.loads(capsys.readouterr().out)        # Built-up Q64 next to the Ground-level end R64
+    assert (data["visible"], data["rule"]) == (False, "9.51") and data["reasons"][0]["rule"] == "9.51"
+    assert main(["los", "--position", pos, "KK30", "KK28", "--json"]) in (0, None)
+    data = json.loads(capsys.readouterr().out)        # over the Legionary in KK29: Indirect Fire
+    assert data["visible"] and [(d["id"], d["value"], d["rule"]) for d in data["drm"]] == [("indirect_fire", -1, "9.9")]
+    assert main(["los", "--position", pos, "KK30", "KK28"]) in (0, None)
+    assert "-1 indirect_fire (9.9)" in capsys.readouterr().out
+    assert main(["los", "--position", pos, "MM38", "JJ38", "--json"]) in (0, None)
+    data = json.loads(capsys.readouterr().out)        # the Temple's central hex through its Buildings
+    assert data["visible"] and "10.3" in [r["rule"] for r in data["reasons"]]

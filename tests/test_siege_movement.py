@@ -262,3 +262,14 @@ def test_6_5_8_7_placing_and_withdrawing_a_ladder():
     assert not apply_action(b, w).markers_at(b.by_id["a"].hex, "ladder")
     up = pos([("a", "v-1-7-8", "Z22", "ladder_base"), ("c", "v-2-7-8", "Z22", "on_ladder")], lad)
     assert _act(up, ["a"])["withdraw_ladder"].reason.rule == "8.7"          # someone on top
+
+
+def test_12_4_a_damaged_gate_costs_a_full_mf_only_for_its_own_hex():
+    # W35 -> W36 (the Damascus Gate) -> W37 along the city road: ½ + ½ MF; with the Gate damaged to half its
+    # Breach Defence (6 of 12) its own hex costs a full MF, and the step out of it still goes at the road's ½
+    def w37(damage):
+        markers = [{"marker": "breach_damage", "hex": "W36", "value": damage}] if damage else []
+        return dest(pos([("a", "y-regulars-5-7", "W35")], markers=markers, side="jewish"), ["a"], "W37")
+    assert w37(0) == (1.0, ["W35", "W36", "W37"])
+    assert w37(5) == (1.0, ["W35", "W36", "W37"])          # under half: the road rate stands
+    assert w37(6) == (1.5, ["W35", "W36", "W37"])

@@ -82,7 +82,7 @@ def test_source_of_a_position(client):
     assert (data["kind"], data["game"], data["map"], data["phase"]) == ("position", "jerusalem-1948",
                                                                         "jerusalem-1948", "overland")
     assert data["phases"] == ["overland", "road"] and data["sides"] == ["jewish", "arab"]
-    assert data["phase_names"] == {"overland": "overland", "road": "road"}      # game.yaml names none
+    assert data["phase_names"] == {"overland": "Overland Movement Phase", "road": "Road Movement Phase"}   # 3.1
     assert [u["id"] for u in data["units"]] == [u.id for u in position.units]
     plm = next(u for u in data["units"] if u["id"] == "j-plm-1")
     assert (plm["hex"], plm["side"], plm["face"], plm["box"]) == ("2817", "jewish", "front", None)
@@ -92,11 +92,14 @@ def test_source_of_a_position(client):
     assert np["move_options"]["kinds"] == ["normal", "strategic", "rail", "amphibious"]
     assert np["layers"] == ["zoc", "supply", "command", "reach", "check"]
     assert ok(client, "/api/source", source=SD)["layers"] == ["zoc", "command", "reach", "check"]
+    # the page draws a position's lines by its game's own rule first (Jerusalem! spotting, the Siege's LOF)
+    assert (data["sight_rule"], np["sight_rule"]) == ("10.7.1", None)
+    assert ok(client, "/api/source", source=SD)["sight_rule"] == "9.5"
 
 
 def test_source_of_a_map(client):
     data = ok(client, "/api/source", source="map:example")
-    assert (data["kind"], data["units"], data["layers"], data["game"]) == ("map", [], [], None)
+    assert (data["kind"], data["units"], data["layers"], data["game"], data["sight_rule"]) == ("map", [], [], None, None)
 
 
 @pytest.mark.parametrize("source,hex_text,map_id", [("map:example", "Nebi Samuel", "example"),

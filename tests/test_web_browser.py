@@ -94,6 +94,8 @@ def expected_verdict(los: dict) -> dict:
 def test_line_of_sight_hebrew_university_to_greek_monastery(chromium, jerusalem):
     expected = cli_json("los", "jerusalem-1948", "Hebrew University", "Greek Monastery")
     page = open_page(chromium, jerusalem + "/")
+    assert page.is_checked("#los-rules")        # a position of a game with its own spotting rule: that rule first
+    page.uncheck("#los-rules")                  # the map's rule, one click away
     bring_into_view(page, "6224", hex_px=40)    # between the two ends
     page.get_by_role("button", name="Pick two hexes on the map").click()
     page.mouse.click(*hex_point(page, expected["from"]))

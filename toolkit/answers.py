@@ -11,6 +11,7 @@ import re
 from typing import Any, Sequence
 
 from .game import Game, GameDataError, Position, stacking
+from .game.schema import ALLOWS
 from .game.moves import MoveResult
 from .game.retreat import apply_retreats
 from .game.violations import check_json
@@ -135,8 +136,9 @@ def moves_json(position: Position, unit_ids: Sequence[str], result: MoveResult) 
 class SightLine:
     """One line of sight asked for: on a map with its obstacles, or in a position with its game's rule."""
 
-    def __init__(self, cmap: CompiledMap, a: Hex, b: Hex, result: LosResult, note: str | None = None):
-        self.cmap, self.a, self.b, self.result, self.note = cmap, a, b, result, note
+    def __init__(self, cmap: CompiledMap, a: Hex, b: Hex, result: LosResult, note: str | None = None,
+                 details: dict[str, Any] | None = None):
+        self.cmap, self.a, self.b, self.result, self.note, self.details = cmap, a, b, result, note, details or {}
 
     @classmethod
     def on_map(cls, cmap: CompiledMap, a_text: str, b_text: str, convention: str | None = None) -> "SightLine":
@@ -149,14 +151,22 @@ class SightLine:
 
     @classmethod
     def in_position(cls, position: Position, a_text: str, b_text: str) -> "SightLine":
-        """``toolkit los --position POSITION A B``: the game's own spotting or line-of-fire rule."""
+        """``toolkit los --position POSITION A B``: the game's own spotting or line-of-fire rule, with what its
+        ``sight_json`` adds when it has one (the Siege's reasons by sub-rule and fire modifiers)."""
         cmap = position.game.map
         a, b = cmap.resolve(a_text), cmap.resolve(b_text)
-        return cls(cmap, a, b, rule(position.game, "can_see")(position, a, b))
+        details = getattr(rules_for(position.game), "sight_json", None)
+        return cls(cmap, a, b, rule(position.game, "can_see")(position, a, b),
+                   details=None if details is None else details(position, a, b))
 
     def json(self) -> dict[str, Any]:
         """The stable JSON of ``toolkit los --json`` (see docs/cli.md)."""
-        return {**result_json(self.cmap, self.result), **({"note": self.note} if self.note else {})}
+        return {**result_json(self.cmap, self.result), **self.details, **({"note": self.note} if self.note else {})}
+
+    def detail_lines(self) -> list[str]:
+        """The game's reasons and fire modifiers as text lines (``reasons`` and ``drm`` of its ``sight_json``)."""
+        return ([f"  [{r['rule']}] {r['reason']}" for r in self.details.get("reasons", [])]
+                + [f"  {d['value']:+d} {d['id']} ({d['rule']}): {d['why']}" for d in self.details.get("drm", [])])
 
     def overlay(self) -> LosOverlay:
         """The line drawn on the map: green while seen, red from the block point."""
@@ -258,3 +268,19 @@ def retreat_answer(position: Position, unit_ids: Sequence[str], attack_hex: str 
         data["after"] = {"position": after.to_file().model_dump(mode="json", exclude_defaults=True),
                          "check": check_answer(after)}
     return data
+
+
+def phase_answer(position: Position) -> dict[str, Any]:
+    """``toolkit phase --json``: the position's phase with its name, rule and the side whose it is, what it allows
+    (``game.yaml`` ``phases[].allows``, :data:`toolkit.game.schema.ALLOWS`), the game's notes on what the phasing
+    player does now (its ``phase_notes`` when it has them) and the next phase."""
+    spec = position.game.spec
+    info = spec.phase_info.get(position.phase)
+    notes = getattr(rules_for(position.game), "phase_notes", None) if has_rules(position.game) else None
+    i = spec.phases.index(position.phase)
+    after = spec.phases[(i + 1) % len(spec.phases)]
+    return {"phase": position.phase, "name": spec.phase_name(position.phase), "rule": info.rule if info else None,
+            "phasing_side": position.phasing_side, "allows": [{"id": a, "text": ALLOWS[a]}
+                                                              for a in spec.phase_allows(position.phase)],
+            "notes": notes(position) if notes else [],
+            "next": {"phase": after, "name": spec.phase_name(after), "new_player_turn": i + 1 == len(spec.phases)}}

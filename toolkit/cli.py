@@ -15,9 +15,11 @@ from typing import Any, Callable, Sequence
 import yaml
 
 from .answers import (REFUSALS, Rules, SightLine, check_answer, clean_text, command_answer, error_text, hex_json,
-                      moves_json, require_units, retreat_answer, search_moves, supply_answer, victory_answer)
+                      moves_json, phase_answer, require_units, retreat_answer, search_moves, supply_answer,
+                      victory_answer, zoc_answer)
 from .fileio import STDOUT, OutputError, check_input, check_output, write_atomic
 from .game.module import is_game_folder, load_game, open_user_map, user_map_file
+from .cli_siege import add_siege_parser
 from .games import load_game_position, load_position_or_save
 from .los import Convention, LosEngine
 from .los.explain import explain, map_obstacles
@@ -145,7 +147,7 @@ def cmd_los(args: argparse.Namespace) -> None:
     if args.json:
         _print_json(sight.json())
     else:
-        print(explain(sight.cmap, sight.result))
+        print("\n".join([explain(sight.cmap, sight.result), *sight.detail_lines()]))
         if sight.note:
             print(f"note: {sight.note}")
 
@@ -198,7 +200,8 @@ def cmd_moves(args: argparse.Namespace) -> None:
         return
     mp = "unlimited" if data["mp"] is None else f"{data['mp']:g}"
     phase = position.game.spec.phase_name(data["phase"])
-    print(f"{', '.join(unit_ids)} from {data['from'] or 'off the map'} in the {phase} phase, {mp} MP: "
+    phase = f"the {phase} phase" if phase == data["phase"] else phase   # game.yaml names it (a name says "Phase")
+    print(f"{', '.join(unit_ids)} from {data['from'] or 'off the map'} in {phase}, {mp} MP: "
           f"{len(data['destinations'])} destinations")
     for d in data["destinations"]:
         stop = f"  stops ({d['stop_rule']})" if d["stop"] else ""
@@ -266,6 +269,37 @@ def cmd_command(args: argparse.Namespace) -> None:
         units = ", ".join(hq.get("units", [])) or "none"
         sector = f" ({hq['sector']})" if hq.get("sector") else ""
         print(f"{hq['hq']} at {hq['hex']}, radius {hq['radius']}{sector}: in command: {units}")
+
+
+def cmd_zoc(args: argparse.Namespace) -> None:
+    """The hexes in the ZOC of a side's units, each with the units exerting it and the rule (every game)."""
+    position, _ = _game_command(args)
+    data = zoc_answer(position, args.side)
+
+    def layers(at):
+        return [Highlight({at(h["hex"]): str(len(h["units"])) for h in data["hexes"]}, "#d35400")]
+    if _draw_or_dump(args, position, data, layers):
+        return
+    print(f"{len(data['hexes'])} hexes in the ZOC of the {args.side} units:")
+    for h in data["hexes"]:
+        print(f"  {h['hex']}  {', '.join(h['units'])} ({h['rule']})")
+
+
+def cmd_phase(args: argparse.Namespace) -> None:
+    """The position's phase: what it allows and what the phasing player may do now (every game)."""
+    position, _ = _game_command(args)
+    data = phase_answer(position)
+    if args.json:
+        _print_json(data)
+        return
+    rule = f" ({data['rule']})" if data["rule"] else ""
+    print(f"{data['name']} of the {data['phasing_side']} player{rule}")
+    allows = "; ".join(a["text"] for a in data["allows"]) or "game.yaml does not say (phases[].allows)"
+    print(f"  the phasing player may: {allows}")
+    for n in data["notes"]:
+        print(f"  [{n['rule']}] {n['text']}")
+    nxt = data["next"]
+    print(f"  next: {nxt['name']}" + (" of the next player turn" if nxt["new_player_turn"] else ""))
 
 
 def cmd_control(args: argparse.Namespace) -> None:
@@ -802,6 +836,13 @@ def build_parser() -> argparse.ArgumentParser:
                   cmd_railhead, svg="draw the hexes and paths")
     _rules_parser(sub, "command", "HQ command radii and the units in command (No Prisoners 7.x)", cmd_command,
                   svg="draw every HQ's command radius")
+    s = _rules_parser(sub, "zoc", "the hexes in the ZOC of a side's units, with the units and rule (Jerusalem! "
+                                  "4.x, No Prisoners 10.1, the Siege 7.1-7.2; your game: rules.yaml zoc)", cmd_zoc,
+                      svg="draw the hexes (each with the number of units exerting ZOC)")
+    s.add_argument("--side", required=True, help="the side whose ZOC is asked")
+    add_siege_parser(sub, _rules_parser)
+    _rules_parser(sub, "phase", "the position's phase: what it allows and what the phasing player may do now "
+                                "(game.yaml phases; the Siege 4.1-4.3)", cmd_phase)
     _rules_parser(sub, "control", "Siege of Jerusalem: who holds each city area and wall, whether the Assault "
                                   "Period may end, where a Breach may be opened (18.1, 18.3x, 19.7)", cmd_control,
                   svg="draw the 19.7 Breach sites (B) and the refused ones (x)")

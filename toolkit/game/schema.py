@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Value = Optional[Union[bool, int, float, str]]
 Ident = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
@@ -52,24 +52,56 @@ class Stacking(_Model):
     free_types: list[str] = []                     # unit types that do not count (HQ, leaders ...)
 
 
+#: What a phase may allow (``game.yaml`` ``phases[].allows``): each word and what it lets the phasing player do.
+ALLOWS = {
+    "movement": "move units",
+    "combat": "attack (combat resolved on the odds)",
+    "fire": "fire missile units and Artillery",
+    "breach": "make Breach attacks against Elevated Hexes",
+    "melee": "attack in melee",
+    "recovery": "roll to recover Disrupted units",
+    "reserves": "activate Reserves",
+    "reinforcements": "bring on reinforcements",
+    "replacements": "bring back eliminated units as replacements",
+    "random_events": "roll for a random event",
+    "victory": "total the victory points",
+    "turn_end": "advance the turn marker",
+}
+
+
 class Phase(_Model):
-    """A phase's display name and the side it belongs to (``game.yaml`` ``phases`` entries may be mappings)."""
+    """A phase's display name, the side it belongs to, what it allows (words of :data:`ALLOWS`) and its rule
+    (``game.yaml`` ``phases`` entries may be mappings)."""
 
     id: str = Ident
     name: Optional[str] = None
     side: Optional[str] = None
+    allows: list[str] = []
+    rule: Optional[str] = None
+
+    @field_validator("allows")
+    @classmethod
+    def _known_activities(cls, v: list[str]) -> list[str]:
+        unknown = [a for a in v if a not in ALLOWS]
+        if unknown:
+            raise ValueError(f"allows: {', '.join(map(repr, unknown))} unknown; use the words "
+                             f"{', '.join(ALLOWS)} (toolkit/game/schema.py ALLOWS)")
+        return v
 
 
 class GameSpec(_Model):
     """``game.yaml``: the vocabulary a game's other files use.
 
-    ``phases`` lists phase ids, each a plain id or ``{id, name, side}``; the details go to ``phase_info``:
+    ``phases`` lists phase ids, each a plain id or ``{id, name, side, allows, rule}``; the details go to
+    ``phase_info``:
 
     >>> spec = GameSpec.model_validate({"id": "g", "title": "G", "map": "example", "sides": [{"id": "red", "name": "R"}],
     ...     "nationalities": [], "unit_types": [], "turns": ["1"],
-    ...     "phases": ["setup", {"id": "red_move", "name": "Red Movement", "side": "red"}]})
+    ...     "phases": ["setup", {"id": "red_move", "name": "Red Movement", "side": "red", "allows": ["movement"]}]})
     >>> spec.phases, spec.phase_name("red_move"), spec.phase_side("red_move"), spec.phase_name("setup")
     (['setup', 'red_move'], 'Red Movement', 'red', 'setup')
+    >>> spec.phase_allows("red_move"), spec.phase_allows("setup")
+    (['movement'], [])
     """
 
     id: str = Ident
@@ -111,6 +143,11 @@ class GameSpec(_Model):
         """A phase's display name (its id when the game gives none)."""
         info = self.phase_info.get(phase)
         return info.name if info is not None and info.name else phase
+
+    def phase_allows(self, phase: str) -> list[str]:
+        """What a phase allows (words of :data:`ALLOWS`; empty when ``game.yaml`` does not say)."""
+        info = self.phase_info.get(phase)
+        return list(info.allows) if info is not None else []
 
     def phase_side(self, phase: str) -> str | None:
         """The side a phase belongs to: the side ``game.yaml`` gives it, else the side whose id its id names as a

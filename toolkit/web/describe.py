@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..game import Position, Unit
+from ..game.schema import ALLOWS
 from ..games import has_rules, rules_for
 from ..vassal.design.counters import face_texts
 from .sources import Source
@@ -14,22 +15,28 @@ LAYERS = {"zoc": "side_zoc", "supply": "supply", "command": "command", "victory"
 
 
 def source_json(source: Source) -> dict[str, Any]:
-    """``{"id", "kind", "title", "map", "game", "phase", "phases", "phase_names", "phase_sides", "sides", "units",
-    "move_options", "layers"}`` (``docs/web.md``); a save's pieces it could not place are listed in ``unplaced``."""
+    """``{"id", "kind", "title", "map", "game", "phase", "phases", "phase_names", "phase_sides", "phase_allows"
+    (what each phase lets the phasing player do, in words), "sides", "units",
+    "move_options", "layers", "sight_rule"}`` (``docs/web.md``; ``sight_rule``: the rule of the game's own line of
+    sight or fire, its plugin's ``SPOTTING_RULE``, else None); a save's pieces it could not place are listed in
+    ``unplaced``."""
     head = source.entry()
     if source.kind == "map":
-        return {**head, "phase": None, "phases": [], "phase_names": {}, "phase_sides": {}, "sides": [], "units": [],
-                "move_options": None, "layers": [], "unplaced": []}
+        return {**head, "phase": None, "phases": [], "phase_names": {}, "phase_sides": {}, "phase_allows": {},
+                "sides": [], "units": [],
+                "move_options": None, "layers": [], "sight_rule": None, "unplaced": []}
     position, unplaced = source.opened
     spec = position.game.spec
     rules = rules_for(position.game) if has_rules(position.game) else None
     return {**head, "phase": position.phase, "phases": list(spec.phases),
             "phase_names": {p: spec.phase_name(p) for p in spec.phases},
             "phase_sides": {p: spec.phase_side(p) for p in spec.phases}, "sides": [s.id for s in spec.sides],
+            "phase_allows": {p: [ALLOWS[a] for a in spec.phase_allows(p)] for p in spec.phases},
             "units": [unit_json(position, u) for u in position.units],
             "move_options": getattr(rules, "MOVE_OPTIONS", {"flags": [], "kinds": []}),
             "layers": [layer for layer, needs in LAYERS.items() if hasattr(rules, needs)
                        or (layer == "check" and rules is None and spec.stacking is not None)],   # game.yaml stacking
+            "sight_rule": getattr(rules, "SPOTTING_RULE", None),
             "unplaced": [str(u) for u in unplaced]}
 
 

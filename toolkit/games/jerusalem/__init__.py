@@ -17,9 +17,9 @@ from .tables import load_tables
 from .units import check_counter
 from .victory import victory, victory_json
 
-__all__ = ["GAME_ID", "MOVE_OPTIONS", "can_see", "check", "check_counter", "check_json", "combat", "combat_json",
-           "fire", "fire_json", "map_facts", "movement_phases", "moves", "retreat", "retreat_json", "side_zoc",
-           "victory", "victory_json"]
+__all__ = ["GAME_ID", "MOVE_OPTIONS", "SPOTTING_RULE", "can_see", "check", "check_counter", "check_json", "combat",
+           "combat_json", "fire", "fire_json", "map_facts", "movement_phases", "moves", "retreat", "retreat_json",
+           "side_zoc", "victory", "victory_json"]
 
 #: The LOS rule and convention of spotting (10.7.1), for ``toolkit los --position``.
 SPOTTING_RULE = "10.7.1"

@@ -33,13 +33,13 @@ def side_zoc(position: Position, side: str) -> dict[Hex, list[tuple[str, str]]]:
 from .combat import (breach_damage, combat, combat_json, fire, fire_json, mandatory_targets,  # noqa: E402
                      mining_shafts, recovery, recovery_order, replacements, shaft_damage, shaft_hexes)
 from .combat_tables import load_combat_tables, melee_column, missile_column  # noqa: E402
-from .lof import can_see, lof, lof_json  # noqa: E402
+from .lof import can_see, lof, lof_json, sight_json  # noqa: E402
 
-#: The LOF rule of ``toolkit los --position`` (9.5).
+#: The LOF rule of ``toolkit los --position`` (9.5); the viewer draws lines by it by default.
 SPOTTING_RULE = "9.5"
-__all__ += ["breach_damage", "can_see", "combat", "combat_json", "fire", "fire_json", "load_combat_tables", "lof",
+__all__ += ["SPOTTING_RULE", "breach_damage", "can_see", "combat", "combat_json", "fire", "fire_json", "load_combat_tables", "lof",
             "lof_json", "mandatory_targets", "melee_column", "mining_shafts", "missile_column", "recovery",
-            "recovery_order", "replacements", "shaft_damage", "shaft_hexes"]
+            "recovery_order", "replacements", "shaft_damage", "shaft_hexes", "sight_json"]
 
 # Flank Attacks, facing, advances (11.85, 10.11, 11.86-11.9); the Assault Period tables (18.6-18.9x, 19.1-19.5)
 from .combat import advances, engine_facing, flank_attack  # noqa: E402
@@ -54,3 +54,15 @@ __all__ += ["control", "control_json"]
 from ...game.retreat import retreats_json as retreat_json  # noqa: E402
 from .retreat import retreat  # noqa: E402
 __all__ += ["retreat", "retreat_json"]
+
+# The table answers of `toolkit siege` (13.2, 13.4, 17.1-17.3, 18.5, 18.6, 18.9x, 19.21, 19.22)
+from .answers import dead_pile, draw_replacements, missile_shot, recovery_rolls, shafts, vp  # noqa: E402
+__all__ += ["dead_pile", "draw_replacements", "missile_shot", "recovery_rolls", "shafts", "vp"]
+
+# The Melee Phase procedures: Multiple Attacks (11.9), Sallies and counterattacks (11.14)
+from .procedures import multiple_attack_markers, multiple_attacks, sally  # noqa: E402
+__all__ += ["multiple_attack_markers", "multiple_attacks", "sally"]
+
+# The sequence of play (4.1-4.3): what the phase allows and what the phasing player does now
+from .sequence import phase_notes, sequence_check  # noqa: E402
+__all__ += ["phase_notes", "sequence_check"]

@@ -502,10 +502,13 @@ def _missile(position: Position, t: CombatTables, res: CombatResult, attackers: 
 
 
 # -- melee ---------------------------------------------------------------------------------------------------------
-def _melee_crossing(position: Position, t: CombatTables, u: Unit, target: Hex) -> tuple[Fraction, str, bool]:
+def _melee_crossing(position: Position, t: CombatTables, u: Unit, target: Hex,
+                    counterattack: bool = False) -> tuple[Fraction, str, bool]:
     """(multiplier, how, counts as from Elevated/Breach/Ramp/Stairway for 11.7) of one attacker, or _Refuse."""
     cmap = position.game.map
     x = u.hex
+    if counterattack:
+        return _counterattack_crossing(position, u, target)
     mult = t.melee_drm.multipliers
     hx, ht = height(cmap, position, x, t), height(cmap, position, target, t)
     kx, kt = fire_kind(cmap, position, x, t), fire_kind(cmap, position, target, t)
@@ -513,6 +516,10 @@ def _melee_crossing(position: Position, t: CombatTables, u: Unit, target: Hex) -
     if u.has("riding"):
         if ht == 0:
             raise _Refuse("11.2", f"{u.id} rides a Tower: no melee against Ground or Built-up hexes")
+        face = rider_facing(position, u)
+        if face is not None and face != target:
+            raise _Refuse("10.11", f"{u.id} rides a Tower facing {cmap.name(face)}: riders melee only through the "
+                                   "Facing arrow (10.11, 11.2)")
         f = Fraction(str(mult["tower_riders"].factor))
         return f, f"atop a Tower against an Elevated Hex: x{number(f)} (11.2)", False
     if u.has("pushing"):
@@ -557,6 +564,26 @@ def _melee_crossing(position: Position, t: CombatTables, u: Unit, target: Hex) -
     return Fraction(1), "from a connected Elevated Hex: normal (11.12)", True
 
 
+def sallies(position: Position) -> set[Hex]:
+    """The Gates opened for a Sally this Melee Phase: the position parameter ``sallies`` (hex names, 11.14)."""
+    cmap = position.game.map
+    return {cmap.resolve(h) for h in str(position.params.get("sallies") or "").replace(",", " ").split()}
+
+
+def _counterattack_crossing(position: Position, u: Unit, gate: Hex) -> tuple[Fraction, str, bool]:
+    """11.14: a counterattack into a Gate opened for a Sally, from its Entry hex through the Entry hexside at normal
+    strength; pushing units too (the 11.2 exception).  Read as through the Gate's inherent Stairway (no 11.7 -1)."""
+    cmap = position.game.map
+    if _terrain(cmap, gate) != "gate" or gate not in sallies(position):
+        raise _Refuse("11.14", f"{cmap.name(gate)} is not a Gate opened for a Sally this phase (parameter sallies): "
+                               "no counterattack")
+    if not _side_feature(cmap, u.hex, gate, ENTRY):
+        raise _Refuse("11.14", f"{u.id} in {cmap.name(u.hex)}: counterattacks only through the Gate's Entry hexside")
+    if u.has("riding"):
+        raise _Refuse("11.2", f"{u.id} rides a Tower: only the pushing units counterattack a Gate (11.2)")
+    return Fraction(1), "a counterattack through the Gate's Entry hexside after a Sally: normal (11.14, 11.2)", True
+
+
 def _same_building(cmap: CompiledMap, a: Hex, b: Hex) -> bool:
     return _terrain(cmap, a) in ("building", "temple") and _terrain(cmap, b) in ("building", "temple") and a.distance(b) == 1
 
@@ -570,7 +597,7 @@ def _complete_cohort(units: Sequence[Unit]) -> bool:
 
 
 def _melee(position: Position, t: CombatTables, res: CombatResult, attackers: list[Unit], defenders: list[Unit],
-           flank: bool | None) -> None:
+           flank: bool | None, counterattack: bool = False) -> None:
     cmap = position.game.map
     target = defenders[0].hex
     mult = t.melee_drm.multipliers
@@ -605,7 +632,7 @@ def _melee(position: Position, t: CombatTables, res: CombatResult, attackers: li
         if _cls(u) == "heavy_infantry" and any(x.type in ("foederati", "syrian_archers") for x in here) \
                 or u.type in ("foederati", "syrian_archers") and any(_cls(x) == "heavy_infantry" for x in here):
             raise _Refuse("11.1", f"{u.id}: Heavy Infantry stacked with Foederati or Syrian Archers may not attack")
-        f, how, exempt = _melee_crossing(position, t, u, target)
+        f, how, exempt = _melee_crossing(position, t, u, target, counterattack)
         if _cls(u) == "cavalry" and _terrain(cmap, u.hex) == "clear" and _terrain(cmap, target) == "clear":
             c = Fraction(str(mult["cavalry_clear"].factor))
             f *= c
@@ -693,7 +720,7 @@ def _melee(position: Position, t: CombatTables, res: CombatResult, attackers: li
         add("cohort_attack", "a complete Fresh cohort attacks from one hex (11.841)")
     if _complete_cohort(defenders):
         add("cohort_defence", "a complete Fresh cohort defends (11.841)")
-    elif any(_cls(d) == "heavy_infantry" and fresh(d) for d in defenders):
+    if any(_cls(d) == "heavy_infantry" and fresh(d) for d in defenders):   # with the cohort -1 (11.842 example)
         add("fresh_heavy_infantry_defending", "Fresh Heavy Infantry defends (11.842 example)")
     factions = {f for f in map(_formation, attackers) if f}
     if len(factions) > 1:
@@ -884,11 +911,18 @@ def engine_facing(position: Position, u: Unit) -> Hex | None:
     return cmap.resolve(named) if named else None
 
 
+def rider_facing(position: Position, u: Unit) -> Hex | None:
+    """The hex the Facing arrow of the Tower ``u`` rides points at: riders melee and advance only through it
+    (10.11, 11.2); None when the Tower has no facing given."""
+    tower = next((x for x in position.at(u.hex) if x.type in ("siege_tower", "armored_tower")), None)
+    return engine_facing(position, tower) if tower is not None else None
+
+
 # -- the calculator -------------------------------------------------------------------------------------------------
 def combat(position: Position, attackers: Sequence[str], defenders: Sequence[str], *, kind: str = "melee",
            primary: str | None = None, flank: bool | None = None, target: str | None = None,
            level: str | None = None, fired: Sequence[str] = (), fired_at: Sequence[str] = (),
-           **_ignored: Any) -> CombatResult:
+           counterattack: bool = False, **_ignored: Any) -> CombatResult:
     """One attack: ``melee`` (``attack`` is read as melee), ``missile`` or ``breach``.
 
     ``defenders`` are the units in the attacked hex (all of them, 11.15); for a Breach attack they may be
@@ -896,7 +930,8 @@ def combat(position: Position, attackers: Sequence[str], defenders: Sequence[str
     works the Flank Attack out from the defender's six neighbours (11.85, :func:`flank_attack`); True/False
     override it (noted when they disagree).  ``level`` (``both``, ``riders``, ``pushers``) picks the target
     level in a Tower hex (9.11).  ``fired``: units that already fired this phase (9.1); ``fired_at``: hexes
-    already attacked this phase on the same table (9.6).  Unknown unit ids raise ``KeyError``; a bad kind
+    already attacked this phase on the same table (9.6).  ``counterattack``: a melee from a Gate's Entry hex into
+    the Gate opened for a Sally (11.14, :func:`sallies`).  Unknown unit ids raise ``KeyError``; a bad kind
     or level ``ValueError``.
     """
     if kind not in KINDS:
@@ -949,7 +984,7 @@ def combat(position: Position, attackers: Sequence[str], defenders: Sequence[str
         elif kind == "melee":
             if not dfn:
                 raise _Refuse("11.1", "no defending unit")
-            _melee(position, t, res, att, dfn, flank)
+            _melee(position, t, res, att, dfn, flank, counterattack)
         else:
             _breach(position, t, res, att, th)
     except _Refuse as r:
@@ -1241,8 +1276,7 @@ def advances(position: Position, attackers: Sequence[str], vacated: str, excess_
         elif u.side == "jewish" and hx > 0 and any(d.type in ENGINES for d in was):
             why = ("11.21", "Jews may not advance into a Tower hex from an Elevated Hex (11.21)")
         elif u.has("riding"):
-            tower = next((x for x in position.at(u.hex) if x.type in ("siege_tower", "armored_tower")), None)
-            face = engine_facing(position, tower) if tower is not None else None
+            face = rider_facing(position, u)
             if height(cmap, position, v, t) == 0 or (face is not None and face != v):
                 why = ("11.2", "riders leave a Tower only into the vacant Elevated Hex its facing arrow points at "
                                "(10.11, 11.2)")

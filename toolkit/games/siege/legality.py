@@ -31,6 +31,7 @@ from ...game import Position, Unit
 from ...game.violations import Violation, violation
 from ...hexgrid import Hex
 from .movement import ENGINE_TYPES, TOWERS, entry_records, facts_for
+from .sequence import sequence_check
 from .tables import load_tables
 from .zoc import BUILT_UP, FORTRESS, INFANTRY, JEWISH, ROMAN, Board, formation, fresh, unit_class
 
@@ -66,7 +67,7 @@ def check(position: Position, turn_end: bool | None = None, **_ignored: Any) -> 
         if not position.at(h):
             out.append(violation("8.7", f"the Ladder in {name(h)} has no Fresh Base unit: Ladders cannot exist "
                                         "without one", position, [h]))
-    return out + _entered_legions(position)
+    return out + _entered_legions(position) + sequence_check(position)
 
 
 def _entered_legions(position: Position) -> list[Violation]:

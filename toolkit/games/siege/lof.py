@@ -179,38 +179,43 @@ def lof(cmap: CompiledMap, a: Hex, b: Hex, position: Position | None = None,
     lower_end = b if higher_end == a else a
     temple_ends = {x for x in (a, b) if _terrain(cmap, x) == "temple"}
     reasons: list[Reason] = []
-    why: dict[Hex, str] = {}
+    why: dict[Hex, Reason] = {}
+    temple_exceptions: list[Hex] = []
 
-    def terrain_obstacle(h: Hex) -> str | None:
+    def terrain_obstacle(h: Hex) -> Reason | None:
         kind = fire_kind(cmap, position, h, t)
         if kind in lofd.buildings:
             if any(h in e.neighbors() for e in temple_ends) and kind != "temple":
-                return None  # 10.3: the Temple fires through its adjoining Buildings
-            return f"{kind.replace('_', ' ')}: no fire through a Building (2.13)"
+                temple_exceptions.append(h)   # 10.3: the Temple fires through its adjoining Buildings
+                return None
+            return Reason(lofd.rule, f"{kind.replace('_', ' ')}: no fire through a Building (2.13)")
         if kind in lofd.built_up:
             if not ground:
                 return None
             if len(ground) == 2:
-                return "Built-up: blocks fire at Ground level (2.13)"
+                return Reason(lofd.rule, "Built-up: blocks fire at Ground level (2.13)")
             g = next(iter(ground))
             if h in g.neighbors():
-                return f"Built-up next to the Ground-level end {cmap.name(g)} (9.51)"
+                return Reason("9.51", f"Built-up next to the Ground-level end {cmap.name(g)} (9.51)")
             return None
         he = int(lofd.heights.get(kind, 0))
         if he == 0:
             return None
         if temple_ends and _temple_wall(cmap, h, t):
-            return None  # 10.3: despite the Temple's Walls
+            temple_exceptions.append(h)       # 10.3: despite the Temple's Walls
+            return None
         if he <= lo:
             return None
         if he > hi:
-            return f"{kind} higher than both ends (2.11, 9.9)" if lo else f"{kind}: an Elevated Hex blocks Ground-level fire"
+            return Reason(lofd.rule, f"{kind} higher than both ends (2.11, 9.9)" if lo
+                          else f"{kind}: an Elevated Hex blocks Ground-level fire")
         r = rd["lower_elevated_near_higher_end"]
         top = fire_kind(cmap, position, higher_end, t)
         allowed = (r == "fortress" and top in ("fort", "fortress", "temple")) or (r == "higher" and he < hi)
         if allowed and h.distance(higher_end) < h.distance(lower_end):
             return None
-        return f"{kind} not lower than the higher end, or nearer the lower end (9.5 example; reading {r})"
+        return Reason(lofd.rule, f"{kind} not lower than the higher end, or nearer the lower end (9.5 example; "
+                                 f"reading {r})")
 
     obstacles = set()
     for c in contacts:
@@ -223,9 +228,14 @@ def lof(cmap: CompiledMap, a: Hex, b: Hex, position: Position | None = None,
     out = LofResult(res, res.visible, lofd.rule, res.range, reasons, readings=rd,
                     levels=tuple("ground" if x == 0 else "elevated" for x in (ha, hb)), heights=(ha, hb))
     if not res.visible:
-        for h in res.blocked_by:
-            reasons.append(Reason("9.51" if "9.51" in why[h] else lofd.rule, f"{cmap.name(h)}: {why[h]}"))
+        reasons += [Reason(why[h].rule, f"{cmap.name(h)}: {why[h].message}") for h in res.blocked_by]
+        out.rule = reasons[0].rule            # the sub-rule that blocks (9.51) or 9.5
+        out.los = dataclasses.replace(res, rule=out.rule)
         return out
+    if temple_exceptions:
+        reasons.append(Reason("10.3", "the Temple's central hex fires through "
+                                      f"{', '.join(cmap.name(h) for h in dict.fromkeys(temple_exceptions))} "
+                                      "(its adjoining Buildings and its own Walls do not block, 10.3)"))
 
     # 9.52: slopes between Ground-level ends at different elevations
     if len(ground) == 2 and cmap.hexes[a].elevation != cmap.hexes[b].elevation:
@@ -304,9 +314,17 @@ def lof(cmap: CompiledMap, a: Hex, b: Hex, position: Position | None = None,
 
 
 def can_see(position: Position, viewer_hex: Hex, target_hex: Hex, **readings: str) -> LosResult:
-    """The Siege line of fire as an engine result, for ``toolkit los --position``."""
+    """The Siege line of fire as an engine result, for ``toolkit los --position``: its ``rule`` is the one that
+    decides (9.5, 9.51, 9.52, 9.9)."""
     r = lof(position.game.map, viewer_hex, target_hex, position, readings or None)
     return r.los
+
+
+def sight_json(position: Position, viewer_hex: Hex, target_hex: Hex) -> dict[str, Any]:
+    """What ``toolkit los --position`` adds to the verdict: each reason with its rule (9.5-9.52, 9.9, 10.3) and
+    the fire modifiers the line brings (Indirect Fire 9.9, Towers 9.13, Breach 9.5/13.3), as :func:`lof_json`."""
+    cmap = position.game.map
+    return lof_json(cmap, lof(cmap, viewer_hex, target_hex, position))
 
 
 def lof_json(cmap: CompiledMap, result: LofResult) -> dict[str, Any]:

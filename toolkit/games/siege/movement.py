@@ -526,14 +526,15 @@ class SiegeMove:
         pair = frozenset((a, b))
         terrain = self.board.terrain(b)
         razed = self.board.razed and (self.facts.region[a] in self.board.razed or self.facts.region[b] in self.board.razed)
-        if pair in self.facts.road and not razed and not self._road_lost(a) and not self._road_lost(b):
+        if pair in self.facts.road and not razed and not self._road_lost(b):   # 12.4: the damaged hex's own cost
             return self.m.road
         if terrain == "gate" and to_level == "gate":
             return self.m.cost("clear", self.side)
         return self.m.cost(terrain, self.side)
 
     def _road_lost(self, h: Hex) -> bool:
-        """12.4: an Elevated Hex damaged to half its Breach Defence loses the road rate."""
+        """12.4: an Elevated Hex damaged to half its Breach Defence loses the road rate for entering it (the step
+        out of it to a road hex beyond keeps the road's ½ MF)."""
         dmg = self.board.damage.get(h)
         if not dmg:
             return False

@@ -20,7 +20,8 @@ export class Los {
     this.source = source;
     this.clear();
     this.els.rulesLabel.hidden = source.kind !== "position";
-    this.els.rules.checked = false;
+    // A game with its own line of sight or fire (its `sight_rule`): that rule by default, the map's one click away.
+    this.els.rules.checked = source.kind === "position" && Boolean(source.sight_rule);
   }
 
   setPicking(on) {

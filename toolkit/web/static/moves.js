@@ -9,14 +9,15 @@ export function phaseName(source, phase) {
   return (source.phase_names || {})[phase] || phase;
 }
 
-// A phase in the panel's list: its display name, its side (when it declares one) as the tooltip.
+// A phase in the panel's list: its display name; as the tooltip its side (when it declares one) and what it lets
+// the phasing player do (game.yaml `allows`).
 function phaseOption(source, phase) {
   const option = new Option(phaseName(source, phase), phase, false, phase === source.phase);
   const side = (source.phase_sides || {})[phase];
-  if (side) {
-    option.dataset.side = side;
-    option.title = `a phase of the ${side} side`;
-  }
+  const allows = (source.phase_allows || {})[phase] || [];
+  if (side) option.dataset.side = side;
+  const tip = [side ? `a phase of the ${side} side` : "", allows.length ? `the phasing player may ${allows.join("; ")}` : ""];
+  if (tip.some(Boolean)) option.title = tip.filter(Boolean).join(": ");
   return option;
 }
 
