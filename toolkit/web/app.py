@@ -6,15 +6,20 @@ shared answer builders (:mod:`toolkit.answers`) give the command line for the sa
 """
 from __future__ import annotations
 
+import gzip
 import logging
+import re
 from dataclasses import replace
 from functools import wraps
 from pathlib import Path
 from typing import Any, Callable
 
+import yaml
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -22,13 +27,15 @@ from starlette.staticfiles import StaticFiles
 
 from ..answers import (REFUSALS, SightLine, check_answer, command_answer, error_text, hex_json, moves_json,
                        reach_answer, search_moves, supply_answer, victory_answer, zoc_answer)
+from ..vassal.positions import position_save
 from .describe import source_json
 from .pictures import geometry_json, map_png, map_svg
-from .queries import (BadQuery, CheckQuery, HexQuery, LosQuery, MovesQuery, NoQuery, SideQuery, SourceQuery,
-                      SupplyQuery, VictoryQuery, WebError, parse_query)
+from .queries import (BadQuery, CheckQuery, HexQuery, LosQuery, MovesQuery, NoQuery, PlayQuery, SideQuery,
+                      SourceQuery, SupplyQuery, VictoryQuery, WebError, parse_query)
 from .sources import MAX_UPLOAD_BYTES, Source, SourceBook, too_large
 
 STATIC = Path(__file__).resolve().parent / "static"
+GZIP_LEVEL = 6   # answers over a kilobyte are sent compressed (the map SVG: 2.1 MB, about 100 KB compressed)
 log = logging.getLogger("toolkit.web")
 
 
@@ -68,10 +75,15 @@ def source(book: SourceBook, request: Request) -> dict:
 
 @api
 def map_picture(book: SourceBook, request: Request) -> Response:
-    """``GET /api/map.svg?source=ID``: the map alone, drawn once per map."""
+    """``GET /api/map.svg?source=ID``: the map alone, drawn and compressed once per map (sent compressed to a
+    browser that takes gzip, as every answer is)."""
     _, src = _source(book, request)
     cmap = src.map
-    return Response(book.per_map(cmap, "map.svg", lambda: map_svg(cmap)), media_type="image/svg+xml")
+    svg = book.per_map(cmap, "map.svg", lambda: map_svg(cmap))
+    if "gzip" not in request.headers.get("accept-encoding", ""):
+        return Response(svg, media_type="image/svg+xml")
+    return Response(book.per_map(cmap, "map.svg.gz", lambda: gzip.compress(svg, GZIP_LEVEL)),
+                    media_type="image/svg+xml", headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
 
 
 @api
@@ -105,6 +117,41 @@ def moves(book: SourceBook, request: Request) -> dict:
     ids = [q.unit, *q.with_units]
     result = search_moves(position, f"source {src.id}", ids, q.pickup, q.terrorist, q.enter, q.kind)
     return moves_json(position, ids, result)
+
+
+@api
+def play(book: SourceBook, request: Request) -> dict:
+    """``GET /api/play?source=ID&step=S[&step=S2...]``: the position after the steps, as a new source."""
+    q, src = _source(book, request, PlayQuery)
+    return source_json(book.play(src, q.step))
+
+
+@api
+def position_yaml(book: SourceBook, request: Request) -> Response:
+    """``GET /api/position.yaml?source=ID``: the position as a position file."""
+    _, src = _source(book, request)
+    text = yaml.safe_dump(src.position.to_file().model_dump(exclude_defaults=True), sort_keys=False,
+                          allow_unicode=True)
+    return _download(text.encode("utf-8"), "application/yaml", src, "yaml")
+
+
+@api
+def position_vsav(book: SourceBook, request: Request) -> Response:
+    """``GET /api/position.vsav?source=ID``: the position as a VASSAL save for the game's module (= ``toolkit
+    vsav write``); what it leaves out is named in header ``X-Omitted``."""
+    _, src = _source(book, request)
+    data, omitted = position_save(src.position)
+    response = _download(data, "application/zip", src, "vsav")
+    if omitted:
+        response.headers["X-Omitted"] = ",".join(omitted)[:2000]
+    return response
+
+
+def _download(data: bytes, media_type: str, src: Source, ext: str) -> Response:
+    """A file to save: named after the source (its last steps counted), ``attachment``."""
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", src.title).strip("-")[:60] or "position"
+    name = f"{stem}-{len(src.steps)}-steps.{ext}" if src.steps else f"{stem}.{ext}"
+    return Response(data, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 def _sight_line(book: SourceBook, request: Request) -> SightLine:
@@ -222,7 +269,8 @@ def create_app(book: SourceBook | None = None) -> Starlette:
         Route("/", page), Route("/los", page),
         Route("/api/sources", sources), Route("/api/source", source), Route("/api/open", open_file, methods=["POST"]),
         Route("/api/map.svg", map_picture), Route("/api/geometry", geometry), Route("/api/hex", hex_info),
-        Route("/api/moves", moves), Route("/api/los", los), Route("/api/los.svg", los_svg),
+        Route("/api/moves", moves), Route("/api/play", play), Route("/api/position.yaml", position_yaml),
+        Route("/api/position.vsav", position_vsav), Route("/api/los", los), Route("/api/los.svg", los_svg),
         Route("/api/los.png", los_png),
         # = toolkit supply / command / check / victory --json; the zoc and reach layers
         *(Route(f"/api/{name}", position_answer(name, model, answer, *keys)) for name, model, answer, *keys in (
@@ -233,6 +281,7 @@ def create_app(book: SourceBook | None = None) -> Starlette:
     ]
     handlers: dict[Any, Callable] = {cls: refused for cls in (*REFUSALS, WebError)}
     handlers |= {RecursionError: too_deep, HTTPException: http_error, Exception: server_error}
-    app = Starlette(routes=routes, exception_handlers=handlers)
+    app = Starlette(routes=routes, exception_handlers=handlers,
+                    middleware=[Middleware(GZipMiddleware, minimum_size=1024, compresslevel=GZIP_LEVEL)])
     app.state.book = book or SourceBook()
     return app

@@ -73,6 +73,13 @@ class MovesQuery(SourceQuery):
                                                                                       "(phases in /api/source)")
 
 
+class PlayQuery(SourceQuery):
+    """``/api/play``: steps made on a source's position."""
+
+    step: list[str] = Field(min_length=1, max_length=MAX_UNITS, description="steps of play: move:UNIT>HEX, "
+                                                                             "phase:PHASE or place:UNIT>HEX")
+
+
 class LosQuery(Query):
     """``/api/los`` (and ``.svg``, ``.png``): ``map=`` and the map's obstacles, or ``source=`` and the game's rule."""
 

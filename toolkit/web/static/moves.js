@@ -1,5 +1,5 @@
 // Movement: the selected unit or stack, the move options the CLI has, and its legal destinations (/api/moves).
-import {getJSON} from "./api.js";
+import {Latest} from "./api.js";
 import {html} from "./dom.js";
 import {mpLabel, ramp, svgEl} from "./svg.js";
 import {unitLabel} from "./counters.js";
@@ -28,6 +28,7 @@ export class Moves {
     this.source = null;
     this.selected = [];       // unit ids: the unit, then the units moving with it
     this.answer = null;
+    this.asking = new Latest();   // a quick second click supersedes the first unit's question
     els.form.addEventListener("change", () => this.refresh());
     els.form.addEventListener("submit", (e) => { e.preventDefault(); this.refresh(); });
     els.offmap.addEventListener("change", () => els.offmap.value && this.select([els.offmap.value]));
@@ -49,6 +50,9 @@ export class Moves {
 
   select(ids) {
     this.selected = ids;
+    this.answer = null;            // the last unit's destinations go at once, not when the new answer comes
+    this.view.clear("moves");
+    this.view.clear("path");
     this.buildOptions();
     return this.refresh();
   }
@@ -56,6 +60,7 @@ export class Moves {
   clear() {
     this.selected = [];
     this.answer = null;
+    this.asking.cancel();
     this.view.clear("moves");
     this.view.clear("path");
     this.els.text.textContent = "Click a counter on the map (Esc clears).";
@@ -104,7 +109,9 @@ export class Moves {
   async refresh() {
     if (!this.selected.length) return;
     try {
-      this.answer = await getJSON("/api/moves", this.params());
+      const answer = await this.asking.get("/api/moves", this.params());
+      if (answer === null) return;   // superseded by a newer selection
+      this.answer = answer;
     } catch (err) {
       this.answer = null;
       this.view.clear("moves");
