@@ -3,27 +3,12 @@ import {Latest} from "./api.js";
 import {html} from "./dom.js";
 import {mpLabel, ramp, svgEl} from "./svg.js";
 import {unitLabel} from "./counters.js";
-
-// A phase's display name (game.yaml's `name`; its id when the game gives none).
-export function phaseName(source, phase) {
-  return (source.phase_names || {})[phase] || phase;
-}
-
-// A phase in the panel's list: its display name, its side (when it declares one) as the tooltip.
-function phaseOption(source, phase) {
-  const option = new Option(phaseName(source, phase), phase, false, phase === source.phase);
-  const side = (source.phase_sides || {})[phase];
-  if (side) {
-    option.dataset.side = side;
-    option.title = `a phase of the ${side} side`;
-  }
-  return option;
-}
+import {phaseName} from "./play.js";
 
 export class Moves {
   constructor(view, els, onError) {
     this.view = view;
-    this.els = els;           // {text, form, phase, summary, offmap, offmapLabel}
+    this.els = els;           // {text, form, summary, offmap, offmapLabel}
     this.onError = onError;
     this.source = null;
     this.selected = [];       // unit ids: the unit, then the units moving with it
@@ -34,12 +19,10 @@ export class Moves {
     els.offmap.addEventListener("change", () => els.offmap.value && this.select([els.offmap.value]));
   }
 
-  // A new source: its phases, its move options and its off-map units.
+  // A new source (or position after a step): its move options and its off-map units.
   setSource(source) {
     this.source = source;
     this.clear();
-    const {phase} = this.els;
-    phase.replaceChildren(...(source.phases || []).map((p) => phaseOption(source, p)));
     const offmap = source.units.filter((u) => u.hex === null);
     this.els.offmap.replaceChildren(new Option("—", ""), ...offmap.map((u) => new Option(unitLabel(u), u.id)));
     this.els.offmapLabel.hidden = source.kind !== "position" || offmap.length === 0;
@@ -54,8 +37,12 @@ export class Moves {
     this.view.clear("moves");
     this.view.clear("path");
     this.buildOptions();
-    return this.refresh();
+    this.pending = this.refresh();
+    return this.pending;
   }
+
+  // Resolves when the moves asked last have been drawn (or refused).
+  ready() { return this.pending || Promise.resolve(); }
 
   clear() {
     this.selected = [];
@@ -99,11 +86,20 @@ export class Moves {
     }
   }
 
-  params() {
+  // The moves options chosen in the panel: {with, pickup, terrorist, enter, kind}.
+  options() {
     const data = new FormData(this.els.form);
-    return {source: this.source.id, unit: this.selected[0], with: data.getAll("with"), pickup: data.getAll("pickup"),
-            terrorist: data.has("terrorist"), enter: data.get("enter"), kind: data.get("kind"),
-            phase: data.get("phase")};
+    return {with: data.getAll("with"), pickup: data.getAll("pickup"), terrorist: data.has("terrorist"),
+            enter: data.get("enter"), kind: data.get("kind")};
+  }
+
+  params() {
+    return {source: this.source.id, unit: this.selected[0], ...this.options()};
+  }
+
+  // The destination in `hex` of the moves shown, or null.
+  destination(hex) {
+    return (this.answer && this.destinations.get(hex)) || null;
   }
 
   async refresh() {
