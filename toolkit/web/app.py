@@ -26,12 +26,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..answers import (REFUSALS, SightLine, check_answer, command_answer, error_text, hex_json, moves_json,
-                       reach_answer, search_moves, supply_answer, victory_answer, zoc_answer)
+                       odds_answer, reach_answer, search_moves, supply_answer, victory_answer, zoc_answer)
 from ..vassal.positions import position_save
 from .describe import source_json
-from .pictures import geometry_json, map_png, map_svg
-from .queries import (BadQuery, CheckQuery, HexQuery, LosQuery, MovesQuery, NoQuery, PlayQuery, SideQuery,
-                      SourceQuery, SupplyQuery, VictoryQuery, WebError, parse_query)
+from .pictures import excerpt_png, excerpt_svg, geometry_json, map_svg
+from .queries import (BadQuery, CheckQuery, HexQuery, LosQuery, MovesQuery, NoQuery, OddsQuery, PlayQuery,
+                      SideQuery, SourceQuery, SupplyQuery, VictoryQuery, WebError, parse_query)
 from .sources import MAX_UPLOAD_BYTES, Source, SourceBook, too_large
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -154,6 +154,14 @@ def _download(data: bytes, media_type: str, src: Source, ext: str) -> Response:
     return Response(data, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
+@api
+def odds(book: SourceBook, request: Request) -> dict:
+    """``GET /api/odds?source=ID&attack=U&defend=V[&kind=K]`` = ``toolkit odds POSITION --attack ... --defend ...
+    --json``."""
+    q, src = _source(book, request, OddsQuery)
+    return odds_answer(src.position, f"source {src.id}", q.attack, q.defend, q.kind or "attack")
+
+
 def _sight_line(book: SourceBook, request: Request) -> SightLine:
     """The line of sight a ``/api/los`` query asks for: ``map=`` (the map's obstacles) or ``source=``."""
     q = _query(LosQuery, request)
@@ -186,10 +194,48 @@ def los_svg(book: SourceBook, request: Request) -> Response:
 
 @api
 def los_png(book: SourceBook, request: Request) -> Response:
-    """``GET /api/los.png``: the line drawn on the map, as a PNG."""
+    """``GET /api/los.png``: the line drawn on the map's excerpt around it, as a PNG."""
     sight = _sight_line(book, request)
-    return Response(map_png(sight.cmap, [sight.overlay()]), media_type="image/png",
+    return Response(excerpt_png(sight.cmap, [sight.overlay()], _ends(sight)), media_type="image/png",
                     headers={"Content-Disposition": 'inline; filename="los.png"'})
+
+
+@api
+def ruling_svg(book: SourceBook, request: Request) -> Response:
+    """``GET /api/ruling.svg?…`` (the ``/api/los`` query): one SVG file that stands alone, to post or keep: the
+    map's excerpt around the line, the verdict, its rule and what it was asked of."""
+    q = _query(LosQuery, request)
+    sight = _sight_line(book, request)
+    src = book.get(q.source) if q.source else book.map_source(q.map)
+    return Response(excerpt_svg(sight.cmap, [sight.overlay()], _ends(sight), _ruling_lines(sight, src)),
+                    media_type="image/svg+xml", headers={"Content-Disposition": 'attachment; filename="ruling.svg"'})
+
+
+def _ends(sight: SightLine) -> list[tuple[float, float]]:
+    layout = sight.cmap.grid.layout
+    return [layout.centre(sight.a), layout.centre(sight.b)]
+
+
+def _ruling_lines(sight: SightLine, src: Source) -> list[str]:
+    """The verdict in words, as the page's panel writes it, and what it was asked of."""
+    a = sight.json()
+    place = {h: sight.cmap.hexes[sight.cmap.resolve(h)].place for h in (a["from"], a["to"])}
+    ends = [f"{h} ({place[h]})" if place[h] else h for h in (a["from"], a["to"])]
+    lines = [f"Line of sight {ends[0]} → {ends[1]}: {'VISIBLE' if a['visible'] else 'BLOCKED'}",
+             f"rule {a['rule']}" + (f", {a['convention']} convention" if a.get("convention") else "")
+             + f", range {a['range']}"]
+    if a.get("blocked_by"):
+        lines.append(f"blocked by {', '.join(a['blocked_by'])}")
+    if src.kind == "position":
+        position = src.position
+        lines += [f"{src.title}: turn {position.turn}, {position.game.spec.phase_name(position.phase)} phase"
+                  + (f", after {len(src.steps)} steps" if src.steps else ""),
+                  "the game's own rule, with the units in the position"]
+    else:
+        lines.append(f"map {sight.cmap.id}: the map's obstacles")
+    if a.get("note"):
+        lines.append(a["note"][:160])
+    return lines + ["drawn by toolkit serve (the toolkit's LOS engine)"]
 
 
 def position_answer(name: str, model: type[SourceQuery], answer: Callable[..., dict], *keys: str):
@@ -269,9 +315,9 @@ def create_app(book: SourceBook | None = None) -> Starlette:
         Route("/", page), Route("/los", page),
         Route("/api/sources", sources), Route("/api/source", source), Route("/api/open", open_file, methods=["POST"]),
         Route("/api/map.svg", map_picture), Route("/api/geometry", geometry), Route("/api/hex", hex_info),
-        Route("/api/moves", moves), Route("/api/play", play), Route("/api/position.yaml", position_yaml),
+        Route("/api/moves", moves), Route("/api/odds", odds), Route("/api/play", play), Route("/api/position.yaml", position_yaml),
         Route("/api/position.vsav", position_vsav), Route("/api/los", los), Route("/api/los.svg", los_svg),
-        Route("/api/los.png", los_png),
+        Route("/api/los.png", los_png), Route("/api/ruling.svg", ruling_svg),
         # = toolkit supply / command / check / victory --json; the zoc and reach layers
         *(Route(f"/api/{name}", position_answer(name, model, answer, *keys)) for name, model, answer, *keys in (
             ("supply", SupplyQuery, supply_answer, "side", "unit"), ("command", SourceQuery, command_answer),

@@ -8,6 +8,7 @@ import {Moves} from "./moves.js";
 import {Play, positionLink, standing} from "./play.js";
 import {LAYERS} from "./layers.js";
 import {Los} from "./los.js";
+import {Combat} from "./combat.js";
 import {clearCheck, showCheck} from "./check.js";
 
 const $ = (id) => document.getElementById(id);
@@ -26,6 +27,9 @@ $("error-close").addEventListener("click", () => { $("error").hidden = true; });
 
 const moves = new Moves(view, {text: $("selection-text"), form: $("move-options"), summary: $("moves-summary"),
                                offmap: $("offmap-select"), offmapLabel: $("offmap-label")}, showError);
+const combat = new Combat({section: $("combat-section"), attack: $("combat-attack"), defend: $("combat-defend"),
+                           addAttack: $("add-attack"), addDefend: $("add-defend"), clear: $("combat-clear"),
+                           result: $("combat-result")}, {selection: () => [...state.selected], onError: showError});
 const play = new Play({section: $("play-section"), standing: $("standing"), phase: $("phase-select"),
                        notice: $("phase-notice"), undo: $("undo"), redo: $("redo"), log: $("play-log"),
                        yaml: $("export-yaml"), vsav: $("export-vsav"), free: $("free-placement"),
@@ -93,6 +97,7 @@ async function showPosition(source) {
   drawStacks();
   moves.setSource(source);
   los.setSource(source);
+  combat.setSource(source);
   if (source.steps.length || location.search.includes("step=")) history.replaceState(null, "", positionLink(source));
   document.body.dataset.ready = source.id;
   redrawLayers(() => true);

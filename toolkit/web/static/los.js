@@ -119,8 +119,10 @@ export class Los {
     if (a.note) line(a.note, "muted");
     const links = html("p", {className: "links"});
     links.append(html("a", {href: this.permalink(a, params), textContent: "permalink", id: "los-permalink"}));
-    links.append(html("a", {href: url("/api/los.svg", params), textContent: "download SVG", download: "los.svg"}),
-                 html("a", {href: url("/api/los.png", params), textContent: "download PNG", download: "los.png"}));
+    links.append(html("a", {href: url("/api/ruling.svg", params), textContent: "ruling (SVG)", download: "ruling.svg",
+                            id: "los-ruling", title: "the map around the line, the verdict and its rule: one file"}),
+                 html("a", {href: url("/api/los.svg", params), textContent: "whole map SVG", download: "los.svg"}),
+                 html("a", {href: url("/api/los.png", params), textContent: "PNG", download: "los.png"}));
     box.append(links);
   }
 }
