@@ -268,6 +268,12 @@ document.addEventListener("keydown", (e) => {
   clearCheck(view, $("check-result"), markFlagged);
 });
 
+// A phone: the panel folds away under the map, the button in the bar unfolds it.
+$("panel-toggle").addEventListener("click", () => {
+  const open = document.body.classList.toggle("panel-open");
+  $("panel-toggle").setAttribute("aria-expanded", String(open));
+});
+
 $("zoom-in").addEventListener("click", () => view.zoom(ZOOM_STEP));
 $("zoom-out").addEventListener("click", () => view.zoom(1 / ZOOM_STEP));
 $("zoom-fit").addEventListener("click", () => view.fit());
@@ -278,11 +284,11 @@ $("zoom-fit").addEventListener("click", () => view.fit());
 // sight's permalink, with `map=` or `source=` and `rules=1` for the game's own rule) draws that line too.
 async function start() {
   const {current, sources} = await getJSON("/api/sources");
-  const link = new URLSearchParams(location.search);
+  const link = new URLSearchParams(location.search), drawLine = location.pathname === "/los";
   const wanted = link.get("source") || (link.get("map") ? `map:${link.get("map")}` : current || sources[0]?.id);
   await refreshSources(wanted);
   await openSource(wanted, link.getAll("step"));
-  if (location.pathname === "/los") {
+  if (drawLine) {
     $("los-from").value = link.get("from") || "";
     $("los-to").value = link.get("to") || "";
     $("los-convention").value = link.get("convention") || "";
