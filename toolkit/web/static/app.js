@@ -259,7 +259,16 @@ view.on("hover", async (hex) => {
   }
 });
 
+// Keys on the map (not while typing): + / − zoom, the arrows pan a quarter of the view.
+const MAP_KEYS = {"+": () => view.zoom(ZOOM_STEP), "=": () => view.zoom(ZOOM_STEP), "-": () => view.zoom(1 / ZOOM_STEP),
+                  ArrowLeft: () => view.step(-0.25, 0), ArrowRight: () => view.step(0.25, 0),
+                  ArrowUp: () => view.step(0, -0.25), ArrowDown: () => view.step(0, 0.25)};
 document.addEventListener("keydown", (e) => {
+  const typing = e.target.closest("input, select, textarea");
+  if (MAP_KEYS[e.key] && !typing && view.viewBox) {
+    e.preventDefault();
+    MAP_KEYS[e.key]();
+  }
   if (e.key !== "Escape") return;
   hidePicker($("stack-picker"));
   moves.clear();
