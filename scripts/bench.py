@@ -589,6 +589,68 @@ def web_busy_rows(repeat: int) -> list[dict]:
              "median_ms": round(stop_ms, 1), "runs": 1, "target_ms": 1_000, "ok": stop_ms <= 1_000}]
 
 
+def web_load_rows(seconds: float = 5.0, clients: int = 8) -> list[dict]:
+    """Issue 24: a real ``toolkit serve`` of Scenario II on loopback, ``clients`` threads asking ``/api/moves`` of
+    every movable Jewish stack in turn (keep-alive connections, gzip accepted) for ``seconds``: requests per
+    second and the 99th percentile of the answer time.  The machine's other load counts: say what it was."""
+    import http.client
+    import re
+    import signal
+    import subprocess
+    import threading
+    from urllib.parse import quote
+
+    scenario = Path(__file__).resolve().parent.parent / "modules/jerusalem-1948/scenarios/scenario-ii.yaml"
+    server = subprocess.Popen([sys.executable, "-m", "toolkit", "serve", str(scenario), "--port", "0"],
+                              stdout=subprocess.PIPE, text=True)
+    port = int(re.search(r":(\d+)/", server.stdout.readline()).group(1))
+    source = quote("bundled:jerusalem-1948/scenario-ii.yaml")
+    times: list[float] = []
+    try:
+        from toolkit.games import load_game_position
+        position = load_game_position(scenario)
+        units = [u.id for u in position.units if u.side == position.phasing_side and u.hex is not None
+                 and u.carried_by is None]
+        urls = [f"/api/moves?source={source}&unit={uid}" for uid in units]
+
+        def client(k: int, stop: float) -> None:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            i = k
+            while time.perf_counter() < stop:
+                t0 = time.perf_counter()
+                conn.request("GET", urls[i % len(urls)], headers={"Accept-Encoding": "gzip"})
+                answer = conn.getresponse()
+                answer.read()
+                assert answer.status == 200, answer.status
+                times.append((time.perf_counter() - t0) * 1e3)
+                i += clients
+            conn.close()
+
+        for url in urls:   # warm: the position opened, each unit asked once
+            client_once = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            client_once.request("GET", url)
+            client_once.getresponse().read()
+            client_once.close()
+        stop = time.perf_counter() + seconds
+        threads = [threading.Thread(target=client, args=(k, stop)) for k in range(clients)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    rate = len(times) / seconds
+    p99 = statistics.quantiles(times, n=100)[98] if len(times) >= 100 else max(times, default=float("nan"))
+    return [{"benchmark": f"web load: /api/moves, {clients} clients, Scenario II stacks (requests/s, >= 200)",
+             "value": round(rate, 1), "ok": rate >= 200},
+            {"benchmark": f"web load: /api/moves, {clients} clients, p99 answer time",
+             "median_ms": round(p99, 1), "runs": len(times), "target_ms": 100, "ok": p99 <= 100}]
+
+
 def import_rows(repeat: int) -> list[dict]:
     """Issue 15: ``toolkit import-vmod`` of a hand-written module with a 100 x 50 (5,000-hex) board, end to end
     (archive and XML read through the guards, map files written and compiled, the game loaded)."""
@@ -618,7 +680,8 @@ GROUPS: dict[str, Callable[[argparse.Namespace], list[dict]]] = {
     "no-prisoners": lambda a: no_prisoners_rows(a.repeat), "siege": lambda a: siege_rows(a.repeat),
     "steppe": lambda a: steppe_rows(a.repeat), "retreat": lambda a: retreat_rows(a.repeat),
     "vassal": lambda a: vassal_rows(), "web": lambda a: web_rows(a.repeat), "web-busy": lambda a: web_busy_rows(a.repeat),
-    "web-page": lambda a: web_page_rows(), "import": lambda a: import_rows(min(a.repeat, 10)),
+    "web-load": lambda a: web_load_rows(), "web-page": lambda a: web_page_rows(),
+    "import": lambda a: import_rows(min(a.repeat, 10)),
 }
 
 

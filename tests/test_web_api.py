@@ -173,7 +173,11 @@ def test_los_pictures(client):
     assert root.xpath("//*[@class='los-blocked']") and root.xpath("//*[@class='los-block']")
     png = client.get("/api/los.png", params={"source": J2, "from": "Hebrew University", "to": "Greek Monastery"})
     assert png.status_code == 200 and png.headers["content-type"] == "image/png"
-    assert Image.open(io.BytesIO(png.content)).size[0] > 1000
+    width, height = Image.open(io.BytesIO(png.content)).size   # the excerpt around the line, not the whole map
+    assert 12 * 80 * 0.95 <= width <= 3000 and height < width
+    ruling = client.get("/api/ruling.svg", params={"source": J2, "from": "Hebrew University", "to": "Greek Monastery"})
+    text = " ".join(etree.fromstring(ruling.content).itertext())
+    assert "Line of sight" in text and "rule 10.7" in text and "href" not in ruling.text.replace("xmlns", "")
 
 
 @pytest.mark.parametrize("url,argv,params", [

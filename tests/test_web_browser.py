@@ -110,14 +110,14 @@ def test_line_of_sight_hebrew_university_to_greek_monastery(chromium, jerusalem)
     page.fill("#los-to", "Greek Monastery")
     page.get_by_role("button", name="Draw").click()
     assert verdict(page) == expected_verdict(expected)
-    for link, kind in (("download SVG", "image/svg+xml"), ("download PNG", "image/png")):
+    for link, kind in (("whole map SVG", "image/svg+xml"), ("PNG", "image/png"), ("ruling (SVG)", "image/svg+xml")):
         answer = page.request.get(jerusalem + page.get_by_role("link", name=link).get_attribute("href"))
         assert answer.ok and answer.headers["content-type"].startswith(kind)
     # The game's own rule with the position's units (source=): toolkit los --position.
     own = cli_json("los", "--position", SCENARIO_II, "Hebrew University", "Greek Monastery")
     page.check("#los-rules")
     page.get_by_role("button", name="Draw").click()
-    page.wait_for_function("() => !document.querySelector('#los-permalink')")
+    page.wait_for_function("() => document.querySelector('#los-permalink')?.href.includes('rules=1')")
     assert verdict(page) == expected_verdict({**own, "map": "jerusalem-1948"})
     assert not page.errors
 

@@ -95,7 +95,8 @@ def test_the_phases_by_name_and_rail_movement_as_the_cli(chromium, steppe):
     page = open_page(chromium, steppe + "/")
     phases = page.eval_on_selector_all("#phase-select option", "els => els.map(e => [e.value, e.textContent])")
     game = yaml.safe_load((ROOT / GAME / "game.yaml").read_text())
-    assert phases == [[p["id"], p["name"]] for p in game["phases"]]
+    sides = {p["id"]: p["id"].split("_")[0] for p in game["phases"]}   # each phase's side, in the game's order
+    assert phases == [[p["id"], f"{p['name']} — {sides[p['id']]}"] for p in game["phases"]]
     assert "Axis Movement phase" in page.text_content("#source-title")
     select_unit(page, "0102", "g-pz-1")
     kinds = page.eval_on_selector_all('#move-options select[name="kind"] option', "els => els.map(e => e.value)")

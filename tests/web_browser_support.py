@@ -99,10 +99,11 @@ def browser() -> Iterator[object]:
             chromium.close()
 
 
-def open_page(chromium, url: str):
-    """A page in a fresh context (no cache, no storage) of a 1600 x 1000 window at ``url``, once it shows its
-    source (``body[data-ready]``); the page's script errors are collected in ``page.errors``."""
-    page = chromium.new_context(viewport=VIEWPORT, accept_downloads=True).new_page()
+def open_page(chromium, url: str, **context):
+    """A page in a fresh context (no cache, no storage) of a 1600 x 1000 window (or the ``context`` options: a
+    phone's viewport, touch) at ``url``, once it shows its source (``body[data-ready]``); the page's script errors
+    are collected in ``page.errors``."""
+    page = chromium.new_context(**{"viewport": VIEWPORT, "accept_downloads": True, **context}).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors

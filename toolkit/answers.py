@@ -175,6 +175,26 @@ class SightLine:
                           list(self.result.blocked_by), [c.hex for c in self.result.touched])
 
 
+def odds_answer(position: Position, label: str, attack: Sequence[str], defend: Sequence[str], kind: str = "attack",
+                protected: Sequence[str] = (), fired: Sequence[str] = (), **extra: Any) -> dict[str, Any]:
+    """``toolkit odds --json``: the combat odds, every modifier and shift with its rule, and the chances
+    (``extra``: the Siege's and Jerusalem!'s other options, ``attacked``, ``primary``, ``target``...); a unit named
+    twice, or both attacking and defending, or unknown (naming ``label``) is refused."""
+    for opt, ids in (("--attack", attack), ("--defend", defend), ("--protected", protected), ("--fired", fired),
+                     ("--attacked", extra.get("attacked", ()))):
+        dup = sorted({u for u in ids if list(ids).count(u) > 1})
+        if dup:
+            raise ValueError(f"{opt} names {', '.join(map(repr, dup))} more than once; give each unit once")
+    both = sorted(set(attack) & set(defend))
+    if both:
+        raise ValueError(f"{', '.join(map(repr, both))} both attack and defend")
+    require_units(position, label, [*attack, *defend, *protected, *fired, *extra.get("attacked", ())])
+    rules = Rules(position.game)
+    given = {k: v for k, v in extra.items() if v}
+    return rules.combat_json(rules.combat(position, list(attack), list(defend), kind=kind, protected=list(protected),
+                                          fired=list(fired), **given))
+
+
 def supply_answer(position: Position, side: str | None = None, unit: str | None = None) -> dict[str, Any]:
     """``toolkit supply --json``: every unit's supply line, or where it is cut."""
     rules = Rules(position.game)

@@ -15,8 +15,8 @@ from typing import Any, Callable, Sequence
 import yaml
 
 from .answers import (REFUSALS, Rules, SightLine, check_answer, clean_text, command_answer, error_text, hex_json,
-                      moves_json, phase_answer, require_units, retreat_answer, search_moves, supply_answer,
-                      victory_answer, zoc_answer)
+                      moves_json, odds_answer, phase_answer, require_units, retreat_answer, search_moves,
+                      supply_answer, victory_answer, zoc_answer)
 from .fileio import STDOUT, OutputError, check_input, check_output, write_atomic
 from .game.module import is_game_folder, load_game, open_user_map, user_map_file
 from .cli_siege import add_siege_parser
@@ -597,28 +597,10 @@ def cmd_odds(args: argparse.Namespace) -> None:
     """Combat odds, die modifiers and the chance to kill."""
     if not args.defend and not getattr(args, "target", None):
         raise ValueError("--defend: name the defending units (or, for a Siege Breach attack, --target HEX)")
-    args.defend = args.defend or []
-    for opt, ids in (("--attack", args.attack), ("--defend", args.defend), ("--protected", args.protected),
-                     ("--fired", args.fired), ("--attacked", args.attacked)):
-        dup = sorted({u for u in ids if ids.count(u) > 1})
-        if dup:
-            raise ValueError(f"{opt} names {', '.join(map(repr, dup))} more than once; give each unit once")
-    both = sorted(set(args.attack) & set(args.defend))
-    if both:
-        raise ValueError(f"{', '.join(map(repr, both))} both attack and defend")
-    position, rules = _game_command(args)
-    require_units(position, args.position, [*args.attack, *args.defend, *args.protected, *args.fired,
-                                             *args.attacked])
-    extra = {"attacked": args.attacked} if args.attacked else {}
-    if getattr(args, "primary", None):
-        extra["primary"] = args.primary   # Siege of Jerusalem 13.2
-    for key in ("target", "level"):       # Siege of Jerusalem 10.1, 9.11
-        if getattr(args, key, None):
-            extra[key] = getattr(args, key)
-    if getattr(args, "fired_at", None):
-        extra["fired_at"] = args.fired_at  # Siege of Jerusalem 9.6
-    data = rules.combat_json(rules.combat(position, args.attack, args.defend, kind=args.kind,
-                                          protected=args.protected, fired=args.fired, **extra))
+    position, _ = _game_command(args)
+    extra = {key: getattr(args, key, None) for key in ("attacked", "primary", "target", "level", "fired_at")}
+    data = odds_answer(position, args.position, args.attack, args.defend or [], args.kind, args.protected,
+                       args.fired, **extra)   # the Siege of Jerusalem's 13.2, 10.1, 9.11, 9.6
     if args.json:
         _print_json(data)
         return

@@ -135,6 +135,25 @@ class Scene:
     background: str = style.BACKGROUND
 
 
+def crop(scene: Scene, bounds: tuple[float, float, float, float]) -> Scene:
+    """The part of ``scene`` inside ``bounds``: the items that reach into it (by their points' bounding box,
+    widened by a text's size or a circle's radius), nothing else."""
+    minx, miny, maxx, maxy = bounds
+
+    def inside(item: Item) -> bool:
+        if isinstance(item, Circle):
+            (x, y), pad = item.centre, item.radius
+            xs, ys = (x,), (y,)
+        elif isinstance(item, Text):
+            (x, y), pad = item.pos, item.size * max(1, len(item.text))
+            xs, ys = (x,), (y,)
+        else:
+            xs, ys, pad = [p[0] for p in item.points], [p[1] for p in item.points], getattr(item, "width", 0.0)
+        return min(xs) - pad <= maxx and max(xs) + pad >= minx and min(ys) - pad <= maxy and max(ys) + pad >= miny
+
+    return Scene(bounds, [item for item in scene.items if inside(item)], scene.background)
+
+
 # --------------------------------------------------------------- overlays
 
 @dataclass(frozen=True)

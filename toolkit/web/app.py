@@ -6,29 +6,36 @@ shared answer builders (:mod:`toolkit.answers`) give the command line for the sa
 """
 from __future__ import annotations
 
+import gzip
 import logging
+import re
 from dataclasses import replace
 from functools import wraps
 from pathlib import Path
 from typing import Any, Callable
 
+import yaml
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..answers import (REFUSALS, SightLine, check_answer, command_answer, error_text, hex_json, moves_json,
-                       reach_answer, search_moves, supply_answer, victory_answer, zoc_answer)
+                       odds_answer, reach_answer, search_moves, supply_answer, victory_answer, zoc_answer)
+from ..vassal.positions import position_save
 from .describe import source_json
-from .pictures import geometry_json, map_png, map_svg
-from .queries import (BadQuery, CheckQuery, HexQuery, LosQuery, MovesQuery, NoQuery, SideQuery, SourceQuery,
-                      SupplyQuery, VictoryQuery, WebError, parse_query)
+from .pictures import excerpt_png, excerpt_svg, geometry_json, map_svg
+from .queries import (BadQuery, CheckQuery, HexQuery, LosQuery, MovesQuery, NoQuery, OddsQuery, PlayQuery,
+                      SideQuery, SourceQuery, SupplyQuery, VictoryQuery, WebError, parse_query)
 from .sources import MAX_UPLOAD_BYTES, Source, SourceBook, too_large
 
 STATIC = Path(__file__).resolve().parent / "static"
+GZIP_LEVEL = 6   # answers over a kilobyte are sent compressed (the map SVG: 2.1 MB, about 100 KB compressed)
 log = logging.getLogger("toolkit.web")
 
 
@@ -68,10 +75,15 @@ def source(book: SourceBook, request: Request) -> dict:
 
 @api
 def map_picture(book: SourceBook, request: Request) -> Response:
-    """``GET /api/map.svg?source=ID``: the map alone, drawn once per map."""
+    """``GET /api/map.svg?source=ID``: the map alone, drawn and compressed once per map (sent compressed to a
+    browser that takes gzip, as every answer is)."""
     _, src = _source(book, request)
     cmap = src.map
-    return Response(book.per_map(cmap, "map.svg", lambda: map_svg(cmap)), media_type="image/svg+xml")
+    svg = book.per_map(cmap, "map.svg", lambda: map_svg(cmap))
+    if "gzip" not in request.headers.get("accept-encoding", ""):
+        return Response(svg, media_type="image/svg+xml")
+    return Response(book.per_map(cmap, "map.svg.gz", lambda: gzip.compress(svg, GZIP_LEVEL)),
+                    media_type="image/svg+xml", headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
 
 
 @api
@@ -107,6 +119,49 @@ def moves(book: SourceBook, request: Request) -> dict:
     return moves_json(position, ids, result)
 
 
+@api
+def play(book: SourceBook, request: Request) -> dict:
+    """``GET /api/play?source=ID&step=S[&step=S2...]``: the position after the steps, as a new source."""
+    q, src = _source(book, request, PlayQuery)
+    return source_json(book.play(src, q.step))
+
+
+@api
+def position_yaml(book: SourceBook, request: Request) -> Response:
+    """``GET /api/position.yaml?source=ID``: the position as a position file."""
+    _, src = _source(book, request)
+    text = yaml.safe_dump(src.position.to_file().model_dump(exclude_defaults=True), sort_keys=False,
+                          allow_unicode=True)
+    return _download(text.encode("utf-8"), "application/yaml", src, "yaml")
+
+
+@api
+def position_vsav(book: SourceBook, request: Request) -> Response:
+    """``GET /api/position.vsav?source=ID``: the position as a VASSAL save for the game's module (= ``toolkit
+    vsav write``); what it leaves out is named in header ``X-Omitted``."""
+    _, src = _source(book, request)
+    data, omitted = position_save(src.position)
+    response = _download(data, "application/zip", src, "vsav")
+    if omitted:
+        response.headers["X-Omitted"] = ",".join(omitted)[:2000]
+    return response
+
+
+def _download(data: bytes, media_type: str, src: Source, ext: str) -> Response:
+    """A file to save: named after the source (its last steps counted), ``attachment``."""
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", src.title).strip("-")[:60] or "position"
+    name = f"{stem}-{len(src.steps)}-steps.{ext}" if src.steps else f"{stem}.{ext}"
+    return Response(data, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@api
+def odds(book: SourceBook, request: Request) -> dict:
+    """``GET /api/odds?source=ID&attack=U&defend=V[&kind=K]`` = ``toolkit odds POSITION --attack ... --defend ...
+    --json``."""
+    q, src = _source(book, request, OddsQuery)
+    return odds_answer(src.position, f"source {src.id}", q.attack, q.defend, q.kind or "attack")
+
+
 def _sight_line(book: SourceBook, request: Request) -> SightLine:
     """The line of sight a ``/api/los`` query asks for: ``map=`` (the map's obstacles) or ``source=``."""
     q = _query(LosQuery, request)
@@ -139,10 +194,48 @@ def los_svg(book: SourceBook, request: Request) -> Response:
 
 @api
 def los_png(book: SourceBook, request: Request) -> Response:
-    """``GET /api/los.png``: the line drawn on the map, as a PNG."""
+    """``GET /api/los.png``: the line drawn on the map's excerpt around it, as a PNG."""
     sight = _sight_line(book, request)
-    return Response(map_png(sight.cmap, [sight.overlay()]), media_type="image/png",
+    return Response(excerpt_png(sight.cmap, [sight.overlay()], _ends(sight)), media_type="image/png",
                     headers={"Content-Disposition": 'inline; filename="los.png"'})
+
+
+@api
+def ruling_svg(book: SourceBook, request: Request) -> Response:
+    """``GET /api/ruling.svg?…`` (the ``/api/los`` query): one SVG file that stands alone, to post or keep: the
+    map's excerpt around the line, the verdict, its rule and what it was asked of."""
+    q = _query(LosQuery, request)
+    sight = _sight_line(book, request)
+    src = book.get(q.source) if q.source else book.map_source(q.map)
+    return Response(excerpt_svg(sight.cmap, [sight.overlay()], _ends(sight), _ruling_lines(sight, src)),
+                    media_type="image/svg+xml", headers={"Content-Disposition": 'attachment; filename="ruling.svg"'})
+
+
+def _ends(sight: SightLine) -> list[tuple[float, float]]:
+    layout = sight.cmap.grid.layout
+    return [layout.centre(sight.a), layout.centre(sight.b)]
+
+
+def _ruling_lines(sight: SightLine, src: Source) -> list[str]:
+    """The verdict in words, as the page's panel writes it, and what it was asked of."""
+    a = sight.json()
+    place = {h: sight.cmap.hexes[sight.cmap.resolve(h)].place for h in (a["from"], a["to"])}
+    ends = [f"{h} ({place[h]})" if place[h] else h for h in (a["from"], a["to"])]
+    lines = [f"Line of sight {ends[0]} → {ends[1]}: {'VISIBLE' if a['visible'] else 'BLOCKED'}",
+             f"rule {a['rule']}" + (f", {a['convention']} convention" if a.get("convention") else "")
+             + f", range {a['range']}"]
+    if a.get("blocked_by"):
+        lines.append(f"blocked by {', '.join(a['blocked_by'])}")
+    if src.kind == "position":
+        position = src.position
+        lines += [f"{src.title}: turn {position.turn}, {position.game.spec.phase_name(position.phase)} phase"
+                  + (f", after {len(src.steps)} steps" if src.steps else ""),
+                  "the game's own rule, with the units in the position"]
+    else:
+        lines.append(f"map {sight.cmap.id}: the map's obstacles")
+    if a.get("note"):
+        lines.append(a["note"][:160])
+    return lines + ["drawn by toolkit serve (the toolkit's LOS engine)"]
 
 
 def position_answer(name: str, model: type[SourceQuery], answer: Callable[..., dict], *keys: str):
@@ -222,8 +315,9 @@ def create_app(book: SourceBook | None = None) -> Starlette:
         Route("/", page), Route("/los", page),
         Route("/api/sources", sources), Route("/api/source", source), Route("/api/open", open_file, methods=["POST"]),
         Route("/api/map.svg", map_picture), Route("/api/geometry", geometry), Route("/api/hex", hex_info),
-        Route("/api/moves", moves), Route("/api/los", los), Route("/api/los.svg", los_svg),
-        Route("/api/los.png", los_png),
+        Route("/api/moves", moves), Route("/api/odds", odds), Route("/api/play", play), Route("/api/position.yaml", position_yaml),
+        Route("/api/position.vsav", position_vsav), Route("/api/los", los), Route("/api/los.svg", los_svg),
+        Route("/api/los.png", los_png), Route("/api/ruling.svg", ruling_svg),
         # = toolkit supply / command / check / victory --json; the zoc and reach layers
         *(Route(f"/api/{name}", position_answer(name, model, answer, *keys)) for name, model, answer, *keys in (
             ("supply", SupplyQuery, supply_answer, "side", "unit"), ("command", SourceQuery, command_answer),
@@ -233,6 +327,7 @@ def create_app(book: SourceBook | None = None) -> Starlette:
     ]
     handlers: dict[Any, Callable] = {cls: refused for cls in (*REFUSALS, WebError)}
     handlers |= {RecursionError: too_deep, HTTPException: http_error, Exception: server_error}
-    app = Starlette(routes=routes, exception_handlers=handlers)
+    app = Starlette(routes=routes, exception_handlers=handlers,
+                    middleware=[Middleware(GZipMiddleware, minimum_size=1024, compresslevel=GZIP_LEVEL)])
     app.state.book = book or SourceBook()
     return app

@@ -15,29 +15,37 @@ LAYERS = {"zoc": "side_zoc", "supply": "supply", "command": "command", "victory"
 
 
 def source_json(source: Source) -> dict[str, Any]:
-    """``{"id", "kind", "title", "map", "game", "phase", "phases", "phase_names", "phase_sides", "phase_allows"
-    (what each phase lets the phasing player do, in words), "sides", "units",
-    "move_options", "layers", "sight_rule"}`` (``docs/web.md``; ``sight_rule``: the rule of the game's own line of
-    sight or fire, its plugin's ``SPOTTING_RULE``, else None); a save's pieces it could not place are listed in
-    ``unplaced``."""
+    """``{"id", "kind", "title", "map", "game", "turn", "phase", "phasing_side", "phases", "phase_names",
+    "phase_sides", "phase_allows" (what each phase lets the phasing player do, in words), "movement_phases", "sides",
+    "units", "move_options", "layers", "sight_rule", "unplaced", "base", "steps", "log"}`` (``docs/web.md``;
+    ``sight_rule``: the rule of the game's own line of sight or fire, its plugin's ``SPOTTING_RULE``, else None); a
+    save's pieces it could not place are listed in ``unplaced``."""
     head = source.entry()
     if source.kind == "map":
-        return {**head, "phase": None, "phases": [], "phase_names": {}, "phase_sides": {}, "phase_allows": {},
-                "sides": [], "units": [],
-                "move_options": None, "layers": [], "sight_rule": None, "unplaced": []}
+        return {**head, "turn": None, "phase": None, "phases": [], "phase_names": {}, "phase_sides": {},
+                "phase_allows": {}, "movement_phases": {}, "sides": [], "units": [], "move_options": None,
+                "layers": [], "sight_rule": None, "unplaced": [], **_played(source)}
     position, unplaced = source.opened
     spec = position.game.spec
     rules = rules_for(position.game) if has_rules(position.game) else None
-    return {**head, "phase": position.phase, "phases": list(spec.phases),
-            "phase_names": {p: spec.phase_name(p) for p in spec.phases},
-            "phase_sides": {p: spec.phase_side(p) for p in spec.phases}, "sides": [s.id for s in spec.sides],
+    return {**head, "turn": position.turn, "phase": position.phase, "phasing_side": position.phasing_side,
+            "phases": list(spec.phases), "phase_names": {p: spec.phase_name(p) for p in spec.phases},
+            "phase_sides": {p: spec.phase_side(p) for p in spec.phases},
             "phase_allows": {p: [ALLOWS[a] for a in spec.phase_allows(p)] for p in spec.phases},
+            "movement_phases": {s.id: list(rules.movement_phases(spec, s.id)) for s in spec.sides}
+            if hasattr(rules, "movement_phases") else {}, "sides": [s.id for s in spec.sides],
             "units": [unit_json(position, u) for u in position.units],
             "move_options": getattr(rules, "MOVE_OPTIONS", {"flags": [], "kinds": []}),
             "layers": [layer for layer, needs in LAYERS.items() if hasattr(rules, needs)
                        or (layer == "check" and rules is None and spec.stacking is not None)],   # game.yaml stacking
             "sight_rule": getattr(rules, "SPOTTING_RULE", None),
-            "unplaced": [str(u) for u in unplaced]}
+            "unplaced": [str(u) for u in unplaced], **_played(source)}
+
+
+def _played(source: Source) -> dict[str, Any]:
+    """``{"base", "steps", "log"}``: the source the steps of play start from (the source itself when none were
+    made), the steps (``/api/play``) and their log entries."""
+    return {"base": source.base or source.id, "steps": list(source.steps), "log": list(source.log)}
 
 
 def unit_json(position: Position, u: Unit) -> dict[str, Any]:

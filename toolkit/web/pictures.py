@@ -5,9 +5,17 @@ from __future__ import annotations
 import io
 from typing import Any, Sequence
 
+from lxml import etree
+
 from ..mapdata import CompiledMap
-from ..render import Overlay, render_png, render_svg
-from ..render.scene import map_frame
+from ..render import Overlay, rasterise, render_svg, scene_to_svg
+from ..render.scene import build_scene, crop, map_frame
+from ..render.style import DEFAULT_PIXELS_PER_HEX
+
+EXCERPT_MARGIN_HEXES = 3   # an excerpt shows this many hexes around what it is about
+EXCERPT_LEAST_HEXES = 12   # ... and at least this many hexes across
+RULING_BAND = 0.42         # the verdict's lines under the excerpt, in hex widths each
+SVG_NS = "http://www.w3.org/2000/svg"
 
 DIGITS = 4   # decimals of the coordinates (as the SVG writes them)
 
@@ -17,11 +25,47 @@ def map_svg(cmap: CompiledMap, overlays: Sequence[Overlay] = ()) -> bytes:
     return render_svg(cmap, overlays).encode("utf-8")
 
 
-def map_png(cmap: CompiledMap, overlays: Sequence[Overlay] = ()) -> bytes:
-    """The map drawn by :func:`toolkit.render.render_png` (PNG bytes, the CLI's default width)."""
+def excerpt_bounds(cmap: CompiledMap, points: Sequence[tuple[float, float]]) -> tuple[float, float, float, float]:
+    """The map's part around ``points`` (map units): :data:`EXCERPT_MARGIN_HEXES` hexes around them, at least
+    :data:`EXCERPT_LEAST_HEXES` hexes across, never beyond the map's own frame."""
+    hex_w = cmap.grid.layout.width
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    half = max((max(xs) - min(xs)) / 2 + EXCERPT_MARGIN_HEXES * hex_w, EXCERPT_LEAST_HEXES * hex_w / 2)
+    half_h = max((max(ys) - min(ys)) / 2 + EXCERPT_MARGIN_HEXES * hex_w, EXCERPT_LEAST_HEXES * hex_w / 3)
+    cx, cy = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+    fx0, fy0, fx1, fy1 = map_frame(cmap)
+    return max(fx0, cx - half), max(fy0, cy - half_h), min(fx1, cx + half), min(fy1, cy + half_h)
+
+
+def excerpt_png(cmap: CompiledMap, overlays: Sequence[Overlay], points: Sequence[tuple[float, float]]) -> bytes:
+    """The map's excerpt around ``points`` with ``overlays``, as PNG bytes at the CLI's pixels per hex."""
+    scene = crop(build_scene(cmap, overlays), excerpt_bounds(cmap, points))
+    k = DEFAULT_PIXELS_PER_HEX / cmap.grid.layout.width
     out = io.BytesIO()
-    render_png(cmap, None, overlays).save(out, format="PNG")
+    rasterise(scene, (k, -scene.bounds[0] * k, -scene.bounds[1] * k)).save(out, format="PNG", optimize=True)
     return out.getvalue()
+
+
+def excerpt_svg(cmap: CompiledMap, overlays: Sequence[Overlay], points: Sequence[tuple[float, float]],
+                lines: Sequence[str] = ()) -> bytes:
+    """The map's excerpt around ``points`` with ``overlays`` as one SVG file that stands alone (nothing linked),
+    with ``lines`` of text (the verdict, its rule) written under it."""
+    scene = crop(build_scene(cmap, overlays), excerpt_bounds(cmap, points))
+    doc = etree.fromstring(scene_to_svg(scene, None).encode("utf-8"))
+    minx, miny, maxx, maxy = scene.bounds
+    band = cmap.grid.layout.width * RULING_BAND
+    height = maxy - miny + band * (len(lines) + 0.5)
+    doc.set("viewBox", f"{minx:.2f} {miny:.2f} {maxx - minx:.2f} {height:.2f}")
+    doc.set("width", f"{DEFAULT_PIXELS_PER_HEX / cmap.grid.layout.width * (maxx - minx):.0f}")
+    doc.set("height", f"{DEFAULT_PIXELS_PER_HEX / cmap.grid.layout.width * height:.0f}")
+    etree.SubElement(doc, f"{{{SVG_NS}}}rect", x=f"{minx:.2f}", y=f"{maxy:.2f}", width=f"{maxx - minx:.2f}",
+                     height=f"{height - (maxy - miny):.2f}", fill="#ffffff")
+    for i, line in enumerate(lines):
+        text = etree.SubElement(doc, f"{{{SVG_NS}}}text", x=f"{minx + band * 0.3:.2f}",
+                                y=f"{maxy + band * (i + 0.9):.2f}", fill="#111111",
+                                style=f"font: {'bold ' if i == 0 else ''}{band * 0.55:.2f}px sans-serif")
+        text.text = line
+    return etree.tostring(doc, xml_declaration=True, encoding="UTF-8")
 
 
 def geometry_json(cmap: CompiledMap) -> dict[str, Any]:

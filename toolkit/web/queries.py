@@ -73,6 +73,22 @@ class MovesQuery(SourceQuery):
                                                                                       "(phases in /api/source)")
 
 
+class PlayQuery(SourceQuery):
+    """``/api/play``: steps made on a source's position."""
+
+    step: list[str] = Field(min_length=1, max_length=MAX_UNITS, description="steps of play: move:UNIT>HEX, "
+                                                                             "phase:PHASE or place:UNIT>HEX")
+
+
+class OddsQuery(SourceQuery):
+    """``/api/odds``: ``toolkit odds``'s units and kind of combat."""
+
+    attack: list[str] = Field(min_length=1, max_length=MAX_UNITS, description="the attacking (firing) unit ids")
+    defend: list[str] = Field(min_length=1, max_length=MAX_UNITS, description="the defending unit ids")
+    kind: Optional[str] = Field(None, min_length=1, max_length=MAX_TEXT, description="the kind of combat "
+                                                                                    "(toolkit odds --kind)")
+
+
 class LosQuery(Query):
     """``/api/los`` (and ``.svg``, ``.png``): ``map=`` and the map's obstacles, or ``source=`` and the game's rule."""
 

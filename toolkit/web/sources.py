@@ -22,12 +22,14 @@ from ..game import GameDataError, Position, modules_dir
 from ..game.module import Game, load_bundled_game, load_game, open_user_map
 from ..games import game_position_from_save, game_position_from_yaml, load_position_or_save
 from ..mapdata import CompiledMap, list_maps, open_map
+from .play import play
 from .queries import NotFound, TooLarge, WebError
 from .workers import Workers
 
 MAX_UPLOAD_BYTES = 5 << 20   # an uploaded position or save
 MAX_UPLOADS = 16             # uploads kept in memory (the oldest is dropped first)
 MAX_POSITION_UNITS = 10_000  # units of a position the viewer opens
+MAX_PLAYED = 256             # played positions kept in memory (the oldest is dropped first; a link replays it)
 POSITION_FOLDERS = ("scenarios", "examples")
 _UNSAFE_NAME = re.compile(r"[\x00-\x1f\x7f/\\:]")
 
@@ -43,6 +45,9 @@ class Source:
     open_map: Callable[[], CompiledMap] | None = None                 # a map source
     open_position: Callable[[], tuple[Position, list]] | None = None   # a position source
     answers: dict[Any, Any] = field(default_factory=dict)   # answers kept: (endpoint, parameters) -> JSON
+    base: str | None = None          # a played position: the source its steps start from (``/api/play``)
+    steps: tuple[str, ...] = ()      # ... the steps made since, and their log entries
+    log: tuple[dict, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -104,6 +109,9 @@ class SourceBook:
                 self._add_scenarios(own, "game", game)
         self.uploads: OrderedDict[str, Source] = OrderedDict()
         self.uploaded = 0
+        self.played: OrderedDict[tuple, Source] = OrderedDict()   # (base id, steps) -> the played position
+        self.played_ids: dict[str, Source] = {}
+        self.plays = 0
         self.pictures: dict[tuple, Any] = {}   # per compiled map: its SVG and geometry
 
     def _add_map(self, cmap: CompiledMap) -> Source:
@@ -134,7 +142,7 @@ class SourceBook:
 
     def get(self, source_id: str) -> Source:
         """The source of an id; :class:`NotFound` lists where the ids are."""
-        found = self.sources.get(source_id) or self.uploads.get(source_id)
+        found = self.sources.get(source_id) or self.uploads.get(source_id) or self.played_ids.get(source_id)
         if found is None:
             raise NotFound(f"source {source_id[:80]!r}: no such source; give an id from /api/sources (or open a file)")
         return found
@@ -192,6 +200,27 @@ class SourceBook:
             oldest = next(k for k in self.uploads if k != self.current)
             del self.uploads[oldest]
         return source
+
+
+    def play(self, source: Source, texts: list[str]) -> Source:
+        """``source`` after the steps ``texts`` (:mod:`.play`): a new source ``play:<n>``, kept with its base, its
+        steps and its log; the same steps from the same base give the same source."""
+        base = self.get(source.base) if source.base else source
+        position = source.position
+        after, log = play(position, texts, len(source.steps))
+        steps = (*source.steps, *(entry["step"] for entry in log))
+        key = (base.id, steps)
+        if key not in self.played:
+            self.plays += 1
+            sid = f"play:{self.plays}"
+            made = Source(sid, base.title, base.map_id, base.game, open_position=lambda: (after, []), base=base.id,
+                          steps=steps, log=(*source.log, *log))
+            self.played[key] = self.played_ids[sid] = made
+            while len(self.played) > MAX_PLAYED:
+                _, oldest = self.played.popitem(last=False)
+                del self.played_ids[oldest.id]
+        self.played.move_to_end(key)
+        return self.played[key]
 
 
 def too_large(size: int | None = None) -> TooLarge:

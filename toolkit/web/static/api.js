@@ -28,8 +28,33 @@ async function answer(response) {
   return data;
 }
 
-export async function getJSON(path, params = {}) {
-  return answer(await fetch(url(path, params)));
+// `signal` (an AbortController's) cancels the request: a newer question supersedes it.
+export async function getJSON(path, params = {}, signal = undefined) {
+  return answer(await fetch(url(path, params), {signal}));
+}
+
+// A question asked again and again (the selected unit's moves): each new ask aborts the one before, and only
+// the latest ask's answer is returned; a superseded ask resolves to null.
+export class Latest {
+  constructor() { this.controller = null; }
+
+  async get(path, params) {
+    this.cancel();
+    const controller = this.controller = new AbortController();
+    try {
+      const data = await getJSON(path, params, controller.signal);
+      return controller === this.controller ? data : null;
+    } catch (err) {
+      if (controller !== this.controller) return null;
+      throw err;
+    }
+  }
+
+  // Forget the question asked: its answer, when it comes, is dropped.
+  cancel() {
+    this.controller?.abort();
+    this.controller = null;
+  }
 }
 
 // POST /api/open: the file's bytes, its name in X-Filename (percent-encoded: a header carries no other

@@ -4,9 +4,11 @@ import {getJSON, hexInfo, openFile} from "./api.js";
 import {html} from "./dom.js";
 import {MapView, ZOOM_STEP} from "./mapview.js";
 import {drawCounters, hidePicker, markUnits, showStackPicker} from "./counters.js";
-import {Moves, phaseName} from "./moves.js";
+import {Moves} from "./moves.js";
+import {Play, positionLink, standing} from "./play.js";
 import {LAYERS} from "./layers.js";
 import {Los} from "./los.js";
+import {Combat} from "./combat.js";
 import {clearCheck, showCheck} from "./check.js";
 
 const $ = (id) => document.getElementById(id);
@@ -23,9 +25,15 @@ function showError(err) {
 }
 $("error-close").addEventListener("click", () => { $("error").hidden = true; });
 
-const moves = new Moves(view, {text: $("selection-text"), form: $("move-options"), phase: $("phase-select"),
-                               summary: $("moves-summary"), offmap: $("offmap-select"), offmapLabel: $("offmap-label")},
-                        showError);
+const moves = new Moves(view, {text: $("selection-text"), form: $("move-options"), summary: $("moves-summary"),
+                               offmap: $("offmap-select"), offmapLabel: $("offmap-label")}, showError);
+const combat = new Combat({section: $("combat-section"), attack: $("combat-attack"), defend: $("combat-defend"),
+                           addAttack: $("add-attack"), addDefend: $("add-defend"), clear: $("combat-clear"),
+                           result: $("combat-result")}, {selection: () => [...state.selected], onError: showError});
+const play = new Play({section: $("play-section"), standing: $("standing"), phase: $("phase-select"),
+                       notice: $("phase-notice"), undo: $("undo"), redo: $("redo"), log: $("play-log"),
+                       yaml: $("export-yaml"), vsav: $("export-vsav"), free: $("free-placement"),
+                       link: $("position-link")}, {onPosition: showPosition, onError: showError});
 const los = new Los(view, {form: $("los-form"), pick: $("los-pick"), from: $("los-from"), to: $("los-to"),
                            convention: $("los-convention"), rules: $("los-rules"), rulesLabel: $("los-rules-label"),
                            verdict: $("los-verdict")}, showError);
@@ -50,8 +58,10 @@ async function refreshSources(current) {
   return sources;
 }
 
-async function openSource(id) {
-  const [source, geometry] = await Promise.all([getJSON("/api/source", {source: id}),
+// Open a source, after `steps` of play when a link carries them.
+async function openSource(id, steps = []) {
+  const [source, geometry] = await Promise.all([getJSON(steps.length ? "/api/play" : "/api/source",
+                                                        {source: id, step: steps}),
                                                getJSON("/api/geometry", {source: id})]);
   await show(source, geometry);
 }
@@ -61,8 +71,7 @@ async function show(source, geometry) {
   document.body.removeAttribute("data-ready");
   $("loading").hidden = false;
   Object.assign(state, {source, selected: new Set(), flagged: new Set()});
-  $("source-title").textContent = source.title + (source.phase ? ` — ${phaseName(source, source.phase)} phase` : "");
-  $("source-select").value = source.id;
+  $("source-select").value = source.base;
   try {
     await view.load(source.id, geometry);
   } finally {
@@ -73,15 +82,27 @@ async function show(source, geometry) {
   const unplaced = source.unplaced || [];
   $("unplaced").hidden = !unplaced.length;
   $("unplaced").textContent = `${unplaced.length} pieces of the save could not be placed: ${unplaced.join("; ")}`;
-  moves.setSource(source);
-  los.setSource(source);
   setupLayers(source);
+  play.start(source);
   performance.mark("map-ready");
   window.mapReadyMs = performance.now();
-  document.body.dataset.ready = source.id;
-  await runCheck(source);
+  await showPosition(source);
 }
 
+// Show a position on the map already drawn (a source opened, or a step made, undone or redone): its counters,
+// where the game stands, the moves and line of sight anew, the layers shown and check recomputed.
+async function showPosition(source) {
+  Object.assign(state, {source, selected: new Set(), flagged: new Set()});
+  $("source-title").textContent = [source.title, standing(source)].filter(Boolean).join(" — ");
+  drawStacks();
+  moves.setSource(source);
+  los.setSource(source);
+  combat.setSource(source);
+  if (source.steps.length || location.search.includes("step=")) history.replaceState(null, "", positionLink(source));
+  document.body.dataset.ready = source.id;
+  redrawLayers(() => true);
+  await runCheck(source);
+}
 async function runCheck(source) {
   const section = $("check-section");
   section.hidden = !(source.layers || []).includes("check");
@@ -158,11 +179,13 @@ async function drawLayer(name) {
   }
 }
 
-function redrawSidedLayers() {
+// Draw again the layers shown that `which(layer)` picks.
+function redrawLayers(which) {
   for (const [name, layer] of Object.entries(LAYERS)) {
-    if (layer.sided && $(`layer-${name}`)?.checked) drawLayer(name);
+    if (which(layer) && $(`layer-${name}`)?.checked) drawLayer(name);
   }
 }
+const redrawSidedLayers = () => redrawLayers((layer) => layer.sided);
 $("layer-side").addEventListener("change", redrawSidedLayers);
 
 // ---------------------------------------------------------------- selection, hover, keys
@@ -180,11 +203,38 @@ function select(units) {
 
 view.on("click", (hex, e) => {
   hidePicker($("stack-picker"));
-  if (los.clickHex(hex)) return;
+  if (los.clickHex(hex) || moveTo(hex)) return;
   const units = hex && state.stacks.get(hex);
   if (!units) return;
   if (units.length === 1) select(units);
   else showStackPicker($("stack-picker"), hex, units, [e.clientX, e.clientY], select);
+});
+
+// The selected units moved to `hex` when it is one of their destinations (or anywhere empty, placing freely);
+// the units stay selected to show what is left of their move.  False when the click is not a move.
+function moveTo(hex) {
+  const chosen = moves.selected;
+  if (!hex || !chosen.length) return false;
+  const free = play.free && !state.stacks.has(hex);
+  if (!free && !(moves.destination(hex) && !play.free)) return false;
+  const {with: along, ...options} = moves.options();
+  play.move([chosen[0], ...along], hex, options).then((after) => {
+    const still = after && after.units.filter((u) => u.id === chosen[0]);
+    if (still && still.length) select(still);
+  });
+  return true;
+}
+
+// Dragging a counter: it carries the selected unit when its stack is pressed, else the stack's top unit
+// (selected when the drag starts, its moves asked); dropped on a destination, it moves.
+view.grab = (hex) => state.stacks.has(hex) && !los.picking;
+view.on("carry", (hex) => {
+  const units = state.stacks.get(hex);
+  if (!units.some((u) => state.selected.has(u.id))) select([units[units.length - 1]]);
+});
+view.on("drop", async (from, to) => {
+  await moves.ready();
+  if (to && to !== from) moveTo(to);
 });
 
 let hovered = null;
@@ -209,7 +259,16 @@ view.on("hover", async (hex) => {
   }
 });
 
+// Keys on the map (not while typing): + / − zoom, the arrows pan a quarter of the view.
+const MAP_KEYS = {"+": () => view.zoom(ZOOM_STEP), "=": () => view.zoom(ZOOM_STEP), "-": () => view.zoom(1 / ZOOM_STEP),
+                  ArrowLeft: () => view.step(-0.25, 0), ArrowRight: () => view.step(0.25, 0),
+                  ArrowUp: () => view.step(0, -0.25), ArrowDown: () => view.step(0, 0.25)};
 document.addEventListener("keydown", (e) => {
+  const typing = e.target.closest("input, select, textarea");
+  if (MAP_KEYS[e.key] && !typing && view.viewBox) {
+    e.preventDefault();
+    MAP_KEYS[e.key]();
+  }
   if (e.key !== "Escape") return;
   hidePicker($("stack-picker"));
   moves.clear();
@@ -218,26 +277,34 @@ document.addEventListener("keydown", (e) => {
   clearCheck(view, $("check-result"), markFlagged);
 });
 
+// A phone: the panel folds away under the map, the button in the bar unfolds it.
+$("panel-toggle").addEventListener("click", () => {
+  const open = document.body.classList.toggle("panel-open");
+  $("panel-toggle").setAttribute("aria-expanded", String(open));
+});
+
 $("zoom-in").addEventListener("click", () => view.zoom(ZOOM_STEP));
 $("zoom-out").addEventListener("click", () => view.zoom(1 / ZOOM_STEP));
 $("zoom-fit").addEventListener("click", () => view.fit());
 
 // ---------------------------------------------------------------- start
 
-// `/los?map=…&from=…&to=…&convention=…` (a permalink) opens that map with the line drawn.
+// A link opens its source with its steps made again (`/?source=…&step=…`); `/los?…&from=…&to=…` (a line of
+// sight's permalink, with `map=` or `source=` and `rules=1` for the game's own rule) draws that line too.
 async function start() {
   const {current, sources} = await getJSON("/api/sources");
-  const link = new URLSearchParams(location.search);
-  const wanted = location.pathname === "/los" && link.get("map") ? `map:${link.get("map")}` : current || sources[0]?.id;
+  const link = new URLSearchParams(location.search), drawLine = location.pathname === "/los";
+  const wanted = link.get("source") || (link.get("map") ? `map:${link.get("map")}` : current || sources[0]?.id);
   await refreshSources(wanted);
-  await openSource(wanted);
-  if (location.pathname === "/los") {
+  await openSource(wanted, link.getAll("step"));
+  if (drawLine) {
     $("los-from").value = link.get("from") || "";
     $("los-to").value = link.get("to") || "";
     $("los-convention").value = link.get("convention") || "";
+    $("los-rules").checked = link.has("rules");
     await los.run(los.params(), {focus: true});
   }
 }
 
-window.toolkitPage = {view, moves, los};
+window.toolkitPage = {view, moves, los, play};
 start().catch(showError);

@@ -79,8 +79,8 @@ export function showStackPicker(picker, hex, units, at, choose) {
   for (const u of [...units].reverse()) button(unitLabel(u), [u], u.id);
   button(`the whole stack (${units.length} units)`, [...units].reverse());
   const area = picker.parentElement.getBoundingClientRect();
-  picker.style.left = `${Math.min(at[0] - area.left + 12, area.width - 280)}px`;
-  picker.style.top = `${Math.min(at[1] - area.top + 12, area.height - 40 - 30 * (units.length + 1))}px`;
+  picker.style.left = `${Math.max(4, Math.min(at[0] - area.left + 12, area.width - 280))}px`;
+  picker.style.top = `${Math.max(4, Math.min(at[1] - area.top + 12, area.height - 40 - 30 * (units.length + 1)))}px`;
   picker.hidden = false;
   picker.querySelector("button").focus();
 }

@@ -2,6 +2,7 @@
 import {getJSON, hexInfo, url} from "./api.js";
 import {html} from "./dom.js";
 import {svgEl} from "./svg.js";
+import {positionLink} from "./play.js";
 
 const FOCUS_HEXES = 24;   // a line brought into view shows at least this many hexes across
 
@@ -98,6 +99,15 @@ export class Los {
     }
   }
 
+  // The link that opens the page with this line drawn: on the position as it stands now (its first source and
+  // the steps made since) with the rule asked, or on the bare map.
+  permalink(a, params) {
+    const line = {from: a.from, to: a.to};
+    if (this.source.kind !== "position") return url("/los", {map: params.map, ...line, convention: a.convention});
+    const rule = params.source ? {rules: 1} : {convention: params.convention};
+    return positionLink(this.source, "/los", {...line, ...rule});
+  }
+
   verdict(a, params, places) {
     const box = this.els.verdict;
     const line = (text, className = "") => box.append(html("p", {textContent: text, className}));
@@ -109,12 +119,11 @@ export class Los {
     if (a.block_point) line(`first blocked at (${a.block_point.map((v) => v.toFixed(1)).join(", ")}) map units`);
     if (a.note) line(a.note, "muted");
     const links = html("p", {className: "links"});
-    if (params.map) {
-      const permalink = url("/los", {map: params.map, from: a.from, to: a.to, convention: a.convention});
-      links.append(html("a", {href: permalink, textContent: "permalink", id: "los-permalink"}));
-    }
-    links.append(html("a", {href: url("/api/los.svg", params), textContent: "download SVG", download: "los.svg"}),
-                 html("a", {href: url("/api/los.png", params), textContent: "download PNG", download: "los.png"}));
+    links.append(html("a", {href: this.permalink(a, params), textContent: "permalink", id: "los-permalink"}));
+    links.append(html("a", {href: url("/api/ruling.svg", params), textContent: "ruling (SVG)", download: "ruling.svg",
+                            id: "los-ruling", title: "the map around the line, the verdict and its rule: one file"}),
+                 html("a", {href: url("/api/los.svg", params), textContent: "whole map SVG", download: "los.svg"}),
+                 html("a", {href: url("/api/los.png", params), textContent: "PNG", download: "los.png"}));
     box.append(links);
   }
 }

@@ -1,4 +1,5 @@
-// The map: the server's SVG as the base, layers on top, pan (drag), zoom (wheel, buttons) and hex hit-testing.
+// The map: the server's SVG as the base, layers on top, pan (drag), zoom (wheel, pinch, buttons), counters
+// carried by drag, and hex hit-testing.
 import {url} from "./api.js";
 import {svgEl} from "./svg.js";
 
@@ -14,7 +15,8 @@ export class MapView {
     this.base = svgEl("image", {class: "base", preserveAspectRatio: "none"}, svg);
     this.layerRoot = svgEl("g", {class: "layers"}, svg);
     this.layers = new Map();
-    this.handlers = {hover: [], click: []};
+    this.handlers = {hover: [], click: [], carry: [], drop: []};
+    this.grab = () => false;   // whether a press on a hex picks up its counter (set by the page)
     this.geometry = null;
     this.viewBox = null;
     this.listen();
@@ -161,31 +163,60 @@ export class MapView {
     this.setViewBox(cx - w / 2, cy - h / 2, w, h);
   }
 
+  // Pointer input: a press that does not move is a click; a drag pans the map, or carries a counter when
+  // `grab(hex)` says the press picked one up ("carry" when the drag starts, "drop" with the hexes it came from and
+  // went to); two
+  // fingers pinch to zoom.
   listen() {
-    const svg = this.svg;
-    let press = null;
+    const svg = this.svg, fingers = new Map();
+    let press = null, pinch = null;
     svg.addEventListener("pointerdown", (e) => {
+      fingers.set(e.pointerId, [e.clientX, e.clientY]);
+      if (fingers.size === 2) {
+        press = null;
+        pinch = this.pinchOf(fingers);
+        return;
+      }
       if (e.button !== 0 || !this.viewBox) return;
-      press = {x: e.clientX, y: e.clientY, box: [...this.viewBox], dragging: false, id: e.pointerId};
+      const hex = this.hexAt(e.clientX, e.clientY);
+      press = {x: e.clientX, y: e.clientY, box: [...this.viewBox], dragging: false, id: e.pointerId,
+               carried: hex && this.grab(hex) ? hex : null};
     });
     svg.addEventListener("pointermove", (e) => {
-      if (press && (press.dragging || Math.hypot(e.clientX - press.x, e.clientY - press.y) > DRAG_PX)) {
-        if (!press.dragging) svg.setPointerCapture(press.id);
-        press.dragging = true;
-        const k = press.box[2] / svg.getBoundingClientRect().width;
-        const [x, y, w, h] = press.box;
-        this.setViewBox(x - (e.clientX - press.x) * k, y - (e.clientY - press.y) * k, w, h);
-        svg.classList.add("dragging");
+      if (fingers.has(e.pointerId)) fingers.set(e.pointerId, [e.clientX, e.clientY]);
+      if (pinch && fingers.size === 2) {
+        const now = this.pinchOf(fingers);
+        this.zoom(now.spread / pinch.spread, ...now.middle);
+        pinch = now;
         return;
+      }
+      if (press && (press.dragging || Math.hypot(e.clientX - press.x, e.clientY - press.y) > DRAG_PX)) {
+        if (!press.dragging) {
+          svg.setPointerCapture(press.id);
+          if (press.carried) this.emit("carry", press.carried);
+        }
+        press.dragging = true;
+        svg.classList.add(press.carried ? "carrying" : "dragging");
+        if (!press.carried) {
+          this.pan(press, e);
+          return;
+        }
       }
       this.hover(e);
     });
-    svg.addEventListener("pointerup", (e) => {
-      const click = press && !press.dragging;
+    const release = (e) => {
+      fingers.delete(e.pointerId);
+      if (fingers.size < 2) pinch = null;
+      const done = press;
       press = null;
-      svg.classList.remove("dragging");
-      if (click) this.emit("click", this.hexAt(e.clientX, e.clientY), e);
-    });
+      svg.classList.remove("dragging", "carrying");
+      if (!done || e.type === "pointercancel") return;
+      const hex = this.hexAt(e.clientX, e.clientY);
+      if (!done.dragging) this.emit("click", hex, e);
+      else if (done.carried) this.emit("drop", done.carried, hex, e);
+    };
+    svg.addEventListener("pointerup", release);
+    svg.addEventListener("pointercancel", release);
     svg.addEventListener("pointerleave", () => { this.lastHover = null; this.emit("hover", null); });
     svg.addEventListener("wheel", (e) => {
       if (!this.viewBox) return;
@@ -203,6 +234,25 @@ export class MapView {
       }
       size = [width, height];
     }).observe(svg);
+  }
+
+  // The map dragged from where the press began.
+  pan(press, e) {
+    const k = press.box[2] / this.svg.getBoundingClientRect().width;
+    const [x, y, w, h] = press.box;
+    this.setViewBox(x - (e.clientX - press.x) * k, y - (e.clientY - press.y) * k, w, h);
+  }
+
+  // Move the view by a fraction of its size (the arrow keys).
+  step(dx, dy) {
+    const [x, y, w, h] = this.viewBox;
+    this.setViewBox(x + dx * w, y + dy * h, w, h);
+  }
+
+  // Two fingers: how far apart, and the point between them.
+  pinchOf(fingers) {
+    const [[ax, ay], [bx, by]] = [...fingers.values()];
+    return {spread: Math.max(1, Math.hypot(ax - bx, ay - by)), middle: [(ax + bx) / 2, (ay + by) / 2]};
   }
 
   hover(e) {

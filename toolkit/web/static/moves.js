@@ -1,45 +1,28 @@
 // Movement: the selected unit or stack, the move options the CLI has, and its legal destinations (/api/moves).
-import {getJSON} from "./api.js";
+import {Latest} from "./api.js";
 import {html} from "./dom.js";
 import {mpLabel, ramp, svgEl} from "./svg.js";
 import {unitLabel} from "./counters.js";
-
-// A phase's display name (game.yaml's `name`; its id when the game gives none).
-export function phaseName(source, phase) {
-  return (source.phase_names || {})[phase] || phase;
-}
-
-// A phase in the panel's list: its display name; as the tooltip its side (when it declares one) and what it lets
-// the phasing player do (game.yaml `allows`).
-function phaseOption(source, phase) {
-  const option = new Option(phaseName(source, phase), phase, false, phase === source.phase);
-  const side = (source.phase_sides || {})[phase];
-  const allows = (source.phase_allows || {})[phase] || [];
-  if (side) option.dataset.side = side;
-  const tip = [side ? `a phase of the ${side} side` : "", allows.length ? `the phasing player may ${allows.join("; ")}` : ""];
-  if (tip.some(Boolean)) option.title = tip.filter(Boolean).join(": ");
-  return option;
-}
+import {phaseLabel} from "./play.js";
 
 export class Moves {
   constructor(view, els, onError) {
     this.view = view;
-    this.els = els;           // {text, form, phase, summary, offmap, offmapLabel}
+    this.els = els;           // {text, form, summary, offmap, offmapLabel}
     this.onError = onError;
     this.source = null;
     this.selected = [];       // unit ids: the unit, then the units moving with it
     this.answer = null;
+    this.asking = new Latest();   // a quick second click supersedes the first unit's question
     els.form.addEventListener("change", () => this.refresh());
     els.form.addEventListener("submit", (e) => { e.preventDefault(); this.refresh(); });
     els.offmap.addEventListener("change", () => els.offmap.value && this.select([els.offmap.value]));
   }
 
-  // A new source: its phases, its move options and its off-map units.
+  // A new source (or position after a step): its move options and its off-map units.
   setSource(source) {
     this.source = source;
     this.clear();
-    const {phase} = this.els;
-    phase.replaceChildren(...(source.phases || []).map((p) => phaseOption(source, p)));
     const offmap = source.units.filter((u) => u.hex === null);
     this.els.offmap.replaceChildren(new Option("—", ""), ...offmap.map((u) => new Option(unitLabel(u), u.id)));
     this.els.offmapLabel.hidden = source.kind !== "position" || offmap.length === 0;
@@ -50,13 +33,21 @@ export class Moves {
 
   select(ids) {
     this.selected = ids;
+    this.answer = null;            // the last unit's destinations go at once, not when the new answer comes
+    this.view.clear("moves");
+    this.view.clear("path");
     this.buildOptions();
-    return this.refresh();
+    this.pending = this.refresh();
+    return this.pending;
   }
+
+  // Resolves when the moves asked last have been drawn (or refused).
+  ready() { return this.pending || Promise.resolve(); }
 
   clear() {
     this.selected = [];
     this.answer = null;
+    this.asking.cancel();
     this.view.clear("moves");
     this.view.clear("path");
     this.els.text.textContent = "Click a counter on the map (Esc clears).";
@@ -95,17 +86,28 @@ export class Moves {
     }
   }
 
-  params() {
+  // The moves options chosen in the panel: {with, pickup, terrorist, enter, kind}.
+  options() {
     const data = new FormData(this.els.form);
-    return {source: this.source.id, unit: this.selected[0], with: data.getAll("with"), pickup: data.getAll("pickup"),
-            terrorist: data.has("terrorist"), enter: data.get("enter"), kind: data.get("kind"),
-            phase: data.get("phase")};
+    return {with: data.getAll("with"), pickup: data.getAll("pickup"), terrorist: data.has("terrorist"),
+            enter: data.get("enter"), kind: data.get("kind")};
+  }
+
+  params() {
+    return {source: this.source.id, unit: this.selected[0], ...this.options()};
+  }
+
+  // The destination in `hex` of the moves shown, or null.
+  destination(hex) {
+    return (this.answer && this.destinations.get(hex)) || null;
   }
 
   async refresh() {
     if (!this.selected.length) return;
     try {
-      this.answer = await getJSON("/api/moves", this.params());
+      const answer = await this.asking.get("/api/moves", this.params());
+      if (answer === null) return;   // superseded by a newer selection
+      this.answer = answer;
     } catch (err) {
       this.answer = null;
       this.view.clear("moves");
@@ -147,7 +149,7 @@ export class Moves {
       return;
     }
     const mp = a.mp === null ? "unlimited MP" : `${mpLabel(a.mp)} MP`;
-    const lines = [`${who} from ${a.from || "off the map"}, ${phaseName(this.source, a.phase)} phase, ${mp}: ` +
+    const lines = [`${who} from ${a.from || "off the map"}, ${phaseLabel(this.source, a.phase)}, ${mp}: ` +
                    `${a.destinations.length} destinations, ${a.unreachable.length} hexes refused (hover one for why).`,
                    "Shaded by cost (green cheap, red dear), the cost in the hex; ■ the move must stop there."];
     if (a.moving && a.moving.length > 1) lines.push(`Moving together: ${a.moving.join(", ")}.`);

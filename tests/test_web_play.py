@@ -1,0 +1,105 @@
+"""Playing on the page's server (``/api/play``, docs/web.md "Play"): each move is the game's own legal-move
+search's destination, made along its path; the new position is a new source whose answers are the CLI's for the
+exported position file; refused steps are 4xx naming the step, the reason and the rule."""
+import json
+import warnings
+
+import pytest
+import yaml
+
+from toolkit.cli import main
+from toolkit.vassal.positions import read_position_save
+from toolkit.web import create_app
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+J2, N1 = "bundled:jerusalem-1948/scenario-ii.yaml", "bundled:no-prisoners/scenario-1.yaml"
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app()) as c:
+        yield c
+
+
+def ok(client, url, **params):
+    r = client.get(url, params=params)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def unit(source, uid):
+    return next(u for u in source["units"] if u["id"] == uid)
+
+
+def test_a_move_is_made_along_the_path_the_moves_answer_shows(client):
+    moves = ok(client, "/api/moves", source=J2, unit="j-plm-1")
+    far = max(moves["destinations"], key=lambda d: d["cost"])
+    after = ok(client, "/api/play", source=J2, step=f"move:j-plm-1>{far['hex']}")
+    assert after["id"].startswith("play:") and after["base"] == J2
+    assert unit(after, "j-plm-1")["hex"] == far["hex"]
+    assert after["steps"] == [f"move:j-plm-1>{far['hex']}"]
+    [entry] = after["log"]
+    assert (entry["from"], entry["to"], entry["cost"], entry["path"]) == ("2817", far["hex"], far["cost"], far["path"])
+    # The same steps from the same source are the same source (undo and redo are free).
+    assert ok(client, "/api/play", source=J2, step=f"move:j-plm-1>{far['hex']}")["id"] == after["id"]
+    # Its movement points are spent: it cannot go on as far again in this phase.
+    again = ok(client, "/api/moves", source=after["id"], unit="j-plm-1")
+    assert max((d["cost"] for d in again["destinations"]), default=0) < far["cost"]
+
+
+def test_a_move_the_rules_refuse_names_the_reason_and_rule(client):
+    moves = ok(client, "/api/moves", source=J2, unit="j-plm-1")
+    refused = moves["unreachable"][0]
+    r = client.get("/api/play", params={"source": J2, "step": f"move:j-plm-1>{refused['hex']}"})
+    assert r.status_code == 400
+    assert refused["reason"] in r.json()["error"] and f"({refused['rule']})" in r.json()["error"]
+
+
+@pytest.mark.parametrize("step, needle", [
+    ("jump:x", "starts with none of"), ("move:>2817", "give the unit"), ("move:j-plm-1>2817;fly", "option 'fly'"),
+    ("place:j-plm-1+j-ac-1>2817", "place takes one unit"), ("phase:lunch", "not a phase of jerusalem-1948"),
+    ("move:nobody>2817", "no unit 'nobody'"), ("move:j-plm-1>Atlantis", "Atlantis")])
+def test_bad_steps_are_refused_naming_the_step(client, step, needle):
+    r = client.get("/api/play", params={"source": J2, "step": step})
+    assert r.status_code in (400, 404) and needle in r.json()["error"], r.text
+
+
+def test_a_phase_step_sets_the_phase_and_its_side_and_clears_spent_points(client):
+    assert ok(client, "/api/source", source=N1)["movement_phases"]["allied"] == ["west_allied_movement",
+                                                                                 "east_allied_movement"]
+    after = ok(client, "/api/play", source=N1, step="phase:west_cp_movement")
+    assert (after["phase"], after["phasing_side"], after["turn"]) == ("west_cp_movement", "cp", "1916-II")
+    assert after["log"][0]["kind"] == "phase"
+
+
+def test_free_placement_says_no_rule_was_checked(client):
+    after = ok(client, "/api/play", source=J2, step="place:j-plm-1>0215")
+    assert unit(after, "j-plm-1")["hex"] == "0215"
+    assert "no rule checked" in after["log"][0]["text"]
+
+
+def test_the_exported_position_answers_as_the_cli(client, capsys, tmp_path):
+    moves = ok(client, "/api/moves", source=J2, unit="j-ac-1")
+    dest = moves["destinations"][len(moves["destinations"]) // 2]["hex"]
+    after = ok(client, "/api/play", source=J2, step=[f"move:j-ac-1>{dest}", "phase:road"])
+    r = client.get("/api/position.yaml", params={"source": after["id"]})
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    path = tmp_path / "after.yaml"
+    path.write_bytes(r.content)
+    assert yaml.safe_load(r.content)["phase"] == "road"
+    main(["check", str(path), "--json"])
+    assert ok(client, "/api/check", source=after["id"]) == json.loads(capsys.readouterr().out)
+    save = client.get("/api/position.vsav", params={"source": after["id"]})
+    assert save.status_code == 200
+    (tmp_path / "after.vsav").write_bytes(save.content)
+    pf, _ = read_position_save(str(tmp_path / "after.vsav"), "jerusalem-1948")
+    assert next(u for u in pf.units if u.id == "j-ac-1").hex == dest
+
+
+def test_answers_are_compressed(client):
+    for url in ("/api/map.svg", "/api/source"):
+        r = client.get(url, params={"source": J2}, headers={"accept-encoding": "gzip"})
+        assert r.headers["content-encoding"] == "gzip"

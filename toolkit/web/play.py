@@ -1,0 +1,139 @@
+"""Steps of play on the page, as text a link can carry, and the position after each (``/api/play``).
+
+A step is one of::
+
+    move:UNIT[+UNIT...]>HEX[;pickup=UNIT+UNIT...][;kind=K][;terrorist][;enter=HEX]
+    phase:PHASE
+    place:UNIT>HEX
+
+``move`` is made only when the game's legal-move search (the one ``toolkit moves`` and ``/api/moves`` use) lists
+``HEX`` as a destination; it is refused otherwise with the search's reason and rule.  ``phase`` enters one of the
+game's phases.  ``place`` is free placement for setting up: no rule is asked, and its log entry says so.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..answers import require_units, search_moves
+from ..game import Position
+from ..game.play import enter_phase, make_move, place_unit
+from .queries import BadQuery
+
+MAX_STEPS = 500   # steps from a source's first position (a permalink's length stays reasonable)
+STEP_FORMS = "move:UNIT[+UNIT...]>HEX[;pickup=UNIT+...][;kind=K][;terrorist][;enter=HEX], phase:PHASE or place:UNIT>HEX"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step: ``what`` is ``move``, ``phase`` or ``place``."""
+
+    what: str
+    units: tuple[str, ...] = ()
+    to: str = ""
+    phase: str = ""
+    pickup: tuple[str, ...] = ()
+    kind: str | None = None
+    terrorist: bool = False
+    enter: str | None = None
+
+    def text(self) -> str:
+        """The step as a link carries it (:func:`parse_step` reads it back)."""
+        if self.what == "phase":
+            return f"phase:{self.phase}"
+        options = [f"pickup={'+'.join(self.pickup)}" if self.pickup else "", f"kind={self.kind}" if self.kind else "",
+                   "terrorist" if self.terrorist else "", f"enter={self.enter}" if self.enter else ""]
+        return ";".join([f"{self.what}:{'+'.join(self.units)}>{self.to}", *filter(None, options)])
+
+
+def parse_step(text: str) -> Step:
+    """A step's text read; :class:`BadQuery` names what is wrong and the forms."""
+    what, sep, rest = text.partition(":")
+    if not sep or what not in ("move", "phase", "place"):
+        raise _bad(text, "it starts with none of move:, phase:, place:")
+    if what == "phase":
+        return Step("phase", phase=rest)
+    head, *options = rest.split(";")
+    units, arrow, to = head.partition(">")
+    ids = tuple(u for u in units.split("+") if u)
+    if not arrow or not ids or not to:
+        raise _bad(text, "give the unit (or units joined by +), then > and the hex")
+    if what == "place" and (len(ids) > 1 or options):
+        raise _bad(text, "place takes one unit and no options")
+    extra: dict[str, Any] = {}
+    for option in options:
+        key, _, value = option.partition("=")
+        if key == "terrorist" and not value:
+            extra["terrorist"] = True
+        elif key in ("pickup", "kind", "enter") and value:
+            extra[key] = tuple(value.split("+")) if key == "pickup" else value
+        else:
+            raise _bad(text, f"option {option[:40]!r} is none of pickup=UNIT+..., kind=K, terrorist, enter=HEX")
+    return Step(what, ids, to, **extra)
+
+
+def _bad(text: str, why: str) -> BadQuery:
+    return BadQuery(f"step {text[:80]!r}: {why}; give {STEP_FORMS} (docs/web.md)")
+
+
+def apply_step(position: Position, step: Step) -> tuple[Position, dict[str, Any]]:
+    """The position after ``step`` and its log entry ``{"step", "kind", "text", ...}`` (a move's ``units``,
+    ``from``, ``to``, ``cost`` in MP and ``path``); a move the game's rules refuse raises ``ValueError`` with the
+    reason and the rule."""
+    if step.what == "phase":
+        return _phase(position, step)
+    name, cmap = position.game.map.name, position.game.map
+    to = cmap.resolve(step.to)
+    if step.what == "place":
+        require_units(position, f"step {step.text()[:80]!r}", step.units)
+        unit = position.by_id[step.units[0]]
+        after = place_unit(position, unit.id, to)
+        return after, {"step": step.text(), "kind": "place", "units": [unit.id], "from": _where(position, unit),
+                       "to": name(to), "text": f"{unit.id} placed in {name(to)} (free placement: no rule checked)"}
+    return _move(position, step, to)
+
+
+def _phase(position: Position, step: Step) -> tuple[Position, dict[str, Any]]:
+    spec = position.game.spec
+    if step.phase not in spec.phases:
+        raise BadQuery(f"step {step.text()[:80]!r}: {step.phase[:60]!r} is not a phase of {spec.id}; give one of: "
+                       f"{', '.join(spec.phases)}")
+    after = enter_phase(position, step.phase)
+    return after, {"step": step.text(), "kind": "phase", "phase": step.phase, "side": after.phasing_side,
+                   "text": f"{spec.phase_name(step.phase)} phase ({after.phasing_side})"}
+
+
+def _move(position: Position, step: Step, to) -> tuple[Position, dict[str, Any]]:
+    name = position.game.map.name
+    label = f"step {step.text()[:80]!r}"
+    result = search_moves(position, label, step.units, step.pickup, step.terrorist, step.enter, step.kind)
+    dest = result.destinations.get(to)
+    if dest is None:
+        why = result.why_not(to)
+        raise ValueError(f"{label}: {'+'.join(step.units)} may not move to {name(to)}: {why.message} ({why.rule}); "
+                         "give one of the destinations /api/moves lists")
+    after = make_move(position, result, dest, step.units, step.pickup)
+    moved = [u for u in after.by_id if after.by_id[u].hex != position.by_id[u].hex or u in step.units]
+    start = _where(position, position.by_id[step.units[0]])
+    entry = {"step": step.text(), "kind": "move", "units": moved, "from": start, "to": name(to), "cost": dest.mp,
+             "path": [name(h) for h in dest.path], "phase": position.phase,
+             "text": f"{'+'.join(moved)} {start} → {name(to)} ({dest.mp:g} MP)"}
+    if dest.stop is not None:
+        entry["stop_rule"] = dest.stop.rule
+    return after, entry
+
+
+def _where(position: Position, unit) -> str:
+    return position.game.map.name(unit.hex) if unit.hex is not None else (unit.box or "off the map")
+
+
+def play(position: Position, texts: list[str], done: int = 0) -> tuple[Position, list[dict[str, Any]]]:
+    """``position`` after the steps ``texts`` (``done`` steps were made before them) and their log entries."""
+    if done + len(texts) > MAX_STEPS:
+        raise BadQuery(f"step: at most {MAX_STEPS} steps from a source's first position; open the exported "
+                       "position (/api/position.yaml) and go on from there")
+    log = []
+    for text in texts:
+        position, entry = apply_step(position, parse_step(text))
+        log.append(entry)
+    return position, log

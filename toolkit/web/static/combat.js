@@ -1,0 +1,81 @@
+// Combat: attackers and defenders picked from the map's selection → /api/odds (= `toolkit odds --json`), with
+// every modifier, shift and refusal and its rule.
+import {getJSON} from "./api.js";
+import {html} from "./dom.js";
+
+export class Combat {
+  constructor(els, {selection, onError}) {
+    this.els = els;   // {section, attack, defend, addAttack, addDefend, clear, result}
+    this.selection = selection;   // () => the unit ids selected on the map
+    this.onError = onError;
+    this.sides = {attack: [], defend: []};
+    els.addAttack.addEventListener("click", () => this.add("attack"));
+    els.addDefend.addEventListener("click", () => this.add("defend"));
+    els.clear.addEventListener("click", () => this.setSource(this.source));
+  }
+
+  setSource(source) {
+    this.source = source;
+    this.sides = {attack: [], defend: []};
+    this.els.section.hidden = source.kind !== "position";
+    this.render();
+    this.els.result.replaceChildren();
+  }
+
+  // The map's selection joins one side (and leaves the other).
+  add(side) {
+    const ids = this.selection();
+    if (!ids.length) {
+      this.onError(new Error("select a unit on the map first, then add it to the attackers or the defenders"));
+      return;
+    }
+    const other = side === "attack" ? "defend" : "attack";
+    this.sides[other] = this.sides[other].filter((u) => !ids.includes(u));
+    this.sides[side] = [...new Set([...this.sides[side], ...ids])];
+    this.render();
+    this.ask();
+  }
+
+  render() {
+    for (const side of ["attack", "defend"]) {
+      this.els[side].replaceChildren(...this.sides[side].map((u) => html("span", {className: "chip", textContent: u})));
+      if (!this.sides[side].length) this.els[side].append(html("span", {className: "muted", textContent: "none"}));
+    }
+  }
+
+  async ask() {
+    if (!this.sides.attack.length || !this.sides.defend.length) return;
+    try {
+      this.show(await getJSON("/api/odds", {source: this.source.id, ...this.sides}));
+    } catch (err) {
+      this.els.result.replaceChildren();
+      this.onError(err);
+    }
+  }
+
+  show(a) {
+    const line = (text, className = "") => html("p", {textContent: text, className});
+    const out = [];
+    if (a.phase_warning) out.push(line(`Not a combat phase (${a.phase_warning.rule}): ${a.phase_warning.reason}`,
+                                       "refused"));
+    if (a.refused) {
+      out.push(line(`Not allowed (${a.refused.rule}): ${a.refused.reason}`, "refused odds-verdict"));
+    } else {
+      const chance = a.probability === null ? "" : ` (chance ${Math.round(a.probability * 100)}%)`;
+      const kills = a.kills_on === null || a.kills_on === undefined ? "" :
+        `, die modifier ${signed(a.total_modifier)}, kills on ${a.kills_on} or less`;
+      const table = a.table ? ` on the ${a.table.toUpperCase()}` : "";
+      out.push(line(`${a.attack} against ${a.defence}: odds ${a.odds}${table}${kills}${chance}`, "odds-verdict"));
+    }
+    const items = [...(a.modifiers || []).map((m) => `${signed(m.value)} ${m.id} (${m.rule}): ${m.why}`),
+                   ...(a.shifts || []).map((s) => `${signed(s.columns)} column ${s.id} (${s.rule}): ${s.why}`),
+                   ...(a.notes || []).map(String)];
+    if (items.length) out.push(html("ul", {className: "modifiers"}, ...items.map((t) => html("li", {textContent: t}))));
+    this.els.result.replaceChildren(...out);
+  }
+}
+
+// A modifier as a player writes it: +1, −2, 0.
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}

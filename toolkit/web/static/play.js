@@ -1,0 +1,126 @@
+// Play: moves made on the map (/api/play checks each with the game's legal-move search), phases entered, free
+// placement for setting up; undo, redo, the log, the position exported as a position file or a VASSAL save.
+import {getJSON, url} from "./api.js";
+import {html} from "./dom.js";
+
+// A phase's display name (game.yaml's `name`; its id when the game gives none).
+export function phaseName(source, phase) {
+  return (source.phase_names || {})[phase] || phase;
+}
+
+// "Overland Movement Phase", "overland phase": the name, with "phase" added when the name does not say it.
+export function phaseLabel(source, phase) {
+  const name = phaseName(source, phase);
+  return /phase/i.test(name) ? name : `${name} phase`;
+}
+
+// "Turn May IV · Overland phase (jewish)": where the game stands, in words.
+export function standing(source) {
+  if (!source.phase) return "";
+  return `Turn ${source.turn} · ${phaseLabel(source, source.phase)} (${source.phasing_side})`;
+}
+
+// The phases where the phasing side may move, when the game's rules say (movement_phases).
+function movementPhases(source) {
+  return (source.movement_phases || {})[source.phasing_side] || [];
+}
+
+// The page's link to a position: its first source and the steps made since (a permalink that replays them).
+export function positionLink(source, path = "/", extra = {}) {
+  return url(path, {source: source.base, step: source.steps, ...extra});
+}
+
+export class Play {
+  constructor(els, {onPosition, onError}) {
+    this.els = els;   // {section, standing, phase, notice, undo, redo, log, yaml, vsav, free, link}
+    this.onPosition = onPosition;   // (source) => the page shows it
+    this.onError = onError;
+    this.history = [];
+    this.at = -1;
+    els.undo.addEventListener("click", () => this.go(this.at - 1));
+    els.redo.addEventListener("click", () => this.go(this.at + 1));
+    els.phase.addEventListener("change", () => this.step(`phase:${els.phase.value}`));
+  }
+
+  get source() { return this.history[this.at]; }
+  get free() { return this.els.free.checked; }
+
+  // A source opened anew (not by a step): the history starts from it.
+  start(source) {
+    this.history = [source];
+    this.at = 0;
+    this.els.free.checked = false;
+    this.render();
+  }
+
+  // Make steps (/api/play): the new position is shown and becomes the end of the history (redo is lost).
+  async step(...steps) {
+    try {
+      const after = await getJSON("/api/play", {source: this.source.id, step: steps});
+      this.history = [...this.history.slice(0, this.at + 1), after];
+      this.at += 1;
+    } catch (err) {
+      this.render();   // the phase picker shows the position's phase again
+      this.onError(err);
+      return null;
+    }
+    this.render();
+    await this.onPosition(this.source);
+    return this.source;
+  }
+
+  // A move of `ids` to `hex` with the moves options (pickup, kind, terrorist, enter), or a free placement.
+  move(ids, hex, options = {}) {
+    if (this.free) return this.step(`place:${ids[0]}>${hex}`);
+    const extra = Object.entries(options).filter(([, v]) => v && v.length !== 0)
+      .map(([k, v]) => (v === true ? k : `${k}=${[].concat(v).join("+")}`));
+    return this.step([`move:${ids.join("+")}>${hex}`, ...extra].join(";"));
+  }
+
+  async go(index) {
+    if (index < 0 || index >= this.history.length) return;
+    this.at = index;
+    this.render();
+    await this.onPosition(this.source);
+  }
+
+  render() {
+    const s = this.source, els = this.els;
+    els.section.hidden = s.kind !== "position";
+    els.standing.textContent = standing(s);
+    els.phase.replaceChildren(...s.phases.map((p) => phaseOption(s, p)));
+    els.phase.value = s.phase || "";
+    els.undo.disabled = this.at <= 0;
+    els.redo.disabled = this.at >= this.history.length - 1;
+    els.yaml.href = url("/api/position.yaml", {source: s.id});
+    els.vsav.href = url("/api/position.vsav", {source: s.id});
+    els.link.href = positionLink(s);
+    this.notice(s);
+    els.log.replaceChildren(...s.log.map((e, i) => html("li", {className: `log-${e.kind}`, textContent: e.text,
+                                                               title: e.step, dataset: {step: i + 1}})));
+    if (!s.log.length) els.log.append(html("li", {className: "muted", textContent: "No move made yet."}));
+  }
+
+  // Nothing moves in this phase: say which phases to pick, each a button.
+  notice(s) {
+    const phases = movementPhases(s), box = this.els.notice;
+    box.hidden = !phases.length || phases.includes(s.phase);
+    if (box.hidden) return;
+    const later = [...phases.filter((p) => s.phases.indexOf(p) > s.phases.indexOf(s.phase)), ...phases];
+    box.replaceChildren(`Nothing of the ${s.phasing_side} side moves in the ${phaseLabel(s, s.phase)}. ` +
+                        "Pick a movement phase: ",
+                        ...[...new Set(later)].map((p) => html("button", {type: "button", textContent: phaseName(s, p),
+                          dataset: {phase: p}, onclick: () => this.step(`phase:${p}`)})));
+  }
+}
+
+// A phase in the picker, in the game's order: its name and its side; as the tooltip what it lets the phasing
+// player do (game.yaml `allows`).
+function phaseOption(source, phase) {
+  const side = (source.phase_sides || {})[phase];
+  const allows = (source.phase_allows || {})[phase] || [];
+  const option = new Option(phaseName(source, phase) + (side ? ` — ${side}` : ""), phase);
+  if (side) option.dataset.side = side;
+  if (allows.length) option.title = `the phasing player may ${allows.join("; ")}`;
+  return option;
+}
