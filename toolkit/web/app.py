@@ -23,7 +23,7 @@ from starlette.staticfiles import StaticFiles
 from ..answers import (REFUSALS, SightLine, check_answer, command_answer, error_text, hex_json, moves_json,
                        reach_answer, search_moves, supply_answer, victory_answer, zoc_answer)
 from .describe import source_json
-from .pictures import geometry_json, map_png, map_svg
+from .pictures import geometry_json, map_png, map_svg, with_board_image
 from .queries import (BadQuery, CheckQuery, HexQuery, LosQuery, MovesQuery, NoQuery, SideQuery, SourceQuery,
                       SupplyQuery, VictoryQuery, WebError, parse_query)
 from .sources import MAX_UPLOAD_BYTES, Source, SourceBook, too_large
@@ -68,10 +68,13 @@ def source(book: SourceBook, request: Request) -> dict:
 
 @api
 def map_picture(book: SourceBook, request: Request) -> Response:
-    """``GET /api/map.svg?source=ID``: the map alone, drawn once per map."""
+    """``GET /api/map.svg?source=ID``: the map alone, drawn once per map (over the published board image of a
+    game imported from a VASSAL module)."""
     _, src = _source(book, request)
     cmap = src.map
-    return Response(book.per_map(cmap, "map.svg", lambda: map_svg(cmap)), media_type="image/svg+xml")
+    folder = Path(book.game) if book.game is not None else None
+    return Response(book.per_map(cmap, "map.svg", lambda: with_board_image(map_svg(cmap), cmap, folder)),
+                    media_type="image/svg+xml")
 
 
 @api
