@@ -287,15 +287,18 @@ class _Writer:
                               f"otherwise (another zone covers them), e.g. {differ[0]!r}")
 
     def cell_boxes(self, g: vgrid.ZonedGrid, z: vgrid.Zone, grid: vgrid.SquareGrid) -> None:
-        """A box for each cell of a square-grid zone (a track, a box grid), named as the engine names it."""
+        """A box for each cell of a square-grid zone (a track, a box grid) named as the engine names it: every
+        cell reaching into the zone, looked at in its point nearest its centre inside the zone's bounds."""
         x, y, w, h = z.bounds()
-        if (w / grid.dx + 1) * (h / grid.dy + 1) > MAX_ZONE_CELLS:
+        if (w / grid.dx + 2) * (h / grid.dy + 2) > MAX_ZONE_CELLS:
             self.notes.append(f"zone {z.name[:40]!r}: its square grid has more than {MAX_ZONE_CELLS:,} cells; "
                               "no boxes for them")
             return
-        for cx, cy in grid.centres((x, y, w, h)):
-            if g.zone_at(cx, cy) is z:
-                self.box(g.location_name(cx, cy) or "")
+        half_x, half_y = math.ceil(grid.dx / 2), math.ceil(grid.dy / 2)
+        for cx, cy in grid.centres((x - half_x, y - half_y, w + 2 * half_x, h + 2 * half_y)):
+            px, py = min(max(cx, x), x + w - 1), min(max(cy, y), y + h - 1)
+            if g.zone_at(px, py) is z:
+                self.box(g.location_name(px, py) or "")
 
     def boxes_of(self, board: vgrid.Board, covered: str | None) -> None:
         """Zones, regions and the cells of square-grid zones that name places rather than hexes become boxes."""
