@@ -140,13 +140,18 @@ def regions(count: int = 22) -> tuple[str, dict[str, tuple[int, int]]]:
     return module_xml("Regions", game_map("Regions", board("R", "r.png", grid))), {"r.png": (260, 180), **PIECE_IMAGES}
 
 
-def large(cols: int = 100, rows: int = 50) -> tuple[str, dict[str, tuple[int, int]]]:
-    """One board of ``cols x rows`` hexes (CCRR names, stagger off)."""
+def large(cols: int = 100, rows: int = 50, pieces: int = 0) -> tuple[str, dict[str, tuple[int, int]]]:
+    """One board of ``cols x rows`` hexes (CCRR names, stagger off) and ``pieces`` more piece slots (legacy ones,
+    as old modules hold them)."""
     dx, dy, x0, y0 = 40.0, 46.0, 24, 26
     grid = hexgrid(dx, dy, x0, y0, 'first="H" hLeading="1" hOff="1" hType="N" hDescend="false" '
                    'locationFormat="$gridLocation$" sep="" stagger="false" vDescend="false" vLeading="1" vOff="1" vType="N"')
     size = (int(x0 + dx * (cols - 1) + 30), int(y0 + dy * rows + 30))
-    return module_xml("Large", game_map("Main Map", board("Large", "large.png", grid))), {"large.png": size, **PIECE_IMAGES}
+    extra = ('<VASSAL.build.module.PieceWindow name="More" text="More" hidden="false">'
+             + "".join(legacy_slot(f"Unit {i}", str(100 + i), "rifles.png") for i in range(pieces))
+             + "</VASSAL.build.module.PieceWindow>") if pieces else ""
+    return module_xml("Large", game_map("Main Map", board("Large", "large.png", grid)), extra), \
+        {"large.png": size, **PIECE_IMAGES}
 
 
 def _png(size: tuple[int, int]) -> bytes:
