@@ -132,3 +132,78 @@ def test_region_ties_fall_as_in_the_engine(tmp_path):
     r = vengine.run_engine(["where", vmod, tmp_path / "points.json", "Regions"])
     assert r["ok"], r["errors"]
     assert [p["name"] for p in r["points"]] == [lay.location_name(*pt) for pt in pts]
+
+
+# ---------------------------------------------------------------- modules as they are found in the wild (issue 23)
+
+
+def _wild(tmp_path, shape: str):
+    from toolkit.vassal.published.importer import import_module
+
+    vmod = vm.write_vmod(tmp_path / f"{shape}.vmod", vm.WILD[shape]())
+    import_module(vmod, tmp_path / "game")
+    return vmod, tmp_path / "game", read_published_module(vmod)
+
+
+def _where(tmp_path, vmod, map_name: str, pts: list) -> list[dict]:
+    (tmp_path / "points.json").write_text(json.dumps(pts))
+    r = vengine.run_engine(["where", vmod, tmp_path / "points.json", map_name])
+    assert r["ok"] or all("Image not found" in e for e in r["errors"]), r["errors"]
+    return r["points"]
+
+
+@pytest.mark.parametrize("shape", ["legacy", "square-zones"])
+def test_wild_points_are_named_as_the_engine_names_them(tmp_path, shape):
+    """An older module (BasicModule root, a missing image) and square-grid zones and maps: every hex centre of the
+    map file and 400 random points of every map named by the import record as the engine names them (hex centres
+    under a zone are the zone's, as the import's note says)."""
+    vmod, folder, module = _wild(tmp_path, shape)
+    record = load_record(folder)
+    rng = random.Random(23)
+    centres = _hex_points(open_map(folder / "map.yaml"), module)
+    for mmap in module.maps:
+        lay = record.layout(_no_boards(), mmap.name)
+        w = max((pb.x + pb.board.width for pb in lay.boards), default=0) + 10
+        h = max((pb.y + pb.board.height for pb in lay.boards), default=0) + 10
+        pts = [pt for m, _, pt in centres if m == mmap.name]
+        pts += [[rng.randrange(-5, w), rng.randrange(-5, h)] for _ in range(400)]
+        mine = [(lay.location_name(*pt), pt) for pt in pts]
+        engine = [p["name"] or "offboard" for p in _where(tmp_path, vmod, mmap.name, [pt for _, pt in mine])]
+        wrong = [(name, pt, got) for (name, pt), got in zip(mine, engine) if name != got]
+        assert not wrong, f"{shape} {mmap.name}: {len(wrong)} of {len(mine)} named otherwise, e.g. {wrong[:3]}"
+
+
+def _no_boards():
+    from toolkit.vassal.saves.savefile import SaveContents
+
+    return SaveContents("")
+
+
+def test_an_unnumbered_hex_grid_the_engine_calls_offboard_snaps_to_the_toolkits_hexes(tmp_path):
+    vmod, folder, module = _wild(tmp_path, "unnumbered")
+    centres = _hex_points(open_map(folder / "map.yaml"), module)
+    points = _where(tmp_path, vmod, "Main Map", [pt for _, _, pt in centres])
+    assert {p["name"] or "offboard" for p in points} == {"offboard"}
+    assert [p["snap"] for p in points] == [pt for _, _, pt in centres]
+
+
+@pytest.mark.parametrize("shape", ["legacy", "unnumbered", "square-zones"])
+def test_an_engine_save_of_a_wild_module_reads_back_with_every_piece_in_place(tmp_path, shape):
+    """Pieces on every third hex centre and in every box the import made (square-zone cells): the engine's own save
+    reads back with each on its hex (the toolkit's name for an unnumbered grid) or in its box."""
+    vmod, folder, module = _wild(tmp_path, shape)
+    placements = _placements(folder, module, shape)
+    (tmp_path / "placements.json").write_text(json.dumps(placements))
+    save = tmp_path / "engine.vsav"
+    r = vengine.run_engine(["place", vmod, tmp_path / "placements.json", save])
+    assert r["ok"] or all("Image not found" in e for e in r["errors"]), r["errors"]
+    assert len(r["pieces"]) == len(placements)
+    record = load_record(folder)
+    expected = Counter()
+    for (slot, map_name, x, y), p in zip(placements, r["pieces"]):
+        lay = record.layout(_no_boards(), map_name)
+        name = lay.location_name(p["x"], p["y"])
+        assert p["location"] in (name, "offboard")   # offboard: the unnumbered grid, named by the toolkit
+        expected[(["rifles", "hq"][slot], record.boxes.get(name, name))] += 1
+    pf, unplaced = read_position_save(save, str(folder))
+    assert Counter((u.counter, u.hex or u.box) for u in pf.units) == expected and not unplaced

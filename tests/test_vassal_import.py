@@ -4,6 +4,7 @@ the same modules is tests/test_engine_import.py."""
 from __future__ import annotations
 
 import io
+import json
 import zipfile
 
 import pytest
@@ -20,6 +21,7 @@ from toolkit.mapdata import open_map
 from toolkit.vassal.engine import vgrid
 from toolkit.vassal.published.importer import engine_name, import_module
 from toolkit.vassal.published.moduleread import read_published_module
+from toolkit.vassal.saves.imported import load_record
 from toolkit.vassal.saves.positions import read_position_save
 
 
@@ -175,13 +177,16 @@ def test_a_non_empty_folder_is_refused_and_left_alone(tmp_path):
 # ---------------------------------------------------------------- saves onto the imported map
 
 
-def _save_on(folder, module_name: str, pieces: list[tuple[str, str, str, int, int]]) -> bytes:
-    """A save (as the engine writes one) with pieces ``(id, name, map, x, y)`` and the default boards."""
-    types = {"Rifles": ("piece;;;rifles.png;Rifles", "11"), "HQ": ("piece;;;hq.png;HQ", "12")}
+def _save_on(folder, module_name: str, pieces: list[tuple[str, str, str, int, int]], legacy: bool = False) -> bytes:
+    """A save (as the engine writes one) with pieces ``(id, name, map, x, y)`` and the default boards
+    (``legacy``: bare BasicPieces of :func:`vassal_modules.legacy`, gpids 1 and 2)."""
+    types = {"Rifles": ("piece;;;rifles.png;Rifles", "1" if legacy else "11"),
+             "HQ": ("piece;;;hq.png;HQ", "2" if legacy else "12")}
     cmds = ["begin_save", ""]
     for pid, name, map_name, x, y in pieces:
         t, gpid = types[name]
-        cmds.append(add_piece(pid, nest(["mark;kind"], t), nest(["unit"], basic_state(map_name, x, y, gpid))))
+        cmds.append(add_piece(pid, t, basic_state(map_name, x, y, gpid)) if legacy else
+                    add_piece(pid, nest(["mark;kind"], t), nest(["unit"], basic_state(map_name, x, y, gpid))))
     record = yaml.safe_load((folder / "vassal.yaml").read_text())
     for m in record["maps"]:
         boards = "".join(f"\t{b['name']}\t{b['slot'][0]}\t{b['slot'][1]}" for b in m["default"])
@@ -305,3 +310,124 @@ def test_a_grid_the_engine_drops_is_refused_with_the_attribute(tmp_path):
     xml, images = vm.lettered()
     _refused(tmp_path, vm.write_vmod(tmp_path / "x0.vmod", (xml.replace('x0="70"', 'x0="70.5"'), images)),
              "HexGrid x0", "'70.5'")
+
+
+# ---------------------------------------------------------------- modules as they are found in the wild (issue 23)
+
+
+def _wild(tmp_path, shape: str):
+    vmod = vm.write_vmod(tmp_path / f"{shape}.vmod", vm.WILD[shape]())
+    return vmod, tmp_path / "game", import_module(vmod, tmp_path / "game")
+
+
+def test_a_legacy_basic_piece_state_reads_missing_tokens_as_the_engines_defaults():
+    from toolkit.vassal.engine.pieces import parse_add_piece
+
+    p = parse_add_piece("+/null/piece;;;a.png;A/null;0;0")   # BasicPiece.setState: nextToken(""), nextInt(0)
+    assert (p.map, p.x, p.y, p.gpid, p.persistent) == (None, 0, 0, "", {})
+    assert parse_add_piece("+/7/piece;;;a.png;A/Main;5").x == 5
+
+
+def test_an_older_module_imports_with_its_legacy_pieces_and_a_missing_image(tmp_path):
+    vmod, folder, report = _wild(tmp_path, "legacy")
+    assert read_published_module(vmod).name == "Legacy"                   # root VASSAL.launch.BasicModule
+    assert [p["counter"] for p in yaml.safe_load((folder / "pieces.yaml").read_text())["pieces"]] == ["rifles", "hq"]
+    assert report.notes == ["Map 'Charts' Board 'Charts' image: 'charts.png' is missing from the module (no entry "
+                            "'images/charts.png'); the board is kept blank and 0 x 0 pixels, as VASSAL shows it"]
+    record = yaml.safe_load((folder / "vassal.yaml").read_text())
+    assert record["maps"][1]["boards"] == [{"name": "Charts", "image": "", "size": [0, 0], "grid": None,
+                                            "map_file": None}]
+
+
+def test_a_missing_main_board_image_is_refused_in_one_line(tmp_path):
+    xml, images = vm.legacy()
+    del images["main.png"]
+    _refused(tmp_path, vm.write_vmod(tmp_path / "m.vmod", (xml, images)), "main.png", "missing from the module")
+
+
+def test_an_unnumbered_hex_grid_is_named_as_vassals_default_numbering_would(tmp_path):
+    _, folder, report = _wild(tmp_path, "unnumbered")
+    assert len(report.notes) == 1 and "'offboard'" in report.notes[0] and "toolkit's making" in report.notes[0]
+    cmap = open_map(folder / "map.yaml")
+    assert [cmap.name(h) for h in cmap.grid.hex_list[:3]] == ["0101", "0102", "0103"]
+    assert cmap.name(cmap.grid.hex_list[len(cmap.grid.hex_list) // 2]) == "0501"   # column 5, staggered
+
+
+def test_square_grids_are_named_as_the_engine_names_them():
+    n = VassalNumbering(stagger=False, h_off=0, v_off=0, h_leading=0, v_leading=0)
+    sq = vgrid.SquareGrid(40.0, 50.0, 20, 25, numbering=n)
+    assert sq.location_name(20, 25) == "00" and sq.location_name(41, 50) == "11"
+    assert sq.raw(-50, -30) == (-2, 0)          # the row is truncated towards zero, the column floored
+    assert sq.snap(33, 44) == (20, 25) and sq.snap(45, 52) == (60, 75)
+    assert vgrid.grid_from_dict(vgrid.grid_to_dict(sq)) == sq
+
+
+def test_square_zone_cells_become_boxes_named_with_their_cell(tmp_path):
+    vmod, folder, _ = _wild(tmp_path, "square-zones")
+    record = load_record(folder)
+    track = sorted(n for n in record.boxes if n.startswith("Endurance"))
+    assert track[:3] == ["Endurance 0008", "Endurance 0018", "Endurance 0028"] and len(track) == 13   # 0128: a part cell
+    assert sorted(n for n in record.boxes if n.startswith("Box")) == [
+        f"Box {r}-{c}" for r in "BCD" for c in "2345"]   # both descending, from the zone's size
+    lay = read_published_module(vmod).maps[0].layout()
+    assert lay.location_name(100, 30) == "Endurance 0028"
+    save = tmp_path / "s.vsav"
+    save.write_bytes(_save_on(folder, "Square Zones", [("1", "Rifles", "Campaign", 100, 30),
+                                                       ("2", "HQ", "Campaign", 330, 360),
+                                                       ("3", "HQ", "Tactical", 45, 45)]))
+    pf, unplaced = read_position_save(save, str(folder))
+    assert sorted((u.counter, u.box) for u in pf.units) == [("hq", "box_d_5"), ("rifles", "endurance_0028")]
+    assert [u.id for u in unplaced] == ["3"] and "'C-08'" in unplaced[0].reason   # the square map, named
+
+
+def test_a_module_of_square_grids_only_is_refused_saying_why(tmp_path):
+    xml, images = vm.square_zones()
+    start = xml.index('<VASSAL.build.module.Map ')
+    xml = xml[:start] + xml[xml.index("</VASSAL.build.module.Map>") + len("</VASSAL.build.module.Map>"):]
+    _refused(tmp_path, vm.write_vmod(tmp_path / "sq.vmod", (xml, images)), "SquareGrid", "hexes only")
+
+
+def test_an_imported_game_gets_the_rules_assistant(tmp_path, capsys):
+    """The starter rules.yaml: moves, check of a position, of a save and of a log of the published module, and
+    the viewer's map over the published board image."""
+    from toolkit.vassal.saves.logfile import log_bytes, move_piece_command
+
+    vmod, folder, _ = _wild(tmp_path, "legacy")
+    cmap = open_map(folder / "map.yaml")
+    save = tmp_path / "s.vsav"
+    save.write_bytes(_save_on(folder, "Legacy", [("1", "Rifles", "Main Map", *_centre(cmap, "0303")),
+                                                 ("2", "HQ", "Main Map", *_centre(cmap, "0305"))], legacy=True))
+    out = tmp_path / "pos.yaml"
+    assert main(["vsav", "read", str(save), "--game", str(folder), "-o", str(out)]) == 0
+    units = yaml.safe_load(out.read_text())["units"]
+    assert [(u["counter"], u["hex"]) for u in units] == [("rifles", "0303"), ("hq", "0305")]
+    capsys.readouterr()
+    assert main(["moves", str(out), units[0]["id"], "--game", str(folder), "--json"]) == 0
+    moves = json.loads(capsys.readouterr().out)
+    reach = {d["hex"] for d in moves["destinations"]}
+    assert "0703" in reach and "0803" not in reach   # 4 MP at 1 each (the starter): four hexes, not five
+    assert main(["check", str(out), "--game", str(folder)]) == 0
+    assert main(["check", str(save), "--game", str(folder)]) == 0
+    x, y = _centre(cmap, "0303")
+    log = tmp_path / "g.vlog"
+    log.write_bytes(log_bytes(save, [[move_piece_command("1", "Main Map", *_centre(cmap, "0306"), None,
+                                                         "Main Map", x, y, None)]]))
+    assert main(["check", str(log), "--game", str(folder)]) == 0
+    far = tmp_path / "far.vlog"
+    far.write_bytes(log_bytes(save, [[move_piece_command("1", "Main Map", *_centre(cmap, "0803"), None,
+                                                         "Main Map", x, y, None)]]))
+    assert main(["check", str(far), "--game", str(folder)]) == 1
+
+
+def test_the_viewer_draws_an_imported_map_over_its_board_image(tmp_path):
+    from starlette.testclient import TestClient
+
+    from toolkit.web import SourceBook, create_app
+
+    _, folder, _ = _wild(tmp_path, "legacy")
+    book = SourceBook(str(folder))
+    sid = next(s for s in book.sources if s.startswith("map:") and folder.name in s)
+    with TestClient(create_app(book)) as c:
+        svg = c.get("/api/map.svg", params={"source": sid}).text
+    assert '<image' in svg and 'class="board"' in svg and "data:image/png;base64," in svg
+    assert 'fill-opacity="0.25"' in svg

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from toolkit.cli import main
-from toolkit.vassal.positions import read_position_save
+from toolkit.vassal.saves.positions import read_position_save
 from toolkit.web import create_app
 
 with warnings.catch_warnings():

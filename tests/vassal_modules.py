@@ -140,13 +140,18 @@ def regions(count: int = 22) -> tuple[str, dict[str, tuple[int, int]]]:
     return module_xml("Regions", game_map("Regions", board("R", "r.png", grid))), {"r.png": (260, 180), **PIECE_IMAGES}
 
 
-def large(cols: int = 100, rows: int = 50) -> tuple[str, dict[str, tuple[int, int]]]:
-    """One board of ``cols x rows`` hexes (CCRR names, stagger off)."""
+def large(cols: int = 100, rows: int = 50, pieces: int = 0) -> tuple[str, dict[str, tuple[int, int]]]:
+    """One board of ``cols x rows`` hexes (CCRR names, stagger off) and ``pieces`` more piece slots (legacy ones,
+    as old modules hold them)."""
     dx, dy, x0, y0 = 40.0, 46.0, 24, 26
     grid = hexgrid(dx, dy, x0, y0, 'first="H" hLeading="1" hOff="1" hType="N" hDescend="false" '
                    'locationFormat="$gridLocation$" sep="" stagger="false" vDescend="false" vLeading="1" vOff="1" vType="N"')
     size = (int(x0 + dx * (cols - 1) + 30), int(y0 + dy * rows + 30))
-    return module_xml("Large", game_map("Main Map", board("Large", "large.png", grid))), {"large.png": size, **PIECE_IMAGES}
+    extra = ('<VASSAL.build.module.PieceWindow name="More" text="More" hidden="false">'
+             + "".join(legacy_slot(f"Unit {i}", str(100 + i), "rifles.png") for i in range(pieces))
+             + "</VASSAL.build.module.PieceWindow>") if pieces else ""
+    return module_xml("Large", game_map("Main Map", board("Large", "large.png", grid)), extra), \
+        {"large.png": size, **PIECE_IMAGES}
 
 
 def _png(size: tuple[int, int]) -> bytes:
@@ -175,3 +180,63 @@ def write_vmod(path: Path, shape: tuple[str, dict[str, tuple[int, int]]], extra:
 
 
 SHAPES = {"two-boards": two_boards, "zoned": zoned, "lettered": lettered}
+
+
+# ---------------------------------------------------------------- modules as they are found in the wild (issue 23)
+
+NUMBERED = ('first="H" hLeading="1" hOff="1" hType="N" hDescend="false" locationFormat="$gridLocation$" sep="" '
+            'stagger="true" vDescend="false" vLeading="1" vOff="1" vType="N"')
+
+
+def squaregrid(dx: float, dy: float, x0: int, y0: int, numbering: str | None) -> str:
+    """A SquareGrid element, with a SquareGridNumbering of those attributes (None: without one)."""
+    num = (f'<{G}mapgrid.SquareGridNumbering color="0,0,0" fontSize="9" hDrawOff="0" rotateText="0" vDrawOff="0" '
+           f'visible="false" {numbering}/>') if numbering is not None else ""
+    return (f'<{G}SquareGrid color="0,0,0" cornersLegal="false" dotsVisible="false" dx="{dx}" dy="{dy}" '
+            f'edgesLegal="false" range="Metric" snapTo="true" visible="false" x0="{x0}" y0="{y0}">{num}</{G}SquareGrid>')
+
+
+def legacy_slot(entry: str, gpid: str, image: str) -> str:
+    """A PieceSlot as old modules hold it: a bare BasicPiece whose state is ``null;0;0`` (no gpid, no count)."""
+    return (f'<VASSAL.build.widget.PieceSlot entryName="{entry}" gpid="{gpid}" height="40" width="40">'
+            f'{xml_escape(add_piece("null", f"piece;;;{image};{entry}", "null;0;0"))}</VASSAL.build.widget.PieceSlot>')
+
+
+def legacy() -> tuple[str, dict[str, tuple[int, int]]]:
+    """An older module: the root ``VASSAL.launch.BasicModule``, legacy piece states, and a second map whose
+    board image is missing from the archive."""
+    grid = hexgrid(50.0, 58.0, 30, 36, NUMBERED)
+    maps = (game_map("Main Map", board("Main", "main.png", grid))
+            + game_map("Charts", board("Charts", "charts.png", ""), launch=True))
+    pieces = ('<VASSAL.build.module.PieceWindow name="Pieces" text="Pieces" hidden="false">'
+              f'{legacy_slot("Rifles", "1", "rifles.png")}{legacy_slot("HQ", "2", "hq.png")}'
+              '</VASSAL.build.module.PieceWindow>')
+    xml = module_xml("Legacy", maps).replace(PIECES, pieces).replace("VASSAL.build.GameModule", "VASSAL.launch.BasicModule")
+    return xml, {"main.png": (420, 360), **PIECE_IMAGES}
+
+
+def unnumbered() -> tuple[str, dict[str, tuple[int, int]]]:
+    """A hex grid without a numbering (the engine snaps to its hexes and names every point ``offboard``)."""
+    grid = hexgrid(50.0, 58.0, 30, 36, "").replace(f'<{G}mapgrid.HexGridNumbering', "<x").split("<x")[0] + f"</{G}HexGrid>"
+    return module_xml("Unnumbered", game_map("Main Map", board("Main", "main.png", grid))), \
+        {"main.png": (420, 360), **PIECE_IMAGES}
+
+
+def square_zones() -> tuple[str, dict[str, tuple[int, int]]]:
+    """A hex board with square-grid zones (a numbered track, a descending box grid) and a square-grid map."""
+    field = hexgrid(45.0, 52.0, 40, 110, NUMBERED)
+    track = squaregrid(40.0, 50.0, 20, 25, 'first="H" hLeading="2" hOff="0" hType="N" hDescend="false" '
+                       'locationFormat="$gridLocation$" sep="" vDescend="false" vLeading="0" vOff="8" vType="N"')
+    boxes = squaregrid(50.0, 40.0, 325, 350, 'first="V" hLeading="0" hOff="1" hType="N" hDescend="true" '
+                       'locationFormat="$row$-$column$" sep="" vDescend="true" vLeading="0" vOff="0" vType="A"')
+    grid = (f'<{G}ZonedGrid>{zone("Endurance", (0, 0, 500, 50), "$name$ $gridLocation$", track)}'
+            f'{zone("Holding", (300, 330, 200, 120), "Box $gridLocation$", boxes)}'
+            f'{field}</{G}ZonedGrid>')
+    tactical = squaregrid(30.0, 30.0, 15, 15, 'first="H" hLeading="1" hOff="1" hType="A" hDescend="false" '
+                          'locationFormat="$gridLocation$" sep="-" vDescend="true" vLeading="1" vOff="1" vType="N"')
+    maps = (game_map("Campaign", board("Campaign", "campaign.png", grid))
+            + game_map("Tactical", board("Tactical", "tactical.png", tactical), launch=True))
+    return module_xml("Square Zones", maps), {"campaign.png": (500, 450), "tactical.png": (300, 240), **PIECE_IMAGES}
+
+
+WILD = {"legacy": legacy, "unnumbered": unnumbered, "square-zones": square_zones}

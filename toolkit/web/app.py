@@ -27,9 +27,9 @@ from starlette.staticfiles import StaticFiles
 
 from ..answers import (REFUSALS, SightLine, check_answer, command_answer, error_text, hex_json, moves_json,
                        odds_answer, reach_answer, search_moves, supply_answer, victory_answer, zoc_answer)
-from ..vassal.positions import position_save
+from ..vassal.saves.positions import position_save
 from .describe import source_json
-from .pictures import excerpt_png, excerpt_svg, geometry_json, map_svg
+from .pictures import excerpt_png, excerpt_svg, geometry_json, map_svg, with_board_image
 from .queries import (BadQuery, CheckQuery, HexQuery, LosQuery, MovesQuery, NoQuery, OddsQuery, PlayQuery,
                       SideQuery, SourceQuery, SupplyQuery, VictoryQuery, WebError, parse_query)
 from .sources import MAX_UPLOAD_BYTES, Source, SourceBook, too_large
@@ -75,11 +75,13 @@ def source(book: SourceBook, request: Request) -> dict:
 
 @api
 def map_picture(book: SourceBook, request: Request) -> Response:
-    """``GET /api/map.svg?source=ID``: the map alone, drawn and compressed once per map (sent compressed to a
-    browser that takes gzip, as every answer is)."""
+    """``GET /api/map.svg?source=ID``: the map alone, drawn and compressed once per map (over the published board
+    image of a game imported from a VASSAL module; sent compressed to a browser that takes gzip, as every answer
+    is)."""
     _, src = _source(book, request)
     cmap = src.map
-    svg = book.per_map(cmap, "map.svg", lambda: map_svg(cmap))
+    folder = Path(book.game) if book.game is not None else None
+    svg = book.per_map(cmap, "map.svg", lambda: with_board_image(map_svg(cmap), cmap, folder))
     if "gzip" not in request.headers.get("accept-encoding", ""):
         return Response(svg, media_type="image/svg+xml")
     return Response(book.per_map(cmap, "map.svg.gz", lambda: gzip.compress(svg, GZIP_LEVEL)),

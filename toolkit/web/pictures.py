@@ -2,7 +2,10 @@
 own user units (map units: ``viewBox`` is the scene's bounds, :func:`toolkit.render.scene.map_frame`)."""
 from __future__ import annotations
 
+import base64
 import io
+import mimetypes
+from pathlib import Path
 from typing import Any, Sequence
 
 from lxml import etree
@@ -11,11 +14,12 @@ from ..mapdata import CompiledMap
 from ..render import Overlay, rasterise, render_svg, scene_to_svg
 from ..render.scene import build_scene, crop, map_frame
 from ..render.style import DEFAULT_PIXELS_PER_HEX
+from ..render.svg import SVG_NS
 
 EXCERPT_MARGIN_HEXES = 3   # an excerpt shows this many hexes around what it is about
 EXCERPT_LEAST_HEXES = 12   # ... and at least this many hexes across
 RULING_BAND = 0.42         # the verdict's lines under the excerpt, in hex widths each
-SVG_NS = "http://www.w3.org/2000/svg"
+BOARD_SHOW_THROUGH = 0.25  # the hexes' fill opacity over a board image
 
 DIGITS = 4   # decimals of the coordinates (as the SVG writes them)
 
@@ -23,6 +27,25 @@ DIGITS = 4   # decimals of the coordinates (as the SVG writes them)
 def map_svg(cmap: CompiledMap, overlays: Sequence[Overlay] = ()) -> bytes:
     """The map drawn by :func:`toolkit.render.render_svg` (UTF-8 bytes)."""
     return render_svg(cmap, overlays).encode("utf-8")
+
+
+def with_board_image(svg: bytes, cmap: CompiledMap, folder: Path | None) -> bytes:
+    """The map SVG with the published board image it was imported from as its background (``board.image``,
+    relative to ``folder``, the game folder holding the map file), embedded, under hexes that let it show
+    through; the SVG as it was for a map without a board image or when the image is not there."""
+    image = folder / cmap.board.image if cmap.board is not None and folder is not None else None
+    if image is None or not image.is_file():
+        return svg
+    root = etree.fromstring(svg)
+    kind = mimetypes.guess_type(image.name)[0] or "image/png"
+    (sx, sy), (w, h) = cmap.board.scale, cmap.board.size
+    href = f"data:{kind};base64," + base64.b64encode(image.read_bytes()).decode("ascii")
+    board = etree.Element(f"{{{SVG_NS}}}image", x="0", y="0", width=f"{w / sx:.4f}", height=f"{h / sy:.4f}",
+                          preserveAspectRatio="none", href=href, **{"class": "board"})
+    root.insert(1, board)   # over the background rectangle, under everything else
+    for hexagon in root.iterfind(f"{{{SVG_NS}}}polygon[@class='hex']"):
+        hexagon.set("fill-opacity", str(BOARD_SHOW_THROUGH))
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8")
 
 
 def excerpt_bounds(cmap: CompiledMap, points: Sequence[tuple[float, float]]) -> tuple[float, float, float, float]:

@@ -200,8 +200,8 @@ def parse_add_piece(command: str, max_traits: int = MAX_TRAITS) -> SavePiece:
         piece.x = java_int(s[1]) if len(s) > 1 else 0
         piece.y = java_int(s[2]) if len(s) > 2 else 0
         piece.gpid = s[3] if len(s) > 3 else ""
-        n = java_int(s[4]) if len(s) > 4 else 0
-        held = (len(s) - 4) // 2
+        n = java_int(s[4]) if len(s) > 4 else 0   # a legacy state (``null;0;0``) ends early: the engine's
+        held = max(0, (len(s) - 4) // 2)           # nextToken("")/nextInt(0) read missing tokens as defaults
         if n > held:  # never loop on a count from the file: it is bounded by the tokens there are
             raise PieceLimitError(f"piece {pid[:40]!r} declares {n} properties but its state holds {held}")
         for i in range(max(0, n)):

@@ -9,6 +9,10 @@ its arithmetic with Java's integer semantics (``HexGrid``,
   column ``floor((x - x0) / dx + 0.5)``, raw row ``round((y - y0) / dy)``
   (odd columns ``round((y - y0 - dy / 2) / dy)``), named by
   :class:`~toolkit.hexgrid.VassalNumbering`; snapping truncates to ints.
+* ``SquareGrid`` + ``SquareGridNumbering``: column ``floor((x - x0) / dx + 0.5)``,
+  row ``(int) ((y - y0) / dy + 0.5)`` (a truncating cast: the engine's own
+  asymmetry), named as a hex numbering without stagger; snapping to centres
+  rounds half-cells.
 * ``RegionGrid``: the region whose point is nearest (squared distance).
 * ``ZonedGrid``: the first zone whose polygon holds the point
   (``java.awt.Polygon.contains``), named by its ``locationFormat``
@@ -76,6 +80,42 @@ class HexGrid:
         else:
             sy = math.trunc(self.dy * math.floor((y - self.y0) / self.dy) + math.trunc(self.dy / 2) + self.y0)
         return (sy, sx) if self.sideways else (sx, sy)
+
+
+@dataclass(frozen=True)
+class SquareGrid:
+    """A ``SquareGrid`` with its numbering (a :class:`VassalNumbering` without stagger; None: it names nothing)."""
+
+    dx: float
+    dy: float
+    x0: int
+    y0: int
+    snap_to: bool = True
+    numbering: VassalNumbering | None = None
+
+    def raw(self, px: int, py: int) -> tuple[int, int]:
+        """``SquareGridNumbering.getColumn``/``getRow`` before descending (the row is truncated, not floored)."""
+        return math.floor((px - self.x0) / self.dx + 0.5), math.trunc((py - self.y0) / self.dy + 0.5)
+
+    def location_name(self, px: int, py: int) -> str | None:
+        """``SquareGrid.locationName``: the numbering's name of the point, None without a numbering."""
+        return None if self.numbering is None else self.numbering.label(*self.raw(px, py))
+
+    def snap(self, px: int, py: int) -> tuple[int, int]:
+        """``SquareGrid.snapTo`` to cell centres (corners and edges not legal, no snap scale)."""
+        if not self.snap_to:
+            return px, py
+        nx = 2 * _java_round((px - self.x0) / self.dx)
+        ny = 2 * _java_round((py - self.y0) / self.dy)
+        return self.x0 + _java_round(nx * self.dx / 2), self.y0 + _java_round(ny * self.dy / 2)
+
+    def centres(self, rect: tuple[int, int, int, int]) -> list[tuple[int, int]]:
+        """The cell centres (as snapped) lying in a rectangle ``(x, y, width, height)``."""
+        x, y, w, h = rect
+        cols = range(math.ceil((x - self.x0) / self.dx), math.floor((x + w - self.x0) / self.dx) + 1)
+        rows = range(math.ceil((y - self.y0) / self.dy), math.floor((y + h - self.y0) / self.dy) + 1)
+        return [self.snap(math.floor(self.x0 + c * self.dx + 0.5), math.floor(self.y0 + r * self.dy + 0.5))
+                for r in rows for c in cols]
 
 
 @dataclass(frozen=True)
@@ -173,7 +213,7 @@ class Zone:
     name: str
     path: tuple[tuple[int, int], ...]
     location_format: str = "$name$"
-    grid: Union[HexGrid, RegionGrid, None] = None
+    grid: Union[HexGrid, SquareGrid, RegionGrid, None] = None
     use_parent_grid: bool = False
 
     def contains(self, px: int, py: int) -> bool:
@@ -191,7 +231,7 @@ class ZonedGrid:
     """A ``ZonedGrid``: zones in order, then the background grid."""
 
     zones: tuple[Zone, ...]
-    background: Union[HexGrid, RegionGrid, None] = None
+    background: Union[HexGrid, SquareGrid, RegionGrid, None] = None
 
     @cached_property
     def _index(self):
@@ -213,7 +253,7 @@ class ZonedGrid:
             candidates = [candidates[i] for i in sorted(self._index.query(Point(px, py)))]
         return next((z for z in candidates if z.contains(px, py)), None)
 
-    def grid_of(self, zone: Zone) -> Union[HexGrid, RegionGrid, None]:
+    def grid_of(self, zone: Zone) -> Union[HexGrid, SquareGrid, RegionGrid, None]:
         """The grid a zone names its points with."""
         return self.background if zone.use_parent_grid else zone.grid
 
@@ -232,7 +272,7 @@ def _corners(bounds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
     return x, y, x + w, y + h
 
 
-Grid = Union[HexGrid, RegionGrid, ZonedGrid]
+Grid = Union[HexGrid, SquareGrid, RegionGrid, ZonedGrid]
 
 
 @dataclass(frozen=True)
@@ -307,9 +347,10 @@ def grid_to_dict(grid: Grid | None) -> dict | None:
         return None
     if isinstance(grid, HexGrid):
         return {"kind": "hex", "dx": grid.dx, "dy": grid.dy, "x0": grid.x0, "y0": grid.y0, "sideways": grid.sideways,
-                "snap_to": grid.snap_to,
-                "numbering": None if grid.numbering is None else {k: v for k, v in asdict(grid.numbering).items()
-                                                                  if k != "sideways"}}
+                "snap_to": grid.snap_to, "numbering": _numbering_dict(grid.numbering)}
+    if isinstance(grid, SquareGrid):
+        return {"kind": "square", "dx": grid.dx, "dy": grid.dy, "x0": grid.x0, "y0": grid.y0, "snap_to": grid.snap_to,
+                "numbering": _numbering_dict(grid.numbering)}
     if isinstance(grid, RegionGrid):
         return {"kind": "regions", "snap_to": grid.snap_to, "regions": [[r.name, r.x, r.y] for r in grid.regions]}
     return {"kind": "zones", "background": grid_to_dict(grid.background),
@@ -317,13 +358,24 @@ def grid_to_dict(grid: Grid | None) -> dict | None:
                        "use_parent_grid": z.use_parent_grid, "grid": grid_to_dict(z.grid)} for z in grid.zones]}
 
 
+def _numbering_dict(numbering: VassalNumbering | None) -> dict | None:
+    return None if numbering is None else {k: v for k, v in asdict(numbering).items() if k != "sideways"}
+
+
+def _numbering_from(data: dict, sideways: bool) -> VassalNumbering | None:
+    nd = data["numbering"]
+    return None if nd is None else VassalNumbering(sideways=sideways, **nd)
+
+
 def grid_from_dict(data: dict | None) -> Grid | None:
     """The grid of :func:`grid_to_dict`'s data."""
     if data is None:
         return None
+    if data["kind"] == "square":
+        return SquareGrid(float(data["dx"]), float(data["dy"]), int(data["x0"]), int(data["y0"]),
+                          bool(data["snap_to"]), _numbering_from(data, False))
     if data["kind"] == "hex":
-        nd = data["numbering"]
-        numbering = None if nd is None else VassalNumbering(sideways=bool(data["sideways"]), **nd)
+        numbering = _numbering_from(data, bool(data["sideways"]))
         return HexGrid(float(data["dx"]), float(data["dy"]), int(data["x0"]), int(data["y0"]), bool(data["sideways"]),
                        bool(data["snap_to"]), numbering)
     if data["kind"] == "regions":

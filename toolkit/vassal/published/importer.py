@@ -16,6 +16,7 @@ renamed into place, so nothing of the user's is ever overwritten):
 """
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -33,8 +34,10 @@ from ...scaffold import ScaffoldError, game_id_for
 from ..engine import vgrid
 from ..saves.imported import RECORD
 from .moduleread import ModuleMap, PieceDef, PublishedModule, read_published_module
+from ...hexgrid import VassalNumbering
 
 MAX_BOXES = 200
+MAX_ZONE_CELLS = 10_000   # cells of one square-grid zone looked at for boxes
 MAX_HEXES = 250_000   # hexes of all the map files of one import together
 TMP_TAG = ".toolkit-import-"
 
@@ -70,6 +73,40 @@ def _composed_numbering(zone: vgrid.Zone, grid: vgrid.HexGrid) -> vgrid.HexGrid 
     fmt = re.sub(r"\$(?!gridLocation\$)[A-Za-z0-9_]*\$", "", fmt).replace("$gridLocation$",
                                                                         grid.numbering.location_format)
     return replace(grid, numbering=replace(grid.numbering, location_format=fmt))
+
+
+MADE_NUMBERING = VassalNumbering()   # VASSAL's default HexGridNumbering: 0101, 0202 ... (names the toolkit makes)
+
+
+def _numbered(grid, made: list[str]):
+    """A grid whose hex grids without a numbering get :data:`MADE_NUMBERING` (``made`` gathers where)."""
+    if isinstance(grid, vgrid.HexGrid) and grid.numbering is None:
+        made.append("HexGrid")
+        return replace(grid, numbering=replace(MADE_NUMBERING, sideways=grid.sideways))
+    if isinstance(grid, vgrid.ZonedGrid):
+        zones = tuple(replace(z, grid=_numbered(z.grid, made)) for z in grid.zones)
+        return vgrid.ZonedGrid(zones, _numbered(grid.background, made))
+    return grid
+
+
+def with_made_names(module: PublishedModule) -> PublishedModule:
+    """The module with every hex grid named: one without a numbering (the engine snaps to its hexes but names
+    every point ``offboard``) gets VASSAL's default numbering, said in a note."""
+    boards: dict[int, vgrid.Board] = {}
+
+    def named(slot):
+        if id(slot.board) not in boards:
+            made: list[str] = []
+            boards[id(slot.board)] = replace(slot.board, grid=_numbered(slot.board.grid, made))
+            if made:
+                module.notes.append(f"board {slot.board.name!r}: its HexGrid has no numbering, so VASSAL names every "
+                                    "point of it 'offboard'; the toolkit names its hexes as VASSAL's default "
+                                    "HexGridNumbering would (0101, 0202 ...): names of the toolkit's making")
+        return replace(slot, board=boards[id(slot.board)])
+
+    maps = [replace(m, boards=tuple(map(named, m.boards)), catalogue=tuple(map(named, m.catalogue)))
+            for m in module.maps]
+    return replace(module, maps=maps)
 
 
 def board_hex_grid(board: vgrid.Board) -> tuple[vgrid.HexGrid, tuple[int, int, int, int], str] | None:
@@ -133,6 +170,25 @@ def main_board(module: PublishedModule) -> tuple[str, str] | None:
                  for s in getattr(m, pick) if mappable(s.board)), None)
 
 
+def no_map_reason(module: PublishedModule) -> str:
+    """The one-line refusal of a module with no board to make a map of: square grids, a missing image, or none."""
+    boards = [s.board for m in module.maps for s in m.catalogue]
+    square = next((b for b in boards if isinstance(b.grid, vgrid.SquareGrid)
+                   or isinstance(getattr(b.grid, "background", None), vgrid.SquareGrid)), None)
+    if square is not None:
+        return (f"{module.path}: Board {square.name[:40]!r} SquareGrid: the module's maps are square grids, which "
+                "the toolkit does not import as maps (its geometry, toolkit/hexgrid, is hexes only: six neighbours, "
+                "hexsides, hex lines of sight); import a module with a hex grid")
+    missing = next((n for n in module.notes if "is missing from the module" in n), None)
+    if missing is not None:
+        return f"{module.path}: no board with a hex grid to make a map of: {missing}"
+    return (f"{module.path}: no board of the module has a hex grid (HexGrid, alone or in a ZonedGrid) with a hex "
+            "centre on the board; nothing to import as a map")
+
+
+BLANK_TERRAIN = {"clear": {"color": "#eae3c5", "base": True}}   # an imported map's terrain until the maker adds some
+
+
 def map_data(module: PublishedModule, mmap: ModuleMap, board: vgrid.Board, grid: vgrid.HexGrid,
              extent, image: str, map_id: str) -> dict:
     """The map file of a board's hex grid: regular hexes in map units, the board pixels an affine image
@@ -151,7 +207,7 @@ def map_data(module: PublishedModule, mmap: ModuleMap, board: vgrid.Board, grid:
                   "module": module.name, "map": mmap.name, "board": board.name},
         "grid": {"orientation": "pointy" if grid.sideways else "flat", "size": size, "origin": list(origin),
                  "naming": naming, "columns": list(extent[0]), "rows": list(extent[1])},
-        "terrain": {"clear": {"color": "#eae3c5", "base": True}},
+        "terrain": BLANK_TERRAIN,
     }
 
 
@@ -189,6 +245,7 @@ class _Writer:
         self.image_names: set[str] = set()
         self.boxes: dict[str, str] = {}      # location name -> box id
         self.box_ids: set[str] = set()
+        self.boxes_full = False
         self.main: tuple[str, str] | None = None
         self.hexes: dict[str, int] = {}      # map file -> hexes
 
@@ -210,9 +267,14 @@ class _Writer:
         return self.images.get(id(slot.board), "")
 
     def box(self, location: str) -> None:
-        """A box for an engine location name (at most :data:`MAX_BOXES`)."""
-        if location and location not in self.boxes and len(self.boxes) < MAX_BOXES:
-            self.boxes[location] = slug(location, self.box_ids, "box").replace("-", "_")
+        """A box for an engine location name (at most :data:`MAX_BOXES`, then a note)."""
+        if location and location not in self.boxes:
+            if len(self.boxes) < MAX_BOXES:
+                self.boxes[location] = slug(location, self.box_ids, "box").replace("-", "_")
+            elif not self.boxes_full:
+                self.boxes_full = True
+                self.notes.append(f"more than {MAX_BOXES} zones, regions and cells: {location[:40]!r} and the "
+                                  "ones after it are not boxes (pieces there are listed with the engine's name)")
 
     def check_names(self, map_file: str, board: vgrid.Board) -> None:
         """Compile a map file (the import's only compilation of it); note the hexes whose centre the engine names
@@ -224,18 +286,37 @@ class _Writer:
             self.notes.append(f"{map_file}: the engine names {len(differ)} of its {len(cmap.grid)} hex centres "
                               f"otherwise (another zone covers them), e.g. {differ[0]!r}")
 
+    def cell_boxes(self, g: vgrid.ZonedGrid, z: vgrid.Zone, grid: vgrid.SquareGrid) -> None:
+        """A box for each cell of a square-grid zone (a track, a box grid) named as the engine names it: every
+        cell reaching into the zone, looked at in its point nearest its centre inside the zone's bounds."""
+        x, y, w, h = z.bounds()
+        if (w / grid.dx + 2) * (h / grid.dy + 2) > MAX_ZONE_CELLS:
+            self.notes.append(f"zone {z.name[:40]!r}: its square grid has more than {MAX_ZONE_CELLS:,} cells; "
+                              "no boxes for them")
+            return
+        half_x, half_y = math.ceil(grid.dx / 2), math.ceil(grid.dy / 2)
+        for cx, cy in grid.centres((x - half_x, y - half_y, w + 2 * half_x, h + 2 * half_y)):
+            px, py = min(max(cx, x), x + w - 1), min(max(cy, y), y + h - 1)
+            if g.zone_at(px, py) is z:
+                self.box(g.location_name(px, py) or "")
+
     def boxes_of(self, board: vgrid.Board, covered: str | None) -> None:
-        """Zones and regions that name places rather than hexes become boxes."""
+        """Zones, regions and the cells of square-grid zones that name places rather than hexes become boxes."""
         g = board.grid
         zones = g.zones if isinstance(g, vgrid.ZonedGrid) else ()
         for z in zones:
-            if covered != f"zone {z.name!r}" and not (z.use_parent_grid and isinstance(g.background, vgrid.HexGrid)):
-                if isinstance(z.grid, vgrid.RegionGrid):
-                    for r in z.grid.regions:
-                        self.box(g.location_name(r.x, r.y) or "")
-                elif "$gridLocation$" not in z.location_format or z.grid is None:
-                    self.box(re.sub(r"\$[A-Za-z0-9_]*\$", lambda m: z.name if m.group() == "$name$" else "",
-                                    z.location_format))
+            zone_grid = g.grid_of(z)
+            if covered == f"zone {z.name!r}" or (z.use_parent_grid and isinstance(zone_grid, vgrid.HexGrid)):
+                continue
+            if isinstance(zone_grid, vgrid.RegionGrid):
+                for r in zone_grid.regions:
+                    self.box(g.location_name(r.x, r.y) or "")
+            elif isinstance(zone_grid, vgrid.SquareGrid) and zone_grid.numbering is not None \
+                    and "$gridLocation$" in z.location_format:
+                self.cell_boxes(g, z, zone_grid)
+            elif "$gridLocation$" not in z.location_format or zone_grid is None:
+                self.box(re.sub(r"\$[A-Za-z0-9_]*\$", lambda m: z.name if m.group() == "$name$" else "",
+                                z.location_format))
         regions = g if isinstance(g, vgrid.RegionGrid) else g.background if isinstance(g, vgrid.ZonedGrid) else None
         if isinstance(regions, vgrid.RegionGrid):
             for r in regions.regions:
@@ -281,13 +362,41 @@ class _Writer:
                 for m in self.module.maps]
 
 
+PLACEHOLDER_MOVEMENT = 4   # each counter's movement allowance until the maker gives the real ones
+
+
+def rules_starter(game_id: str, title: str, terrains: list[str], phases: list[str]) -> str:
+    """A commented starter ``rules.yaml`` for an imported game: movement only, every terrain of the (blank) map
+    costing 1, so ``toolkit moves``, ``check`` and ``serve`` answer at once (docs/rules-data.md)."""
+    costs = "\n".join(f"      {json.dumps(t)}: 1" for t in terrains)   # JSON strings are YAML strings
+    return f"""\
+{_comment(title)}: the rules as data (docs/rules-data.md; `toolkit schema rules` gives the JSON Schema).
+# A starter written by `toolkit import-vmod`: the module has no rules the toolkit can read, so this gives
+# movement only, every terrain of the map costing 1 movement point and every counter the placeholder
+# movement allowance {PLACEHOLDER_MOVEMENT} (counters.yaml, values.movement).  Add your terrain to map.yaml, its costs
+# here, zones of control, combat, supply ... from your rulebook, with its rule numbers.
+game: {game_id}
+
+movement:
+  rule: "1"
+  allowance: movement                 # the counter value holding the movement points
+  terrain:
+    rule: "1"
+    costs:                            # MP to enter a hex, one number or by class; P: prohibited
+{costs}
+  phases: {{{json.dumps(phases[0])}: all}}                 # who moves in which phase
+  enemy_units: {{rule: "1"}}            # no unit enters a hex holding enemy units
+"""
+
+
 def _counters(pieces: list[PieceDef], side: str) -> tuple[list[dict], list[dict]]:
     """One counter per piece slot, and the manifest entry of each slot."""
     taken: set[str] = set()
     counters, manifest = [], []
     for p in pieces:
         cid = slug(p.slot or p.name, taken, "piece")
-        c = {"id": cid, "name": p.name or p.slot or cid, "side": side, "nationality": side, "type": "piece"}
+        c = {"id": cid, "name": p.name or p.slot or cid, "side": side, "nationality": side, "type": "piece",
+             "values": {"movement": PLACEHOLDER_MOVEMENT}}
         faces = p.faces
         if len(faces) >= 2:
             flip = next(la for la in p.layers if len([i for i in la.images if i]) >= 2)
@@ -323,11 +432,9 @@ def import_module(vmod: str | os.PathLike[str], game_dir: str | os.PathLike[str]
     """
     folder = Path(game_dir)
     _check_target(folder)
-    module = read_published_module(vmod)
+    module = with_made_names(read_published_module(vmod))
     if main_board(module) is None:
-        raise ScaffoldError(f"{os.fspath(vmod)}: no board of the module has a hex grid with a numbering "
-                            "(HexGrid + HexGridNumbering, alone or in a ZonedGrid) with a hex centre on the board; "
-                            "nothing to import as a map")
+        raise ScaffoldError(no_map_reason(module))
     check_hex_count(module)
     game_id = game_id_for(folder)
     folder.resolve().parent.mkdir(parents=True, exist_ok=True)
@@ -358,6 +465,7 @@ def import_module(vmod: str | os.PathLike[str], game_dir: str | os.PathLike[str]
         record = {"module": {"name": module.name, "version": module.version,
                              "file": os.path.basename(os.fspath(vmod))},
                   "main": {"map": w.main[0], "board": w.main[1]}, "maps": maps, "boxes": w.boxes}
+        w.write("rules.yaml", rules_starter(game_id, title, list(BLANK_TERRAIN), game["phases"]))
         w.write(RECORD, _dump(["What `toolkit vsav read --game` needs of the module: its maps, boards and grids "
                                "as VASSAL reads them.", "Written by `toolkit import-vmod`; not meant for editing."],
                               record))

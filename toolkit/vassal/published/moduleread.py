@@ -44,8 +44,10 @@ _GRID = _PKG + "map.boardPicker.board."
 HEX_GRID, REGION_GRID, ZONED_GRID, SQUARE_GRID = (_GRID + n for n in ("HexGrid", "RegionGrid", "ZonedGrid",
                                                                       "SquareGrid"))
 REGION, ZONE, NUMBERING = _GRID + "Region", _GRID + "mapgrid.Zone", _GRID + "mapgrid.HexGridNumbering"
+NUMBERINGS = (NUMBERING, _GRID + "mapgrid.SquareGridNumbering")
 PIECE_SLOTS = ("VASSAL.build.widget.PieceSlot", "VASSAL.build.widget.CardSlot")
 PROTOTYPE = _PKG + "PrototypeDefinition"
+ROOTS = ("VASSAL.build.GameModule", "VASSAL.launch.BasicModule")   # the engine loads both (BasicModule: older)
 ROSTER = _PKG + "PlayerRoster"
 
 
@@ -186,13 +188,13 @@ class _Reader:
 
     # ------------------------------------------------------------ grids
 
-    def numbering(self, grid_el, sideways: bool, size: tuple[int, int], where: str) -> VassalNumbering | None:
-        el = next((c for c in grid_el if c.tag == NUMBERING), None)
+    def numbering(self, grid_el, sideways: bool, max_cells: tuple[int, int], where: str) -> VassalNumbering | None:
+        """A grid's ``HexGridNumbering`` or ``SquareGridNumbering`` (None without one); ``max_cells`` is the
+        engine's ``getMaxColumns``/``getMaxRows`` of the grid's container (used when descending)."""
+        el = next((c for c in grid_el if c.tag in NUMBERINGS), None)
         if el is None:
             return None
-        where = f"{where} HexGridNumbering"
-        dx_dy = self._spacing(grid_el, where)
-        w, h = size
+        where = f"{where} {el.tag.rsplit('.', 1)[-1]}"
         values = dict(
             sideways=sideways, first="V" if (el.get("first") or "H")[:1] == "V" else "H", sep=el.get("sep") or "",
             h_type="A" if (el.get("hType") or "N")[:1] == "A" else "N",
@@ -200,9 +202,8 @@ class _Reader:
             h_leading=self.integer(el, "hLeading", 1, where), v_leading=self.integer(el, "vLeading", 1, where),
             h_off=self.integer(el, "hOff", 1, where), v_off=self.integer(el, "vOff", 1, where),
             h_descend=self.flag(el, "hDescend", False), v_descend=self.flag(el, "vDescend", False),
-            stagger=self.flag(el, "stagger", True),
-            # HexGridNumbering.getMaxColumns / getMaxRows, exactly as the engine divides
-            max_columns=math.floor(w / dx_dy[1] + 0.5), max_rows=math.floor(h / dx_dy[0] + 0.5),
+            stagger=el.tag == NUMBERING and self.flag(el, "stagger", True),
+            max_columns=max_cells[0], max_rows=max_cells[1],
             location_format=el.get("locationFormat") or "$gridLocation$")
         for key in ("h_leading", "v_leading"):
             if not 0 <= values[key] <= 8:
@@ -226,8 +227,12 @@ class _Reader:
             where = f"{where} HexGrid"
             dx, dy = self._spacing(el, where)
             sideways = self.flag(el, "sideways", False)
+            w, h = size   # HexGridNumbering.getMaxColumns / getMaxRows, exactly as the engine divides
+            cells = (math.floor(w / dy + 0.5), math.floor(h / dx + 0.5))
             return vgrid.HexGrid(dx, dy, self.integer(el, "x0", 0, where), self.integer(el, "y0", 32, where),
-                                 sideways, self.flag(el, "snapTo", True), self.numbering(el, sideways, size, where))
+                                 sideways, self.flag(el, "snapTo", True), self.numbering(el, sideways, cells, where))
+        if el.tag == SQUARE_GRID:
+            return self.square_grid(el, size, f"{where} SquareGrid")
         if el.tag == REGION_GRID:
             regions = tuple(vgrid.Region(r.get("name") or "", self.integer(r, "originx", 0, f"{where} Region"),
                                          self.integer(r, "originy", 0, f"{where} Region"))
@@ -241,9 +246,16 @@ class _Reader:
                 elif isinstance(child.tag, str) and child.tag in (HEX_GRID, REGION_GRID, SQUARE_GRID):
                     background = self.grid(child, size, f"{where} ZonedGrid background", depth + 1)
             return vgrid.ZonedGrid(tuple(zones), background)
-        self.notes.append(f"{where}: {str(el.tag).rsplit('.', 1)[-1]} is not imported (hex grids, region grids and "
+        self.notes.append(f"{where}: {str(el.tag).rsplit('.', 1)[-1]} is not imported (hex, square, region and "
                           "zoned grids are); its points are named 'offboard' here")
         return None
+
+    def square_grid(self, el, size: tuple[int, int], where: str) -> vgrid.SquareGrid:
+        """A ``SquareGrid`` (the engine's defaults: 48 x 48 pixel cells, origin 24, 24)."""
+        dx, dy = self.number(el, "dx", 48.0, where), self.number(el, "dy", 48.0, where)
+        cells = (math.trunc(size[0] / dx + 0.5), math.trunc(size[1] / dy + 0.5))   # SquareGridNumbering.getMax*
+        return vgrid.SquareGrid(dx, dy, self.integer(el, "x0", 24, where), self.integer(el, "y0", 24, where),
+                                self.flag(el, "snapTo", True), self.numbering(el, False, cells, where))
 
     def zone(self, el, where: str) -> vgrid.Zone:
         name = el.get("name") or ""
@@ -266,9 +278,12 @@ class _Reader:
     # ------------------------------------------------------------ boards and maps
 
     def image(self, name: str, where: str) -> tuple[bytes, tuple[int, int]]:
+        """A board image and its size; a missing one is blank and 0 x 0 pixels, as the engine sizes it."""
         entry = f"images/{name}"
         if entry not in self.arc:
-            raise self.fail(f"{where} image", f"{name[:80]!r}: no entry {entry!r} in the module")
+            self.notes.append(f"{where} image: {name[:80]!r} is missing from the module (no entry {entry[:90]!r}); "
+                              "the board is kept blank and 0 x 0 pixels, as VASSAL shows it")
+            return b"", (0, 0)
         data = self.arc.read(entry, MAX_IMAGE_BYTES)
         from PIL import Image
 
@@ -388,9 +403,9 @@ def read_published_module(path: str | os.PathLike[str]) -> PublishedModule:
         if entry is None:
             raise ModuleReadError(f"{label}: no buildFile.xml (or buildFile) entry -- not a VASSAL module")
         root = parse_xml(arc.read(entry, MAX_BUILD_FILE_BYTES), f"{label}: entry {entry!r}")
-        if root.tag != "VASSAL.build.GameModule":
+        if root.tag not in ROOTS:
             raise ModuleReadError(f"{label}: entry {entry!r}: the root element is {str(root.tag)[:60]!r}, "
-                                  "expected VASSAL.build.GameModule")
+                                  f"expected {' or '.join(ROOTS)}")
         check_element_counts(root, label)
         reader = _Reader(arc, label)
         module = PublishedModule(label, root.get("name") or "", root.get("version") or "")

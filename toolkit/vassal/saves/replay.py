@@ -526,7 +526,7 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
                 seen_unplaced.add(u.id)
                 report.unplaced.append({"step": step, "piece": u.id, "name": u.name, "reason": u.reason})
         try:
-            return pf, position_from_file(pf, f"{log.source} (step {step})")
+            return pf, position_from_file(pf, f"{log.source} (step {step})", game)
         except (GameDataError, ValueError) as err:
             report.not_checked.append(NotChecked(step, "position", f"the state is not a valid position: {err}"))
             return pf, None
