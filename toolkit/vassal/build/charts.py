@@ -29,8 +29,9 @@ from ...game.rulesdata import RulesData
 
 CHARTS_FILE = "charts.yaml"
 DOC = "docs/vassal.md"
-MIN_WIDTH, MAX_WIDTH, CHAR_PX, CELL_PX = 380, 900, 7, 16
-_ID = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)+$")
+MIN_WIDTH, MAX_WIDTH, CHAR_PX, CELL_PX = 560, 900, 7, 16
+_ID = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)+$")   # a snake_case id among a table's values
+_KEY = re.compile(r"^[a-z][a-z0-9_]*$")              # a key without a label: its words, capitalised
 
 
 class ChartsError(DataFileError):
@@ -53,7 +54,7 @@ class Words:
     def label(self, key: object) -> str:
         """The words for a key: its label, or the id in plain words (``uphill_road`` -> ``Uphill road``)."""
         text = str(key)
-        return self.labels.get(text, text.replace("_", " ").capitalize() if _ID.match(text) or "_" in text else text)
+        return self.labels.get(text, text.replace("_", " ").capitalize() if _KEY.match(text) else text)
 
     def value(self, v: object, options: dict) -> str:
         """A cell's text: numbers in the chart's ``unit``, ``null`` as its ``none``, ids and lists in words."""
@@ -66,6 +67,8 @@ class Words:
             text = f"+{text}" if options.get("signed") and v > 0 else text
             return str(options.get("cell", "{}")).format(text)
         if isinstance(v, list):
+            if "item" in options and all(isinstance(x, list) for x in v):   # e.g. range bands: [range, AF]
+                return "; ".join(options["item"].format(*(self.value(y, {}) for y in x)) for x in v)
             return ", ".join(self.value(x, options) for x in v)
         if isinstance(v, dict):
             return "; ".join(f"{self.label(k)} {self.value(x, options)}" for k, x in v.items() if k not in HIDDEN)
@@ -94,9 +97,9 @@ class Grid:
 
     @property
     def width(self) -> int:
-        """Pixels the table needs, from its longest text per column (texts wrap at 40 characters)."""
+        """Pixels the table needs, from its longest text per column (texts wrap at 60 characters)."""
         cols = zip(*([self.head] + self.rows)) if self.head else zip(*self.rows)
-        return sum(max(_cell_width(t[:40]) for t in col) for col in cols)
+        return sum(max(_cell_width(t[:60]) for t in col) for col in cols)
 
     def html(self) -> str:
         """The table in HTML 3.2: grey headings, row headings in bold."""
@@ -156,12 +159,12 @@ def grid_of(value: object, words: Words, options: dict) -> Grid:
     layout = options.get("layout")
     if layout == "die":
         return _die_grid(value, words, options)
-    if layout == "across":
-        return Grid([options.get("corner", "")] + [words.label(k) for k in value],
-                    [[options.get("row", "")] + [words.value(v, options) for v in value.values()]])
     if isinstance(value, list):
         return _list_grid(value, words, options)
     items = {k: v for k, v in value.items() if k not in HIDDEN}
+    if layout == "across":
+        return Grid([options.get("corner", "")] + [words.label(k) for k in items],
+                    [[options.get("row", "")] + [words.value(v, options) for v in items.values()]])
     if items and all(isinstance(v, dict) for v in items.values()):
         cols = list(dict.fromkeys(c for v in items.values() for c in v if _shown(c, options)))
         return Grid([options.get("corner", "")] + [words.label(c) for c in cols],
@@ -178,10 +181,10 @@ def _shown(column: str, options: dict) -> bool:
 
 def _list_grid(items: list, words: Words, options: dict) -> Grid:
     cols = list(dict.fromkeys(k for x in items for k in x if _shown(k, options)))
-    first = cols.pop(cols.index("id")) if "id" in cols else None
-    rows = [([words.label(x[first])] if first else [""]) + [words.value(x.get(c), options) if c in x else ""
-                                                          for c in cols] for x in items]
-    return Grid([options.get("corner", "")] + [words.label(c) for c in cols], rows)
+    first = cols.pop(cols.index("id") if "id" in cols else 0)
+    rows = [[words.value(x.get(first), options)] + [words.value(x.get(c), options) if c in x else ""
+                                                   for c in cols] for x in items]
+    return Grid([options.get("corner") or words.label(first)] + [words.label(c) for c in cols], rows)
 
 
 def _die_grid(value: dict, words: Words, options: dict) -> Grid:
@@ -202,8 +205,8 @@ def _lookup(tables: dict, path: str, file: str) -> tuple[object, list[dict]]:
     value, chain = tables, []
     for part in path.split("."):
         if not isinstance(value, dict) or part not in value:
-            raise ChartsError(f"{file}: table {path!r}: tables.yaml has no {part!r} there; name a key of "
-                              f"tables.yaml (see {DOC}, Charts)")
+            raise ChartsError(file, "tabs", f"table {path!r}: tables.yaml has no {part!r} there; name a key of "
+                                            f"tables.yaml (see {DOC}, Charts)")
         chain.append(value)
         value = value[part]
     return value, chain
@@ -246,8 +249,8 @@ def _check_coverage(spec: dict, tables: dict, file: str) -> None:
     charted = {c["table"].split(".")[0] for tab in spec.get("tabs", ()) for c in tab["charts"]}
     missing = [k for k in tables if k not in charted and k not in (spec.get("omitted") or {}) and k != "game"]
     if missing:
-        raise ChartsError(f"{file}: tables {', '.join(missing)} of tables.yaml are on no tab; chart them under "
-                          f"`tabs` or list them under `omitted` with the reason (see {DOC}, Charts)")
+        raise ChartsError(file, "tabs", f"tables {', '.join(missing)} of tables.yaml are on no tab; chart them "
+                                        f"under `tabs` or list them under `omitted` with the reason (see {DOC}, Charts)")
 
 
 def charts_from_tables(game: Game) -> dict[str, bytes]:
@@ -289,7 +292,7 @@ def terrain_effects(rules: RulesData, words: Words) -> Section:
     rows += [[f"{words.label(h)} (hexside, added)"] + [f"+{c}" if c != "prohibited" else c
                                                        for c in _by_class(s.cost, classes)]
              + [_effect(hex_effects.get(h))] for h, s in mv.hexsides.items()]
-    rows += [[f"along {words.label(name)}"] + _by_class(line.cost, classes) + ["—"] for name, line in mv.lines.items()]
+    rows += [[f"Along {words.label(name).lower()}"] + _by_class(line.cost, classes) + ["—"] for name, line in mv.lines.items()]
     head = ["Terrain"] + [f"{words.label(k)} MP" for k in classes] + ["Combat"]
     notes = [f"{words.label(k)}: {', '.join(words.label(t) for t in v)}" for k, v in mv.classes.items()]
     rules_cited = ", ".join(dict.fromkeys(r for r in [mv.terrain.rule] + [s.rule for s in mv.hexsides.values()]
