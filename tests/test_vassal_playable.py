@@ -169,7 +169,7 @@ def test_setups_help_and_charts():
     assert setup_title("scenario-ii") == "Scenario II"
     assert b"toolkit check GAME.vlog" in files["help/notes.html"]
     charts = {e.get("chartName"): e.get("fileName") for e in root.iter("VASSAL.build.widget.HtmlChart")}
-    assert list(charts) == ["Terrain", "Combat", "Movement", "Supply", "Victory"]
+    assert list(charts) == ["Terrain", "Defence", "Combat", "Results", "Movement", "Supply", "Victory"]
     assert b"Major offensive combat results table" in files[charts["Combat"]]
     assert b"Reconstruction" in files[charts["Combat"]] and b"Reconstruction" not in files[charts["Victory"]]
     assert [e.text for e in root.iter("entry")] == [s.name for s in game.spec.sides]

@@ -29,7 +29,7 @@ from ...game.rulesdata import RulesData
 
 CHARTS_FILE = "charts.yaml"
 DOC = "docs/vassal.md"
-MIN_WIDTH, MAX_WIDTH, CHAR_PX, CELL_PX = 560, 900, 7, 16
+MIN_WIDTH, MAX_WIDTH, CHAR_PX, CELL_PX = 560, 820, 7, 16
 _ID = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)+$")   # a snake_case id among a table's values
 _KEY = re.compile(r"^[a-z][a-z0-9_]*$")              # a key without a label: its words, capitalised
 
@@ -101,13 +101,14 @@ class Grid:
         cols = zip(*([self.head] + self.rows)) if self.head else zip(*self.rows)
         return sum(max(_cell_width(t[:60]) for t in col) for col in cols)
 
-    def html(self) -> str:
-        """The table in HTML 3.2: grey headings, row headings in bold."""
+    def html(self, fit: bool = False) -> str:
+        """The table in HTML 3.2: grey headings, row headings in bold; ``fit``: as wide as the page, texts wrapped."""
         head = "".join(f'<th bgcolor="#d8d8d8">{escape(t)}</th>' for t in self.head) if any(self.head) else ""
         body = "".join("<tr>" + "".join((f'<th align="left" bgcolor="#eeeeee">{escape(t)}</th>' if i == 0
                                           else f'<td align="center">{escape(t)}</td>') for i, t in enumerate(row))
                        + "</tr>" for row in self.rows)
-        return (f'<table border="1" cellspacing="0" cellpadding="4">{"<tr>" + head + "</tr>" if head else ""}'
+        width = ' width="100%"' if fit else ""
+        return (f'<table border="1" cellspacing="0" cellpadding="4"{width}>{"<tr>" + head + "</tr>" if head else ""}'
                 f"{body}</table>")
 
 
@@ -120,20 +121,25 @@ class Section:
     grid: Grid
     notes: tuple[str, ...] = ()
 
-    def html(self) -> str:
-        """The chart: its heading with the rule, the table, then the notes in small type."""
+    def html(self, fit: bool = False) -> str:
+        """The chart: its heading with the rule, the table (``fit``: as wide as the page), the notes in small type."""
         rule = f" <font size=\"-1\">(rule {escape(self.rule)})</font>" if self.rule else ""
         notes = "".join(f'<p><font size="-1">{escape(n)}</font></p>' for n in self.notes)
-        return f"<h3>{escape(self.title)}{rule}</h3>\n{self.grid.html()}\n{notes}\n"
+        return f"<h3>{escape(self.title)}{rule}</h3>\n{self.grid.html(fit)}\n{notes}\n"
 
 
-def page(title: str, sections: list[Section], intro: str = "") -> bytes:
-    """A chart page: the sections one below the other, laid out at the width the widest one needs."""
-    width = max(MIN_WIDTH, min(MAX_WIDTH, max((s.grid.width for s in sections), default=MIN_WIDTH) + 24))
-    body = "".join(s.html() for s in sections)
-    lead = f"<p>{escape(intro)}</p>\n" if intro else ""
+def page_width(tabs: dict[str, list[Section]]) -> int:
+    """One width for every page: the widest table's, within bounds.  VASSAL sizes the window to the first tab's
+    page, so every later page must fit in that width (wider tables are set to the page width and wrap)."""
+    widest = max((s.grid.width for sections in tabs.values() for s in sections), default=MIN_WIDTH)
+    return max(MIN_WIDTH, min(MAX_WIDTH, widest + 24))
+
+
+def page(title: str, sections: list[Section], width: int) -> bytes:
+    """A chart page: the sections one below the other, ``width`` pixels wide."""
+    body = "".join(s.html(fit=s.grid.width > width) for s in sections)
     return (f"<html><head><title>{escape(title)}</title></head><body>\n"
-            f'<table border="0" cellpadding="0" width="{width}"><tr><td>\n{lead}{body}</td></tr></table>\n'
+            f'<table border="0" cellpadding="0" width="{width}"><tr><td>\n{body}</td></tr></table>\n'
             "</body></html>\n").encode("utf-8")
 
 
@@ -253,8 +259,8 @@ def _check_coverage(spec: dict, tables: dict, file: str) -> None:
                                         f"under `tabs` or list them under `omitted` with the reason (see {DOC}, Charts)")
 
 
-def charts_from_tables(game: Game) -> dict[str, bytes]:
-    """The pages of ``charts.yaml`` (tab -> HTML), or one plain page per table of ``tables.yaml`` without it."""
+def charts_from_tables(game: Game) -> dict[str, list[Section]]:
+    """The tabs of ``charts.yaml`` (tab -> its charts), or one tab per table of ``tables.yaml`` without it."""
     tables_path = game.folder / "tables.yaml"
     if not tables_path.exists():
         return {}
@@ -266,9 +272,7 @@ def charts_from_tables(game: Game) -> dict[str, bytes]:
     file = str(spec_path)
     _check_coverage(spec, tables, file)
     words = Words(spec.get("labels") or {}, spec.get("codes") or {})
-    return {tab["tab"]: page(f"{game.spec.title}: {tab['tab']}",
-                             [_section(c, tables, words, file) for c in tab["charts"]], tab.get("intro", ""))
-            for tab in spec["tabs"]}
+    return {tab["tab"]: [_section(c, tables, words, file) for c in tab["charts"]] for tab in spec["tabs"]}
 
 
 # --- rules.yaml --------------------------------------------------------------------------------------------
@@ -320,17 +324,17 @@ def combat_results(rules: RulesData, words: Words) -> Section:
     return Section("Combat results table", table.rule, grid, tuple([legend] + below + modifiers))
 
 
-def charts_from_rules(game: Game) -> dict[str, bytes]:
-    """The terrain effects chart and the CRT of a game's ``rules.yaml`` (tab -> HTML); none without one."""
+def charts_from_rules(game: Game) -> dict[str, list[Section]]:
+    """The terrain effects chart and the CRT of a game's ``rules.yaml`` (tab -> its charts); none without one."""
     rules = game.rules_data
     if rules is None:
         return {}
     words = Words(_labels(game.folder), {})
     pages = {}
     if rules.movement is not None:
-        pages["Terrain"] = page(f"{game.spec.title}: Terrain", [terrain_effects(rules, words)])
+        pages["Terrain"] = [terrain_effects(rules, words)]
     if rules.combat is not None:
-        pages["Combat"] = page(f"{game.spec.title}: Combat", [combat_results(rules, words)])
+        pages["Combat"] = [combat_results(rules, words)]
     return pages
 
 
@@ -341,7 +345,9 @@ def _labels(folder: Path) -> dict[str, str]:
 
 def chart_pages(game: Game) -> dict[str, bytes]:
     """Every tab of the Charts window (tab name -> HTML page): ``rules.yaml``'s charts, then ``tables.yaml``'s."""
-    return charts_from_rules(game) | charts_from_tables(game)
+    tabs = charts_from_rules(game) | charts_from_tables(game)
+    width = page_width(tabs)
+    return {tab: page(f"{game.spec.title}: {tab}", sections, width) for tab, sections in tabs.items()}
 
 
 def chart_file(title: str) -> str:
