@@ -163,3 +163,11 @@ def test_supply_and_command(capsys, tmp_path):
     assert code == 0 and out.startswith("the railhead in 0409 is in supply") and "0508  via 0409 0508" in out
     code, out, _ = run(capsys, "check", NP_SCENARIO, "--json")
     assert code == 0 and json.loads(out) == {"legal": True, "violations": []}
+
+
+def test_check_help_says_it_reads_logs(capsys):
+    """`toolkit check --help` names the .vlog it also reads (issue 21)."""
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "log (.vlog)" in out and "LOG.vlog" in out

@@ -169,8 +169,9 @@ def test_setups_help_and_charts():
     assert setup_title("scenario-ii") == "Scenario II"
     assert b"toolkit check GAME.vlog" in files["help/notes.html"]
     charts = {e.get("chartName"): e.get("fileName") for e in root.iter("VASSAL.build.widget.HtmlChart")}
-    assert "Mocrt" in charts and b"Reconstruction" in files[charts["Mocrt"]]
-    assert b"Reconstruction" not in files[charts["Odds columns"]]
+    assert list(charts) == ["Terrain", "Defence", "Combat", "Results", "Movement", "Supply", "Victory"]
+    assert b"Major offensive combat results table" in files[charts["Combat"]]
+    assert b"Reconstruction" in files[charts["Combat"]] and b"Reconstruction" not in files[charts["Victory"]]
     assert [e.text for e in root.iter("entry")] == [s.name for s in game.spec.sides]
 
 

@@ -692,8 +692,8 @@ def cmd_schema(args: argparse.Namespace) -> None:
 
 def _rules_parser(sub, name: str, help: str, func, svg: str | None = None) -> argparse.ArgumentParser:
     """A rules command: a position file or VASSAL save, ``--game``, ``--json`` and, given ``svg``, ``--svg``."""
-    s = sub.add_parser(name, help=help)
-    s.add_argument("position", help="position file or SAVE.vsav")
+    s = sub.add_parser(name, help=help, description=help[0].upper() + help[1:] + ".")
+    s.add_argument("position", help="position file or SAVE.vsav" + (", or a log LOG.vlog" if name == "check" else ""))
     s.add_argument("--game", help="the game: a bundled id or your game's folder (a position of your own game, or a "
                                   "save of a module that is not one of ours)")
     s.add_argument("--json", action="store_true")

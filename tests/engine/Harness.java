@@ -776,6 +776,7 @@ public final class Harness {
       case "key": opKey(st, out); break;
       case "zoom": opZoom(st, out); break;
       case "screenshot": opScreenshot(st, out); break;
+      case "chart": opChart(st, out); break;
       case "save": {
         final File f = new File(str(st, "file"));
         onEdt(() -> {
@@ -1326,6 +1327,59 @@ public final class Harness {
       javax.imageio.ImageIO.write(img, "png", f);
       out.put("file", f.getPath());
       out.put("size", List.of(img.getWidth(), img.getHeight()));
+    }
+
+    /** The Charts window opened from its toolbar button, tab {@code tab} (its title; default the first) shown, captured, closed. */
+    static void opChart(Map<String, Object> st, Map<String, Object> out) throws Exception {
+      module = VASSAL.build.GameModule.getGameModule();
+      final VASSAL.build.module.ChartWindow cw = module.getComponentsOf(VASSAL.build.module.ChartWindow.class).get(0);
+      final java.lang.reflect.Field launchField = VASSAL.build.module.ChartWindow.class.getDeclaredField("launch");
+      final java.lang.reflect.Field frameField = VASSAL.build.module.ChartWindow.class.getDeclaredField("frame");
+      launchField.setAccessible(true);
+      frameField.setAccessible(true);
+      final javax.swing.JDialog frame = (javax.swing.JDialog) frameField.get(cw);
+      onEdt(() -> {
+        if (!frame.isVisible()) ((AbstractButton) launchField.get(cw)).doClick();
+        return null;
+      });
+      settle(500);
+      final Object tab = st.get("tab");
+      final Map<String, Object> info = onEdt(() -> {
+        final javax.swing.JTabbedPane tabs = findTabs(frame.getContentPane());
+        final Map<String, Object> m = new LinkedHashMap<>();
+        if (tabs != null) {
+          final List<String> titles = new ArrayList<>();
+          for (int i = 0; i < tabs.getTabCount(); i++) titles.add(tabs.getTitleAt(i));
+          if (tab != null) tabs.setSelectedIndex(titles.indexOf(String.valueOf(tab)));
+          m.put("tabs", titles);
+          m.put("tabRuns", tabs.getTabRunCount());
+        }
+        m.put("size", List.of(frame.getWidth(), frame.getHeight()));
+        m.put("title", frame.getTitle());
+        return m;
+      });
+      settle(500);
+      final Rectangle r = onEdt(() -> new Rectangle(frame.getLocationOnScreen(), frame.getSize()));
+      final File f = new File(str(st, "file"));
+      if (f.getParentFile() != null) f.getParentFile().mkdirs();
+      javax.imageio.ImageIO.write(robot.createScreenCapture(r), "png", f);
+      onEdt(() -> {
+        frame.setVisible(false);   // closed again, as a player closes it (an open window counts as a dialog left open)
+        return null;
+      });
+      out.putAll(info);
+      out.put("file", f.getPath());
+    }
+
+    static javax.swing.JTabbedPane findTabs(Component c) {
+      if (c instanceof javax.swing.JTabbedPane) return (javax.swing.JTabbedPane) c;
+      if (c instanceof Container) {
+        for (Component k : ((Container) c).getComponents()) {
+          final javax.swing.JTabbedPane t = findTabs(k);
+          if (t != null) return t;
+        }
+      }
+      return null;
     }
 
     // ------------------------------------------------------------ log, turn, refresh

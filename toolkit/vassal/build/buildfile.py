@@ -30,7 +30,8 @@ from ...game.module import Game
 from ..design.board import BoardLayout
 from ..design.boxes import BoxesLayout
 from ..design.counters import COUNTER_SIZE
-from .helpdocs import NOTES_FILE, chart_file
+from .charts import chart_file
+from .helpdocs import NOTES_FILE
 from ..engine.pieces import basic_state, basic_type, encode_add_piece
 from ..design.piecedefs import (BOXES_MAP, MAIN_MAP, counter_def, marker_def, palette, piece_gpids, prototypes)
 from ..engine.seqenc import encode

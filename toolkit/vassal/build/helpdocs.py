@@ -1,19 +1,13 @@
-"""The HTML a module carries: the Help menu's notes and one chart per table of the game's ``tables.yaml``.
+"""The Help menu's notes a module carries (the Charts window's pages are :mod:`.charts`).
 
-VASSAL shows both in its own HTML viewer (Swing's, HTML 3.2: plain tables,
+VASSAL shows them in its own HTML viewer (Swing's, HTML 3.2: plain tables,
 no CSS beyond the basics).  The notes are our own words: how to play with the
 module (keys, boxes, masks) and how to ask the toolkit's rules assistant about
-a save.  The charts are the game's rule tables as data; a table the rulebook
-does not print is marked as a reconstruction.
-
->>> html_value({"clear": 4, "road": {"level": 1}})
-'<table border="1" cellpadding="3"><tr><th>clear</th><td>4</td></tr><tr><th>road</th><td><table border="1" cellpadding="3"><tr><th>level</th><td>1</td></tr></table></td></tr></table>'
+a save.
 """
 from __future__ import annotations
 
 from html import escape
-
-import yaml
 
 from ...game.module import Game
 from ..design.traits import KEY_CLONE, KEY_DELETE, KEY_ELIMINATE, KEY_FLIP, KEY_LABEL, KEY_MARK_MOVED, KEY_MASK
@@ -66,41 +60,3 @@ toolkit vsav read GAME.vsav -o position.yaml
 <p>Charts: the <b>Charts</b> toolbar button shows the game's tables.</p>
 """
     return _page(f"{spec.title}: notes", body)
-
-
-def html_value(v: object) -> str:
-    """A YAML value as nested HTML tables (mappings as key/value rows, lists of mappings as a grid)."""
-    if isinstance(v, dict):
-        rows = "".join(f"<tr><th>{escape(str(k))}</th><td>{html_value(x)}</td></tr>" for k, x in v.items())
-        return f'<table border="1" cellpadding="3">{rows}</table>'
-    if isinstance(v, list):
-        if v and all(isinstance(x, dict) for x in v):
-            cols = list(dict.fromkeys(k for x in v for k in x))
-            head = "".join(f"<th>{escape(str(c))}</th>" for c in cols)
-            body = "".join("<tr>" + "".join(f"<td>{html_value(x.get(c, ''))}</td>" for c in cols) + "</tr>" for x in v)
-            return f'<table border="1" cellpadding="3"><tr>{head}</tr>{body}</table>'
-        return escape(", ".join("—" if x is None else str(x) for x in v))
-    return "—" if v is None else escape(str(v))
-
-
-def chart_pages(game: Game) -> dict[str, bytes]:
-    """One HTML chart per top-level table of ``tables.yaml`` (title -> page), reconstructions marked."""
-    path = game.folder / "tables.yaml"
-    if not path.exists():
-        return {}
-    tables = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    out = {}
-    for name, value in tables.items():
-        if name == "game":
-            continue
-        title = str(name).replace("_", " ").capitalize()
-        note = ("<p><b>Reconstruction:</b> the rulebook does not print this table; these values are ours.</p>"
-                if isinstance(value, dict) and value.get("reconstructed") else "")
-        out[title] = _page(f"{game.spec.title}: {title}", note + html_value(value))
-    return out
-
-
-def chart_file(title: str) -> str:
-    """The archive path of a chart page."""
-    return "charts/" + "".join(ch if ch.isalnum() else "_" for ch in title.lower()) + ".html"
-

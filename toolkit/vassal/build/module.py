@@ -22,7 +22,8 @@ from ..design.board import DEFAULT_PIXELS_PER_HEX, board_image, board_layout
 from ..design.boxes import boxes_image, boxes_layout
 from .buildfile import BOARD_IMAGE, BOXES_IMAGE, build_file_xml, moduledata_xml
 from ..design.counters import COUNTER_SIZE, counter_images
-from .helpdocs import NOTES_FILE, chart_file, chart_pages, notes_html
+from .charts import chart_file, chart_pages
+from .helpdocs import NOTES_FILE, notes_html
 from ..design.piecedefs import MOVED_IMAGE
 from ..saves.positions import position_save
 

@@ -1,0 +1,355 @@
+"""The Charts window: the game's tables drawn as charts a player reads at the table.
+
+The values stay in ``tables.yaml``; the words are data too, in the game folder's ``charts.yaml`` beside it
+(docs/vassal.md, "Charts"): which table goes on which tab, each chart's title and rule number, a label
+for every key, the meaning of every result code, how values read (half movement points as MP, ``null``
+as "prohibited" or "every roll").  A game with a ``rules.yaml`` (docs/rules-data.md) also gets its
+terrain effects chart and its combat results table drawn from that file.
+
+VASSAL shows the pages in Swing's HTML viewer (HTML 3.2: plain tables, ``bgcolor``, no CSS), and sizes
+the window to the first tab's page, so every page is laid out at the width its widest table needs.
+
+>>> mp(3), mp(4), mp(1), mp(0)
+('1½', '2', '½', '0')
+>>> Words({"level": "Level"}, {}).label("uphill_road")
+'Uphill road'
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+import yaml
+
+from ...datafile import DataFileError
+from ...game.module import Game
+from ...game.rulesdata import RulesData
+
+CHARTS_FILE = "charts.yaml"
+DOC = "docs/vassal.md"
+MIN_WIDTH, MAX_WIDTH, CHAR_PX, CELL_PX = 560, 820, 7, 16
+_ID = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)+$")   # a snake_case id among a table's values
+_KEY = re.compile(r"^[a-z][a-z0-9_]*$")              # a key without a label: its words, capitalised
+
+
+class ChartsError(DataFileError):
+    """A ``charts.yaml`` that does not fit its game's ``tables.yaml`` (the message names the file and key)."""
+
+
+def mp(value: float) -> str:
+    """Half movement points as MP, with ½ (``3`` -> ``1½``)."""
+    whole, half = divmod(int(value), 2)
+    return ("" if whole == 0 and half else str(whole)) + ("½" if half else "")
+
+
+@dataclass(frozen=True)
+class Words:
+    """The words of one game's charts: ``labels`` (key or value id -> words) and ``codes`` (result -> meaning)."""
+
+    labels: dict[str, str]
+    codes: dict[str, str]
+
+    def label(self, key: object) -> str:
+        """The words for a key: its label, or the id in plain words (``uphill_road`` -> ``Uphill road``)."""
+        text = str(key)
+        return self.labels.get(text, text.replace("_", " ").capitalize() if _KEY.match(text) else text)
+
+    def value(self, v: object, options: dict) -> str:
+        """A cell's text: numbers in the chart's ``unit``, ``null`` as its ``none``, ids and lists in words."""
+        if v is None:
+            return str(options.get("none", "—"))
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, (int, float)):
+            text = mp(v) if options.get("unit") == "half_mp" else _number(v)
+            text = f"+{text}" if options.get("signed") and v > 0 else text
+            return str(options.get("cell", "{}")).format(text)
+        if isinstance(v, list):
+            if "item" in options and all(isinstance(x, list) for x in v):   # e.g. range bands: [range, AF]
+                return "; ".join(options["item"].format(*(self.value(y, {}) for y in x)) for x in v)
+            return ", ".join(self.value(x, options) for x in v)
+        if isinstance(v, dict):
+            return "; ".join(f"{self.label(k)} {self.value(x, options)}" for k, x in v.items() if k not in HIDDEN)
+        return self.labels.get(v, self.label(v) if _ID.match(v) else v)
+
+
+HIDDEN = ("reconstructed", "sources", "unit")   # tables.yaml keys about the data, never a chart's row
+
+
+def _number(v: float) -> str:
+    if v == 0.5:
+        return "½"
+    return str(int(v)) if float(v).is_integer() else str(v)
+
+
+def _cell_width(text: str) -> int:
+    return len(text) * CHAR_PX + CELL_PX
+
+
+@dataclass(frozen=True)
+class Grid:
+    """One table of a chart: a header row, body rows (the first cell of each a row heading) and its width."""
+
+    head: list[str]
+    rows: list[list[str]]
+
+    @property
+    def width(self) -> int:
+        """Pixels the table needs, from its longest text per column (texts wrap at 60 characters)."""
+        cols = zip(*([self.head] + self.rows)) if self.head else zip(*self.rows)
+        return sum(max(_cell_width(t[:60]) for t in col) for col in cols)
+
+    def html(self, fit: bool = False) -> str:
+        """The table in HTML 3.2: grey headings, row headings in bold; ``fit``: as wide as the page, texts wrapped."""
+        head = "".join(f'<th bgcolor="#d8d8d8">{escape(t)}</th>' for t in self.head) if any(self.head) else ""
+        body = "".join("<tr>" + "".join((f'<th align="left" bgcolor="#eeeeee">{escape(t)}</th>' if i == 0
+                                          else f'<td align="center">{escape(t)}</td>') for i, t in enumerate(row))
+                       + "</tr>" for row in self.rows)
+        width = ' width="100%"' if fit else ""
+        return (f'<table border="1" cellspacing="0" cellpadding="4"{width}>{"<tr>" + head + "</tr>" if head else ""}'
+                f"{body}</table>")
+
+
+@dataclass(frozen=True)
+class Section:
+    """One chart on a tab: title, rule, its table, the codes it uses explained, a reconstruction line."""
+
+    title: str
+    rule: str
+    grid: Grid
+    notes: tuple[str, ...] = ()
+
+    def html(self, fit: bool = False) -> str:
+        """The chart: its heading with the rule, the table (``fit``: as wide as the page), the notes in small type."""
+        rule = f" <font size=\"-1\">(rule {escape(self.rule)})</font>" if self.rule else ""
+        notes = "".join(f'<p><font size="-1">{escape(n)}</font></p>' for n in self.notes)
+        return f"<h3>{escape(self.title)}{rule}</h3>\n{self.grid.html(fit)}\n{notes}\n"
+
+
+def page_width(tabs: dict[str, list[Section]]) -> int:
+    """One width for every page: the widest table's, within bounds.  VASSAL sizes the window to the first tab's
+    page, so every later page must fit in that width (wider tables are set to the page width and wrap)."""
+    widest = max((s.grid.width for sections in tabs.values() for s in sections), default=MIN_WIDTH)
+    return max(MIN_WIDTH, min(MAX_WIDTH, widest + 24))
+
+
+def page(title: str, sections: list[Section], width: int) -> bytes:
+    """A chart page: the sections one below the other, ``width`` pixels wide."""
+    body = "".join(s.html(fit=s.grid.width > width) for s in sections)
+    return (f"<html><head><title>{escape(title)}</title></head><body>\n"
+            f'<table border="0" cellpadding="0" width="{width}"><tr><td>\n{body}</td></tr></table>\n'
+            "</body></html>\n").encode("utf-8")
+
+
+# --- shapes of tables.yaml ---------------------------------------------------------------------------------
+
+def _scalar(v: object) -> bool:
+    return not isinstance(v, (dict, list)) or (isinstance(v, list) and not any(isinstance(x, dict) for x in v))
+
+
+def grid_of(value: object, words: Words, options: dict) -> Grid:
+    """A table's rows as a grid, by its shape and the chart's ``layout``.
+
+    * ``layout: die`` -- a mapping column -> one result per roll: columns across, one row per roll (``rolls``).
+    * ``layout: across`` -- a mapping key -> value: the keys across, the values in one row (``row``).
+    * a mapping of mappings -- one row per key, one column per inner key.
+    * a list of mappings -- one row per item (its ``id`` first), one column per key.
+    * a mapping of values -- two columns: what, and its value (inner mappings inline).
+    * one value, or a list of values -- one row: the chart's ``row``, then the value(s).
+    """
+    if _scalar(value):
+        return Grid([], [[options.get("row", "")] + [words.value(v, options)
+                                                      for v in (value if isinstance(value, list) else [value])]])
+    layout = options.get("layout")
+    if layout == "die":
+        return _die_grid(value, words, options)
+    if isinstance(value, list):
+        return _list_grid(value, words, options)
+    items = {k: v for k, v in value.items() if k not in HIDDEN}
+    if layout == "across":
+        return Grid([options.get("corner", "")] + [words.label(k) for k in items],
+                    [[options.get("row", "")] + [words.value(v, options) for v in items.values()]])
+    if items and all(isinstance(v, dict) for v in items.values()):
+        cols = list(dict.fromkeys(c for v in items.values() for c in v if _shown(c, options)))
+        return Grid([options.get("corner", "")] + [words.label(c) for c in cols],
+                    [[words.label(k)] + [words.value(v.get(c), options) if c in v else "" for c in cols]
+                     for k, v in items.items()])
+    return Grid([options["head"][0], options["head"][1]] if "head" in options else [],
+                [[words.label(k), words.value(v, options)] for k, v in items.items()])
+
+
+def _shown(column: str, options: dict) -> bool:
+    """Whether a grid shows an inner key as a column (not a note about the data, not in the chart's ``skip``)."""
+    return column not in HIDDEN and column not in options.get("skip", ())
+
+
+def _list_grid(items: list, words: Words, options: dict) -> Grid:
+    cols = list(dict.fromkeys(k for x in items for k in x if _shown(k, options)))
+    first = cols.pop(cols.index("id") if "id" in cols else 0)
+    rows = [[words.value(x.get(first), options)] + [words.value(x.get(c), options) if c in x else ""
+                                                   for c in cols] for x in items]
+    return Grid([options.get("corner") or words.label(first)] + [words.label(c) for c in cols], rows)
+
+
+def _die_grid(value: dict, words: Words, options: dict) -> Grid:
+    """Columns across (the odds), one row per roll; the first and last rolls read "or less" / "or more"."""
+    columns = [k for k in value if k not in HIDDEN]
+    n = len(value[columns[0]])
+    rolls = [str(r) for r in options.get("rolls", range(1, n + 1))]
+    if options.get("open_ended"):
+        rolls[0], rolls[-1] = f"{rolls[0]} or less", f"{rolls[-1]} or more"
+    return Grid([options.get("corner", "Die")] + [words.label(c) for c in columns],
+                [[roll] + [words.value(value[c][i], options) for c in columns] for i, roll in enumerate(rolls)])
+
+
+# --- charts.yaml -------------------------------------------------------------------------------------------
+
+def _lookup(tables: dict, path: str, file: str) -> tuple[object, list[dict]]:
+    """The table at a dotted ``path`` and the mappings above it (for their ``reconstructed`` keys)."""
+    value, chain = tables, []
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise ChartsError(file, "tabs", f"table {path!r}: tables.yaml has no {part!r} there; name a key of "
+                                            f"tables.yaml (see {DOC}, Charts)")
+        chain.append(value)
+        value = value[part]
+    return value, chain
+
+
+def reconstruction_line(value: object, chain: list[dict], path: str, words: Words) -> str | None:
+    """One line naming what of a chart is ours, from the ``reconstructed`` keys of the table and above it."""
+    own = path.split(".")[-1]
+    marks = [m.get("reconstructed") for m in chain[1:] + ([value] if isinstance(value, dict) else [])]
+    if any(m is True for m in marks) or any(isinstance(m, list) and own in m for m in marks):
+        return "Reconstruction: the rulebook's chart is not available; these values are ours."
+    keys = value if isinstance(value, dict) else {}
+    ours = [k for m in marks if isinstance(m, list) for k in m if k in keys]
+    ours += [k for k, v in keys.items() if isinstance(v, dict) and v.get("reconstructed") is True]
+    if not ours:
+        return None
+    return "Reconstructed (not printed in the rulebook; our values): " + ", ".join(
+        words.label(k) for k in dict.fromkeys(ours)) + "."
+
+
+def _section(chart: dict, tables: dict, words: Words, file: str) -> Section:
+    """One chart of a tab: its table of ``tables.yaml`` in the chart's words (its own ``labels`` first)."""
+    value, chain = _lookup(tables, chart["table"], file)
+    words = Words(words.labels | (chart.get("labels") or {}), words.codes)
+    if isinstance(value, dict):
+        only, skip = chart.get("only"), set(chart.get("skip", ()))
+        value = {k: v for k, v in value.items() if (only is None or k in only) and k not in skip}
+    grid = grid_of(value, words, chart)
+    used = {c for row in grid.rows for c in row[1:]}
+    legend = [f"{code}: {meaning}" for code, meaning in words.codes.items() if code in used] \
+        if chart.get("layout") == "die" else []
+    notes = ([" · ".join(legend)] if legend else []) + list(chart.get("notes", ()))
+    recon = reconstruction_line(value, chain, chart["table"], words)
+    return Section(chart.get("title") or words.label(chart["table"].split(".")[-1]), str(chart.get("rule", "")),
+                   grid, tuple(notes + ([recon] if recon else [])))
+
+
+def _check_coverage(spec: dict, tables: dict, file: str) -> None:
+    """Every top-level table is on a tab or listed in ``omitted`` with the reason, so none is forgotten."""
+    charted = {c["table"].split(".")[0] for tab in spec.get("tabs", ()) for c in tab["charts"]}
+    missing = [k for k in tables if k not in charted and k not in (spec.get("omitted") or {}) and k != "game"]
+    if missing:
+        raise ChartsError(file, "tabs", f"tables {', '.join(missing)} of tables.yaml are on no tab; chart them "
+                                        f"under `tabs` or list them under `omitted` with the reason (see {DOC}, Charts)")
+
+
+def charts_from_tables(game: Game) -> dict[str, list[Section]]:
+    """The tabs of ``charts.yaml`` (tab -> its charts), or one tab per table of ``tables.yaml`` without it."""
+    tables_path = game.folder / "tables.yaml"
+    if not tables_path.exists():
+        return {}
+    tables = yaml.safe_load(tables_path.read_text(encoding="utf-8")) or {}
+    spec_path = game.folder / CHARTS_FILE
+    spec = yaml.safe_load(spec_path.read_text(encoding="utf-8")) if spec_path.exists() else None
+    if spec is None:
+        spec = {"tabs": [{"tab": Words({}, {}).label(k), "charts": [{"table": k}]} for k in tables if k != "game"]}
+    file = str(spec_path)
+    _check_coverage(spec, tables, file)
+    words = Words(spec.get("labels") or {}, spec.get("codes") or {})
+    return {tab["tab"]: [_section(c, tables, words, file) for c in tab["charts"]] for tab in spec["tabs"]}
+
+
+# --- rules.yaml --------------------------------------------------------------------------------------------
+
+def _cost(c: object) -> str:
+    return "prohibited" if c == "P" else _number(c)
+
+
+def _by_class(cost: object, classes: list[str]) -> list[str]:
+    return [_cost(cost.get(k) if isinstance(cost, dict) else cost) for k in classes]
+
+
+def terrain_effects(rules: RulesData, words: Words) -> Section:
+    """Terrain effects chart from ``rules.yaml``: MP to enter by movement class, and the effect on combat."""
+    mv, combat = rules.movement, rules.combat
+    classes = list(mv.classes) or ["all"]
+    effects = combat.terrain if combat else {}
+    hex_effects = combat.hexsides if combat else {}
+    rows = [[words.label(t)] + _by_class(c, classes) + [_effect(effects.get(t))]
+            for t, c in mv.terrain.costs.items()]
+    rows += [[f"{words.label(h)} (hexside, added)"] + [f"+{c}" if c != "prohibited" else c
+                                                       for c in _by_class(s.cost, classes)]
+             + [_effect(hex_effects.get(h))] for h, s in mv.hexsides.items()]
+    rows += [[f"Along {words.label(name).lower()}"] + _by_class(line.cost, classes) + ["—"] for name, line in mv.lines.items()]
+    head = ["Terrain"] + [f"{words.label(k)} MP" for k in classes] + ["Combat"]
+    notes = [f"{words.label(k)}: {', '.join(words.label(t) for t in v)}" for k, v in mv.classes.items()]
+    rules_cited = ", ".join(dict.fromkeys(r for r in [mv.terrain.rule] + [s.rule for s in mv.hexsides.values()]
+                                          + [combat.terrain_rule if combat else ""] if r))
+    return Section("Terrain effects", rules_cited, Grid(head, rows),
+                   tuple(["Movement classes: " + "; ".join(notes) + "."] if notes else []))
+
+
+def _effect(effect) -> str:
+    if effect is None:
+        return "—"
+    parts = ([f"defence ×{_number(effect.multiply)}"] if effect.multiply else []) + \
+            ([f"{effect.shift:+d} column{'s' if abs(effect.shift) > 1 else ''}"] if effect.shift else []) + \
+            ([f"{effect.drm:+d} to the roll"] if effect.drm else [])
+    return ", ".join(parts) or "—"
+
+
+def combat_results(rules: RulesData, words: Words) -> Section:
+    """The combat results table from ``rules.yaml``: odds across, die rolls down, every code explained."""
+    table = rules.combat.table
+    grid = Grid(["Die"] + table.columns, [[str(roll)] + list(results) for roll, results in table.rows.items()])
+    legend = " · ".join(f"{code}: {meaning}" for code, meaning in rules.combat.results.items())
+    below = [f"Odds below {table.columns[0]}: {table.below}."] if table.below else []
+    modifiers = [f"{words.label(m.id)}: {_effect(m)} ({m.why}, rule {m.rule})" for m in rules.combat.modifiers]
+    return Section("Combat results table", table.rule, grid, tuple([legend] + below + modifiers))
+
+
+def charts_from_rules(game: Game) -> dict[str, list[Section]]:
+    """The terrain effects chart and the CRT of a game's ``rules.yaml`` (tab -> its charts); none without one."""
+    rules = game.rules_data
+    if rules is None:
+        return {}
+    words = Words(_labels(game.folder), {})
+    pages = {}
+    if rules.movement is not None:
+        pages["Terrain"] = [terrain_effects(rules, words)]
+    if rules.combat is not None:
+        pages["Combat"] = [combat_results(rules, words)]
+    return pages
+
+
+def _labels(folder: Path) -> dict[str, str]:
+    path = folder / CHARTS_FILE
+    return (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("labels") or {} if path.exists() else {}
+
+
+def chart_pages(game: Game) -> dict[str, bytes]:
+    """Every tab of the Charts window (tab name -> HTML page): ``rules.yaml``'s charts, then ``tables.yaml``'s."""
+    tabs = charts_from_rules(game) | charts_from_tables(game)
+    width = page_width(tabs)
+    return {tab: page(f"{game.spec.title}: {tab}", sections, width) for tab, sections in tabs.items()}
+
+
+def chart_file(title: str) -> str:
+    """The archive path of a chart page."""
+    return "charts/" + "".join(ch if ch.isalnum() else "_" for ch in title.lower()) + ".html"
