@@ -1,7 +1,7 @@
 """The "Boxes and tracks" map of a module: the turn record track, every off-map box, and a place for game markers.
 
 One board, drawn here, with a ``ZonedGrid``: a zone per turn of the turn
-track (``Turn May IV``), per off-map box of ``game.yaml`` ``boxes``
+track (``Turn May IV``: the turn marker and the units arriving that turn), per off-map box of ``game.yaml`` ``boxes``
 (``Reinforcements``, ``Eliminated`` ...) and one for markers that have no
 place on a track (``Game markers``: the phase marker, victory points).  Each
 zone holds a grid of slots one counter apart, where saves lay the pieces;
