@@ -2,7 +2,7 @@
 
 * Markers lie in their own layer below the units and never stack: a Robot right-click on a stack under a
   marker opens the unit's menu and Ctrl+F flips the unit (No Prisoners' Allied Railhead over Murray HQ,
-  the Siege's Testudo and Ladder over cohorts).
+  the Siege's Testudo and Ladder over cohorts, and every marker of each game under a counter).
 * Reinforcements wait on the turn record track, each in its arrival turn's box, and read back with their turn.
 * Next on the turn tracker moves the turn marker to the new turn.
 * A Siege engine turns one hexside a step; the engine's save reads back with the new facing.
@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.game import load_position
+from toolkit.game import PositionFile, load_position, position_from_file
+from toolkit.game.module import load_game
 from toolkit.vassal.build.module import build_module
 from toolkit.vassal.design.piecedefs import BOXES_MAP, MAIN_MAP, TURN_ZONE
 from toolkit.vassal.saves.positions import read_position_save, write_position_save
@@ -169,3 +170,33 @@ def test_jerusalem_engine_save_keeps_the_set_up_rolls(tmp_path):
     assert unplaced == []
     assert (back.scenario, back.params) == ("II", {"haganah_roll": 1, "mufti_roll": 1})
     assert back.turn == new_turn
+
+
+@pytest.mark.parametrize("game_id", ["no-prisoners", "jerusalem-1948", "siege-of-jerusalem"])
+def test_no_marker_kind_takes_a_click_meant_for_a_unit(game_id, tmp_path):
+    """Every marker of the game on a hex of its own under a counter with a back: the right-click opens the
+    counter's menu and Ctrl+F flips the counter."""
+    game = load_game(game_id)
+    counter = next(c for c in game.manifest.counters if c.back is not None)
+    markers = [m.id for m in game.manifest.markers]
+    hexes = sorted(game.map.hexes, key=lambda h: (h.r, h.q))
+    step = len(hexes) // (len(markers) + 1)
+    places = [game.map.name(hexes[step * (i + 1)]) for i in range(len(markers))]
+    pf = PositionFile(game=game_id, turn=game.spec.turns[0], phase=game.spec.phases[0],
+                      phasing_side=game.spec.sides[0].id,
+                      units=[{"id": f"u{i}", "counter": counter.id, "hex": h} for i, h in enumerate(places)],
+                      markers=[{"marker": m, "hex": h} for m, h in zip(markers, places)])
+    position = position_from_file(pf)
+    write_position_save(position, tmp_path / "markers.vsav")
+    module = build_module(game_id, tmp_path / "module.vmod")
+    steps = [_step("side", "side", name=game.spec.sides[0].name),
+             _step("load", "load", file=str(tmp_path / "markers.vsav"))]
+    for m, h in zip(markers, places):
+        steps += [_step(f"menu {m}", "menu", map=MAIN_MAP, at=_at(game, h)),
+                  _step(f"flip {m}", "key", map=MAIN_MAP, at=_at(game, h), key="ctrl F")]
+    r = _play(module, steps)
+    for m in markers:
+        assert r[f"menu {m}"]["piece"]["name"] == counter.name, (m, r[f"menu {m}"]["piece"])
+        assert "Flip  Ctrl+F" in r[f"menu {m}"]["menu"], (m, r[f"menu {m}"]["menu"])
+        assert r[f"flip {m}"]["after"]["name"] == (counter.back_name or counter.name), (m, r[f"flip {m}"])
+        assert r[f"flip {m}"]["changed"], (m, r[f"flip {m}"])
