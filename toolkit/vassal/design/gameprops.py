@@ -11,6 +11,8 @@ restore command); the toolkit's saves write the same commands.
 'GlobalProperty\\t;Parameters;{"revolt": null, "vp": 9};Module'
 >>> read_properties(cmds)
 {'scenario': '1', 'params': {'revolt': None, 'vp': 9}}
+>>> read_properties(property_commands(None, {"vp": [1, 2], "roll": 3}))
+{'params': {'roll': 3}}
 """
 from __future__ import annotations
 
@@ -45,7 +47,8 @@ def _values(commands: list[str]) -> dict[str, str]:
 
 def read_properties(commands: list[str]) -> dict:
     """``scenario`` and ``params`` as the commands set them; a key is left out when its property is missing,
-    empty or (parameters) not a JSON object."""
+    empty or (parameters) not a JSON object.  A parameter must be a position's value (a string, number, true,
+    false or null); any other (from a save edited by hand) is left out."""
     values = _values(commands)
     out: dict = {}
     if values.get(SCENARIO):
@@ -55,5 +58,5 @@ def read_properties(commands: list[str]) -> dict:
     except (ValueError, RecursionError):
         params = None
     if isinstance(params, dict):
-        out["params"] = params
+        out["params"] = {k: v for k, v in params.items() if v is None or isinstance(v, (bool, int, float, str))}
     return out

@@ -43,7 +43,7 @@ from typing import IO, Callable, Mapping, Protocol
 from ...fileio import write_atomic
 from ...game import Game, Position, PositionFile, position_from_file
 from ...game.position import MarkerAt, Unit
-from ...game.schema import MarkerPlacement, UnitPlacement
+from ...game.schema import Counter, GameSpec, MarkerPlacement, UnitPlacement
 from ...hexgrid import HexNameError
 from ..design.board import BoardLayout
 from ..engine.pieces import (SavePiece, SaveStack, TraitLimitError, basic_state, basic_type, encode_add_piece,
@@ -608,7 +608,7 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
     return pf, unplaced
 
 
-def _box_of(zone: tuple[str, str] | None, spec, arrives: str | None) -> tuple[str | None, str | None]:
+def _box_of(zone: tuple[str, str] | None, spec: GameSpec, arrives: str | None) -> tuple[str | None, str | None]:
     """The box of a unit in a zone of the boxes map and its arrival turn: a turn's zone is the game's
     ``arrivals_box`` with that turn; elsewhere the turn is the unit's ``arrives`` property, if a turn."""
     arrives = arrives if arrives in spec.turns else None
@@ -620,7 +620,7 @@ def _box_of(zone: tuple[str, str] | None, spec, arrives: str | None) -> tuple[st
     return (key if kind == "box" else None), arrives
 
 
-def _facing(p: SavePiece, spec, counter) -> set[str]:
+def _facing(p: SavePiece, spec: GameSpec, counter: Counter) -> set[str]:
     """The facing flag a piece's rotation shows (``rotate`` state: the angle's index, clockwise from the top), for
     counters whose type has a facing; empty otherwise."""
     state = p.trait_state("rotate")
