@@ -31,6 +31,7 @@ from ...game.position import MarkerAt, Unit
 from ...game.schema import Counter, Marker
 from .counters import COUNTER_SIZE, counter_image_name, hidden_image_name, marker_image_name
 from ..engine.pieces import Trait, basic_state, basic_type, encode_add_piece, marker_trait
+from .turns import TURN_PROPERTY
 from .traits import (KEY_DELETE, KEY_ELIMINATE, KEY_FLIP, KEY_MASK, KEY_TO_TURN, clone_trait, delete_trait,
                      dynamic_property_trait, flip_trait, label_trait, mark_moved_trait, mask_trait, no_stack_trait,
                      prototype_trait, report_trait, rotate_trait, send_to_zone_trait)
@@ -156,7 +157,7 @@ def counter_def(game: Game, c: Counter, gpid: str) -> PieceDef:
 def marker_def(game: Game, m: Marker, gpid: str) -> PieceDef:
     """The palette piece of a marker; a turn marker (``game.yaml`` ``turn_markers``) also goes to the turn
     tracker's current turn on the module's "follow the turn" key."""
-    follow = (send_to_zone_trait("", KEY_TO_TURN, BOXES_MAP, TURN_ZONE.format("$Turn$"), "Follow the turn"),) \
+    follow = (send_to_zone_trait("", KEY_TO_TURN, BOXES_MAP, TURN_ZONE.format(f"${TURN_PROPERTY}$"), "Follow the turn"),) \
         if m.id in game.spec.turn_markers else ()
     return PieceDef((prototype_trait(MARKER_PROTOTYPE), *follow, label_trait(), dynamic_property_trait("toward"),
                      marker_trait({"marker": m.id})), marker_image_name(m.id), m.name, gpid)
