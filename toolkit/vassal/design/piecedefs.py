@@ -157,7 +157,8 @@ def counter_def(game: Game, c: Counter, gpid: str) -> PieceDef:
 def marker_def(game: Game, m: Marker, gpid: str) -> PieceDef:
     """The palette piece of a marker; a turn marker (``game.yaml`` ``turn_markers``) also goes to the turn
     tracker's current turn on the module's "follow the turn" key."""
-    follow = (send_to_zone_trait("", KEY_TO_TURN, BOXES_MAP, TURN_ZONE.format(f"${TURN_PROPERTY}$"), "Follow the turn"),) \
+    current_turn = TURN_ZONE.format(f"${TURN_PROPERTY}$")
+    follow = (send_to_zone_trait("", KEY_TO_TURN, BOXES_MAP, current_turn, "Follow the turn"),) \
         if m.id in game.spec.turn_markers else ()
     return PieceDef((prototype_trait(MARKER_PROTOTYPE), *follow, label_trait(), dynamic_property_trait("toward"),
                      marker_trait({"marker": m.id})), marker_image_name(m.id), m.name, gpid)
