@@ -121,7 +121,8 @@ def boxes_layout(game: Game, counter_px: int) -> BoxesLayout:
     y = MARGIN + TITLE_H
     for i, turn in enumerate(game.spec.turns):
         r, c = divmod(i, TURNS_PER_ROW)
-        zones.append(Zone(TURN_ZONE.format(turn), "turn", turn, MARGIN + c * cell_w, y + r * cell_h, cell_w, cell_h, pitch))
+        zones.append(Zone(TURN_ZONE.format(turn), "turn", turn, MARGIN + c * cell_w, y + r * cell_h, cell_w, cell_h,
+                          pitch))
     y += math.ceil(len(game.spec.turns) / TURNS_PER_ROW) * cell_h + MARGIN
     box_w = max(COLUMNS * pitch + 2 * PAD, min(len(game.spec.turns), TURNS_PER_ROW) * cell_w)
     for box in [*game.spec.boxes, None]:
