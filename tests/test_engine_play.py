@@ -139,7 +139,7 @@ def test_jerusalem_map_is_docked_and_pieces_keep_their_actions(jerusalem):
 
 def test_jerusalem_setup_opens_at_the_scenario_turn_and_phase(jerusalem):
     (tracker,) = jerusalem["result"]["turn"]["trackers"]
-    assert tracker["turn"] == "May IV Jewish overland"  # Scenario II: the Jewish overland phase of May IV
+    assert tracker["turn"] == "May IV Jewish Overland Movement Phase"  # Scenario II: the Jewish overland phase
 
 
 def test_jerusalem_drag_moves_a_counter_to_the_hex(jerusalem):
@@ -193,7 +193,7 @@ def test_the_engines_save_loads_again_with_every_piece(jerusalem, tmp_path):
     assert len(r["pieces"]["pieces"]) == len(jerusalem["result"]["pieces"]["pieces"])
     moved = [p for p in r["pieces"]["pieces"] if p["locationName"] == jerusalem["legal"]]
     assert [p["name"] for p in moved] == ["Haganah 4-6 (demobilized)"]
-    assert r["turn"]["trackers"][0]["turn"] == "May IV Jewish overland"
+    assert r["turn"]["trackers"][0]["turn"] == "May IV Jewish Overland Movement Phase"
 
 
 def _check(path: Path, capsys) -> tuple[int, dict]:
@@ -257,7 +257,7 @@ def test_no_prisoners_scenario_plays(tmp_path):
                            _step("pieces", "pieces", map=MAIN_MAP), _step("turn", "turn")])
     _assert_map_playable(setup["windows"])
     _assert_setup_pieces_keep_their_actions(setup)
-    assert setup["turn"]["trackers"][0]["turn"] == "1916-II west_allied_random_events"
+    assert setup["turn"]["trackers"][0]["turn"] == "1916-II Western Allied Random Events Phase"
     steps = [_step("side", "side", name="Allied"), _step("load", "load", file=str(tmp_path / "start.vsav")),
              _step("windows", "windows"), _step("turn", "turn"),
              _step("flip", "key", map=MAIN_MAP, at=_at(game, hq), key="ctrl F"),
@@ -267,7 +267,7 @@ def test_no_prisoners_scenario_plays(tmp_path):
                    center=_at(game, hq))]
     r = _play(module, steps)
     _assert_map_playable(r["windows"])
-    assert r["turn"]["trackers"][0]["turn"] == "1916-II west_allied_random_events"
+    assert r["turn"]["trackers"][0]["turn"] == "1916-II Western Allied Random Events Phase"
     assert r["flip"]["after"]["name"] == "Allenby HQ"
     assert r["drag"]["after"]["locationName"] == name(target)
     pf, unplaced = read_position_save(tmp_path / "engine.vsav")
@@ -300,7 +300,7 @@ def test_siege_position_plays(tmp_path):
                    center=_at(game, c))]
     r = _play(module, steps)
     _assert_map_playable(r["windows"])
-    assert r["turn"]["trackers"][0]["turn"] == f"{game.spec.turns[0]} Roman movement"
+    assert r["turn"]["trackers"][0]["turn"] == f"{game.spec.turns[0]} Roman Movement Phase"
     assert r["drag"]["after"]["locationName"] == c
     assert "Flip  Ctrl+F" in r["menu"]["menu"]
     back, unplaced = read_position_save(tmp_path / "engine.vsav")
