@@ -21,8 +21,10 @@ import pytest
 from toolkit.game import PositionFile, load_position, position_from_file
 from toolkit.game.module import load_game
 from toolkit.vassal.build.module import build_module
+from toolkit.vassal.design.gameprops import read_properties
 from toolkit.vassal.design.piecedefs import BOXES_MAP, MAIN_MAP, TURN_ZONE
 from toolkit.vassal.saves.positions import read_position_save, write_position_save
+from toolkit.vassal.saves.savefile import read_save
 
 from test_engine_play import ROOT, _artifacts, _at, _play, _step
 from vassal_engine import vengine  # noqa: E402  (the real-VASSAL driver)
@@ -107,6 +109,8 @@ def test_next_moves_the_turn_marker(no_prisoners):
 
 def test_the_engines_save_keeps_arrivals_scenario_and_params(no_prisoners):
     position = no_prisoners["position"]
+    save = read_save(no_prisoners["dir"] / "engine.vsav")
+    assert read_properties(save.other) == {"scenario": "1", "params": position.params}  # the engine wrote them
     pf, unplaced = read_position_save(no_prisoners["dir"] / "engine.vsav")
     assert unplaced == []
     assert pf.scenario == position.scenario == "1"
