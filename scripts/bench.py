@@ -17,6 +17,7 @@ import argparse
 import json
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -431,6 +432,14 @@ def bench_log(position, n: int) -> bytes:
     return log_of_moves(position, steps)
 
 
+def build_peak_mb(game: str, out: Path) -> float:
+    """The peak resident memory of a fresh process that builds a game's module (MB)."""
+    code = ("import resource, sys; from toolkit.vassal.build.module import build_module; "
+            "build_module(sys.argv[1], sys.argv[2]); print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    kb = subprocess.run([sys.executable, "-c", code, game, str(out)], check=True, capture_output=True, text=True)
+    return round(int(kb.stdout.split()[-1]) / 1024, 1)
+
+
 def vassal_rows() -> list[dict]:
     """Issue 6 targets: module build time and reading a 300-piece save."""
     from toolkit.game import load_position
@@ -445,6 +454,9 @@ def vassal_rows() -> list[dict]:
             ms = median_ms(lambda: build_module(game, Path(tmp) / f"{game}.vmod"), 3)
             rows.append({"benchmark": f"VASSAL module build: {game}", "median_ms": round(ms, 1), "runs": 3,
                          "target_ms": 10_000, "ok": ms <= 10_000})
+            mb = build_peak_mb(game, Path(tmp) / f"{game}-peak.vmod")
+            rows.append({"benchmark": f"VASSAL module build: {game}, peak memory (MB, at most 300)", "value": mb,
+                         "ok": mb <= 300})
         position = load_position(Path(__file__).resolve().parent.parent / "modules" / "jerusalem-1948" /
                                  "scenarios" / "scenario-ii.yaml")
         units = [u for u in position.units if u.hex is not None]

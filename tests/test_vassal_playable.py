@@ -18,7 +18,7 @@ from toolkit.vassal.design.board import board_layout, vassal_location, vassal_sn
 from toolkit.vassal.build.buildfile import setup_title
 from toolkit.vassal.build.module import module_files, zip_bytes
 from toolkit.vassal.design.piecedefs import BOXES_MAP, MAIN_MAP, counter_def, expanded, piece_gpids
-from toolkit.vassal.saves.positions import contents_to_position, position_save
+from toolkit.vassal.saves.positions import MARKER_OFFSET, ModuleLayout, contents_to_position, position_save
 from toolkit.vassal.saves.savefile import read_save
 from toolkit.vassal.build.validate import validate_module
 
@@ -35,9 +35,12 @@ def _save(pos, tmp_path: Path):
 
 
 def _units(game, units):
+    """Units of a position or a position file, comparable: counter, place, flags, carrier, MP spent, arrival
+    turn and entry hexes."""
     name = lambda h: None if h is None else game.map.name(game.map.resolve(h) if isinstance(h, str) else h)
     return {u.id: (u.counter if isinstance(u.counter, str) else u.counter.id, name(u.hex), u.box,
-                   tuple(sorted(u.flags)), u.carried_by, u.spent) for u in units}
+                   tuple(sorted(u.flags)), u.carried_by, u.spent, getattr(u, "arrives", getattr(u, "turn", None)),
+                   tuple(name(h) for h in u.entry)) for u in units}
 
 
 def _markers(game, markers):
@@ -48,7 +51,8 @@ def _markers(game, markers):
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
 def test_a_save_keeps_the_whole_position(path, tmp_path):
-    """Every unit (boxes included) and marker, turn, phase and phasing side from the tracker alone."""
+    """Every unit (boxes, arrival turns and facings included) and marker; turn, phase and phasing side from the
+    tracker alone, scenario and parameters from the module's global properties alone."""
     pos = load_position(path)
     save, omitted = _save(pos, tmp_path)
     assert omitted == []
@@ -56,6 +60,7 @@ def test_a_save_keeps_the_whole_position(path, tmp_path):
     pf, unplaced = contents_to_position(save, pos.game)
     assert unplaced == []
     assert (pf.turn, pf.phase, pf.phasing_side) == (pos.turn, pos.phase, pos.phasing_side)
+    assert (pf.scenario, pf.params) == (pos.scenario, pos.params)
     assert _units(pos.game, pf.units) == _units(pos.game, pos.units)
     assert _markers(pos.game, pf.markers) == _markers(pos.game, pos.markers)
     assert any(u.box for u in pos.units)  # the scenarios do have units in boxes
@@ -133,16 +138,19 @@ def test_saved_pieces_have_the_palette_pieces_traits(path, tmp_path):
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
 def test_pieces_sit_where_vassal_snaps_a_dropped_counter(path, tmp_path):
-    """VASSAL truncates fractional hex centres: a saved stack and a dropped counter must meet at one pixel."""
+    """VASSAL truncates fractional hex centres: a saved stack and a dropped counter must meet at one pixel.
+    Markers lie a little off it (their corner shows beside the stack), in the same hex."""
     pos = load_position(path)
     board = board_layout(pos.game.map)
     save, _ = _save(pos, tmp_path)
     main = [p for p in save.pieces if p.map == MAIN_MAP]
     assert main
     for p in main:
-        assert vassal_snap(board, p.x, p.y) == (p.x, p.y)
+        dx, dy = MARKER_OFFSET if "marker" in p.properties else (0, 0)
+        x, y = p.x - dx, p.y - dy
+        assert vassal_snap(board, x, y) == (x, y) == vassal_snap(board, p.x, p.y)
         for dx, dy in ((3, 2), (-4, 1), (2, -5)):  # a drop a few pixels off lands on the same point
-            assert vassal_snap(board, p.x + dx, p.y + dy) == (p.x, p.y)
+            assert vassal_snap(board, x + dx, y + dy) == (x, y)
     hexes = {p.properties.get("unit"): vassal_location(board, p.x, p.y) for p in main}
     for u in pos.units:
         if u.hex is not None:
@@ -198,3 +206,33 @@ def test_the_validator_refuses_unplayable_modules(tmp_path):
     assert any("GlobalOptions is missing" in p for p in validate_module(no_options))
     no_mover = _edit_build_file(files, tmp_path, drop("VASSAL.build.module.map.PieceMover"))
     assert any("PieceMover" in p and "drag" in p for p in validate_module(no_mover))
+
+
+def test_arrivals_lie_in_their_turns_box_and_markers_never_stack(tmp_path):
+    """No Prisoners Scenario 1: each reinforcement in its arrival turn's zone; markers outside every stack."""
+    pos = load_position(ROOT / "modules/no-prisoners/scenarios/scenario-1.yaml")
+    layout = ModuleLayout.of(pos.game)
+    save, _ = _save(pos, tmp_path)
+    zone = {p.properties.get("unit"): layout.zone_of(p.map, p.x, p.y) for p in save.pieces}
+    assert zone["a-60-div"] == ("turn", "1917-II") and zone["a-hq-lawrence"] == ("turn", "1916-III")
+    assert zone["a-1-aus-div"] == ("box", "optional")  # an optional unit keeps its box, its turn a property
+    stacked = {pid for s in save.stacks for pid in s.pieces}
+    markers = [p for p in save.pieces if "marker" in p.properties]
+    assert markers and not any(p.id in stacked for p in markers)
+    assert all(p.trait_state("immob") is not None for p in markers)
+
+
+def test_the_module_has_layers_hooks_and_properties():
+    """Every map layers its pieces (markers below units); the tracker's hook and the global key command that
+    move the turn marker; the two global properties; the Siege engines' rotation."""
+    game = load_game("siege-of-jerusalem")
+    files = module_files(game)
+    root = etree.fromstring(files["buildFile.xml"])
+    layers = root.findall(".//VASSAL.build.module.map.LayeredPieceCollection")
+    assert [e.get("layerOrder") for e in layers] == ["Markers,Units"] * 2
+    assert root.find(".//VASSAL.build.module.turn.TurnGlobalHotkey").get("hotkey") == \
+        root.find("VASSAL.build.module.GlobalKeyCommand").get("buttonHotkey")
+    assert [e.get("name") for e in root.iter("VASSAL.build.module.properties.GlobalProperty")] == \
+        ["Scenario", "Parameters"]
+    ram = next(c for c in game.manifest.counters if c.type == "ram")
+    assert [t.type.split(";")[1] for t in counter_def(game, ram, "1").traits if t.kind == "rotate"] == ["6"]

@@ -45,9 +45,9 @@ import java.util.regex.Pattern;
 import javax.swing.AbstractButton;
 import javax.swing.JFrame;
 import javax.swing.JLabel;
+import javax.swing.SwingUtilities;
 import javax.swing.JMenuBar;
 import javax.swing.JOptionPane;
-import javax.swing.SwingUtilities;
 import javax.swing.text.JTextComponent;
 
 public final class Harness {
@@ -1317,12 +1317,28 @@ public final class Harness {
           return null;
         });
       }
+      final String mapName = (String) st.get("map");
+      final java.awt.Window hidden = onEdt(() -> {  // a map in its own window (launched from the toolbar) is shown
+        final java.awt.Window w = mapName == null ? null : SwingUtilities.getWindowAncestor(findMap(mapName).getView());
+        if (w == null || w.isVisible()) return null;
+        w.setVisible(true);
+        return w;
+      });
       settle(300);
       final Rectangle r = onEdt(() -> {
-        final VASSAL.launch.PlayerWindow pw = module.getPlayerWindow();
-        return new Rectangle(pw.getLocationOnScreen(), pw.getSize());
+        final java.awt.Window w = mapName == null ? null : SwingUtilities.getWindowAncestor(findMap(mapName).getView());
+        final java.awt.Window shown = w != null ? w : module.getPlayerWindow();
+        shown.toFront();
+        return new Rectangle(shown.getLocationOnScreen(), shown.getSize());
       });
+      settle(300);
       final java.awt.image.BufferedImage img = robot.createScreenCapture(r);
+      if (hidden != null) {  // and hidden again, as the player found it
+        onEdt(() -> {
+          hidden.setVisible(false);
+          return null;
+        });
+      }
       if (f.getParentFile() != null) f.getParentFile().mkdirs();
       javax.imageio.ImageIO.write(img, "png", f);
       out.put("file", f.getPath());

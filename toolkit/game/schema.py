@@ -52,6 +52,14 @@ class Stacking(_Model):
     free_types: list[str] = []                     # unit types that do not count (HQ, leaders ...)
 
 
+class Facing(_Model):
+    """``game.yaml`` ``facing``: the unit types whose counters point across a hexside, and the flags naming the
+    hexsides, clockwise from the one the counter's top points across (the VASSAL module turns those counters)."""
+
+    unit_types: list[str] = Field(min_length=1)
+    flags: list[str] = Field(min_length=2)
+
+
 #: What a phase may allow (``game.yaml`` ``phases[].allows``): each word and what it lets the phasing player do.
 ALLOWS = {
     "movement": "move units",
@@ -125,6 +133,9 @@ class GameSpec(_Model):
     eliminated_box: str = "eliminated"     # the box eliminated units go to (VASSAL's Eliminate action)
     params: Optional[list[str]] = None     # the position parameters the rules read; None: any name is accepted
     stacking: Optional[Stacking] = None    # your own game's stacking limits (toolkit check)
+    arrivals_box: Optional[str] = None     # the box whose units wait on the turn record track by arrival turn
+    facing: Optional[Facing] = None        # counters that show a facing (VASSAL: a rotation of one hexside a step)
+    turn_markers: list[str] = []           # markers that stand on the turn record track at the current turn
     phase_info: dict[str, Phase] = {}      # filled from the mapping entries of `phases`
 
     @model_validator(mode="before")
@@ -173,6 +184,13 @@ class GameSpec(_Model):
                 raise ValueError(f"hideable[{side}] names unit types {unknown} that are not among `unit_types`")
         if self.boxes and self.eliminated_box not in self.boxes:
             raise ValueError(f"eliminated_box {self.eliminated_box!r} is not among `boxes` {self.boxes}")
+        if self.arrivals_box is not None and self.arrivals_box not in self.boxes:
+            raise ValueError(f"arrivals_box {self.arrivals_box!r} is not among `boxes` {self.boxes}")
+        if self.facing is not None:
+            unknown = [t for t in self.facing.unit_types if t not in self.unit_types] + \
+                      [f for f in self.facing.flags if f not in self.flags]
+            if unknown:
+                raise ValueError(f"facing names {unknown}, which are not among `unit_types` and `flags`")
         unknown = [sd for sd in self.player_turns if sd not in sides]
         if unknown:
             raise ValueError(f"player_turns names sides {unknown} that are not among `sides` {sorted(sides)}")

@@ -62,16 +62,21 @@ def render_png(cmap: CompiledMap, width_px: int | None = None, overlays: Sequenc
     return rasterise(scene, (k, ox, oy))
 
 
-def rasterise(scene: Scene, transform: tuple[float, float, float]) -> Image.Image:
-    """Draw a scene with the affine ``(scale, offset_x, offset_y)``; the image covers the scene bounds."""
+def rasterise(scene: Scene, transform: tuple[float, float, float],
+              max_pixels: int = MAX_SUPERSAMPLED_PIXELS) -> Image.Image:
+    """Draw a scene with the affine ``(scale, offset_x, offset_y)``; the image covers the scene bounds.
+
+    The scene is drawn 3 or 2 times larger and scaled down (smooth edges) while the large canvas has at most
+    ``max_pixels`` pixels (4 bytes each), else at its own size."""
     k, ox, oy = transform
     minx, miny, maxx, maxy = scene.bounds
     size = (max(1, round((maxx - minx) * k)), max(1, round((maxy - miny) * k)))
-    ss = next(f for f in (3, 2, 1) if size[0] * size[1] * f * f <= MAX_SUPERSAMPLED_PIXELS or f == 1)
+    ss = next(f for f in (3, 2, 1) if size[0] * size[1] * f * f <= max_pixels or f == 1)
     canvas = _Canvas((size[0] * ss, size[1] * ss), (k * ss, ox * ss, oy * ss), scene.background)
     for item in scene.items:
         canvas.draw(item)
-    return canvas.image.resize(size, Image.Resampling.LANCZOS).convert("RGB")
+    image = canvas.image if ss == 1 else canvas.image.resize(size, Image.Resampling.LANCZOS)
+    return image.convert("RGB")
 
 
 @lru_cache(maxsize=128)

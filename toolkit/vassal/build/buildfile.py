@@ -12,9 +12,11 @@ lays out a playable module::
                      + the standard map components (piece mover, menus, zoomer, overview ...)
       Map "Boxes and tracks" > BoardPicker > Board(boxes.png) > ZonedGrid > Zone ...
                      + the same components
+      GlobalProperties > GlobalProperty (Scenario, Parameters: a position's, kept in saves made in VASSAL)
+      GlobalKeyCommand "turn markers follow"    -- on the tracker's hook, sends the turn markers to the turn
       PieceWindow > TabWidget > ListWidget(side) > ListWidget(group) > PieceSlot; ListWidget(Markers)
       PrototypesContainer > PrototypeDefinition (one per side, one for markers)
-      DiceButton ...; TurnTracker > ListTurnLevel(turns) > ListTurnLevel(phases)
+      DiceButton ...; TurnTracker > ListTurnLevel(turns) > ListTurnLevel(phases), TurnGlobalHotkey
       ChartWindow > TabWidget > HtmlChart (one per table of tables.yaml)
       PredefinedSetup (one per scenario)
 
@@ -33,7 +35,10 @@ from ..design.counters import COUNTER_SIZE
 from .charts import chart_file
 from .helpdocs import NOTES_FILE
 from ..engine.pieces import basic_state, basic_type, encode_add_piece
-from ..design.piecedefs import (BOXES_MAP, MAIN_MAP, counter_def, marker_def, palette, piece_gpids, prototypes)
+from ..design.gameprops import DESCRIPTIONS
+from ..design.piecedefs import (BOXES_MAP, LAYER_PROPERTY, LAYERS, MAIN_MAP, counter_def, marker_def, palette,
+                                piece_gpids, prototypes)
+from ..design.traits import KEY_TO_TURN
 from ..engine.seqenc import encode
 from ..design.turns import tracker_levels
 
@@ -94,7 +99,7 @@ def _map_components(m, width: int, height: int) -> None:
                               "tooltip": "Save map as PNG image"})
     _el(m, M + "CounterDetailViewer", {
         "borderWidth": 0, "centerAll": "false", "centerText": "false", "combineCounterSummary": "false",
-        "counterReportFormat": "", "delay": 700, "description": "", "display": "from top-most layer only",
+        "counterReportFormat": "", "delay": 700, "description": "", "display": "from all layers",
         "emptyHexReportForma": "$LocationName$", "enableHTML": "false", "extraTextPadding": 0, "fgColor": "0,0,0",
         "fontSize": 11, "graphicsZoom": "1.0", "hotkey": "32,130", "layerList": "", "minDisplayPieces": 2,
         "propertyFilter": "", "showDeck": "false", "showDeckDepth": 1, "showMoveSelectde": "false",
@@ -118,6 +123,7 @@ def _map_components(m, width: int, height: int) -> None:
     _el(m, M + "GlobalMap", {"buttonText": "", "color": "255,0,0", "hotkey": "79,195",
                              "scale": repr(round(min(0.25, 320 / max(width, height, 1)), 5)),
                              "tooltip": "Show/Hide overview window"})
+    _el(m, M + "LayeredPieceCollection", {"layerOrder": ",".join(LAYERS), "property": LAYER_PROPERTY})
     _el(m, M + "HighlightLastMoved", {"color": "255,0,0", "enabled": "true", "thickness": 2})
     _el(m, M + "SelectionHighlighters")
     _el(m, P + "module.properties.GlobalProperties")
@@ -180,7 +186,7 @@ def _pieces(root, game: Game, gpids: dict[str, str]) -> None:
     if game.manifest.markers:
         ml = _list(tabs, "Markers")
         for mk in game.manifest.markers:
-            _slot(ml, mk.name, gpids[mk.id], marker_def(mk, gpids[mk.id]).add_piece())
+            _slot(ml, mk.name, gpids[mk.id], marker_def(game, mk, gpids[mk.id]).add_piece())
 
 
 def _prototypes(root, game: Game) -> None:
@@ -203,7 +209,7 @@ def _dice(root, game: Game) -> None:
 def _turns(root, game: Game) -> None:
     """The turn tracker: turns, player turns where the game has them, phases, each level nested in the one above."""
     levels = tracker_levels(game.spec)
-    parent = _el(root, P + "module.turn.TurnTracker", {
+    parent = tracker = _el(root, P + "module.turn.TurnTracker", {
         "buttonText": "Turn", "buttonTooltip": "Turn track", "hotkey": "", "icon": "", "name": "Turn",
         "nexthotkey": "78,195", "prevhotkey": "80,195",
         "reportFormat": "* <$PlayerId$> Turn updated from $oldTurn$ to $newTurn$",
@@ -214,6 +220,29 @@ def _turns(root, game: Game) -> None:
         parent = _el(parent, P + "module.turn.ListTurnLevel", {
             "configFirst": "false", "configList": "false", "list": encode(values, ","), "property": prop,
             "turnFormat": "$value$"})
+    if game.spec.turn_markers:
+        _el(tracker, P + "module.turn.TurnGlobalHotkey", {"hotkey": KEY_TO_TURN, "match": "",
+                                                          "name": "Turn markers follow", "reportFormat": ""})
+
+
+def _turn_markers(root, game: Game) -> None:
+    """The global key command the tracker's hook fires: the game's turn markers go to the current turn's box."""
+    if not game.spec.turn_markers:
+        return
+    _el(root, P + "module.GlobalKeyCommand", {
+        "buttonHotkey": KEY_TO_TURN, "buttonText": "", "deckCount": -1,
+        "filter": "||".join(f"marker={m}" for m in game.spec.turn_markers), "hotkey": KEY_TO_TURN, "icon": "",
+        "name": "Turn markers follow", "reportFormat": "", "reportSingle": "true", "singleMap": "false",
+        "tooltip": "Put the turn markers on the current turn"})
+
+
+def _properties(root) -> None:
+    """The module's global properties that keep a position's scenario and parameters (:mod:`..design.gameprops`)."""
+    props = _el(root, P + "module.properties.GlobalProperties")
+    for name, description in DESCRIPTIONS.items():
+        _el(props, P + "module.properties.GlobalProperty", {
+            "description": description, "initialValue": "", "isNumeric": "false", "max": "", "min": "",
+            "name": name, "wrap": "false"})
 
 
 def _help(root, game: Game) -> None:
@@ -269,6 +298,8 @@ def build_tree(game: Game, board: BoardLayout, boxes: BoxesLayout, version: str 
     _players(root, game)
     _main_map(root, game, board)
     _boxes_map(root, game, boxes)
+    _properties(root)
+    _turn_markers(root, game)
     _pieces(root, game, gpids)
     _prototypes(root, game)
     _dice(root, game)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from html import escape
 
 from ...game.module import Game
-from ..design.traits import KEY_CLONE, KEY_DELETE, KEY_ELIMINATE, KEY_FLIP, KEY_LABEL, KEY_MARK_MOVED, KEY_MASK
+from ..design.traits import (KEY_CLONE, KEY_DELETE, KEY_ELIMINATE, KEY_FLIP, KEY_LABEL, KEY_MARK_MOVED, KEY_MASK,
+                             KEY_ROTATE_CCW, KEY_ROTATE_CW)
 
 NOTES_FILE = "help/notes.html"
 
@@ -31,6 +32,8 @@ def notes_html(game: Game) -> bytes:
     keys = [("Flip to the other face", KEY_FLIP), ("Face down / up (masked from the opponent)", KEY_MASK),
             ("Eliminate: send to the Eliminated box", KEY_ELIMINATE), ("Delete", KEY_DELETE), ("Clone", KEY_CLONE),
             ("Mark moved / unmoved", KEY_MARK_MOVED), ("Set a marker's value", KEY_LABEL)]
+    if spec.facing is not None:
+        keys += [("Turn one hexside clockwise (facing)", KEY_ROTATE_CW), ("Turn one hexside back", KEY_ROTATE_CCW)]
     rows = "".join(f"<tr><td>{escape(_key_name(k))}</td><td>{escape(what)}</td></tr>" for what, k in keys)
     hidden = ", ".join(f"{side}: {', '.join(t.replace('_', ' ') for t in types)}"
                        for side, types in spec.hideable.items())

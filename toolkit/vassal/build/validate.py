@@ -74,6 +74,9 @@ PARENTS: dict[str, set[str]] = {
     M + "DiceButton": {GAME},
     T + "TurnTracker": {GAME},
     T + "ListTurnLevel": {T + "TurnTracker", T + "ListTurnLevel"},
+    T + "TurnGlobalHotkey": {T + "TurnTracker"},
+    M + "GlobalKeyCommand": {GAME},
+    M + "properties.GlobalProperty": {M + "properties.GlobalProperties"},
     M + "PredefinedSetup": {GAME, M + "PredefinedSetup"},
     M + "GlobalOptions": {GAME},
     M + "PlayerRoster": {GAME},
@@ -88,7 +91,7 @@ PARENTS: dict[str, set[str]] = {
     **{M + "map." + c: {M + "Map"} for c in (
         "StackMetrics", "ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
         "StackExpander", "PieceMover", "KeyBufferer", "ImageSaver", "CounterDetailViewer", "Zoomer", "LOS_Thread",
-        "GlobalMap", "HighlightLastMoved", "SelectionHighlighters", "Flare")},
+        "GlobalMap", "HighlightLastMoved", "SelectionHighlighters", "Flare", "LayeredPieceCollection")},
 }
 # Without these a map shows its pieces but a player can neither drag, select nor right-click them.
 PLAY_COMPONENTS = ("ForwardToKeyBuffer", "MenuDisplayer", "StackExpander", "PieceMover", "KeyBufferer")
@@ -117,6 +120,8 @@ TYPED: dict[str, dict[str, str]] = {
     M + "map.GlobalMap": {"scale": FLOAT},
     M + "map.StackMetrics": {"exSepX": INT, "exSepY": INT, "unexSepX": INT, "unexSepY": INT, "disabled": BOOL},
     G + "mapgrid.Zone": {"useParentGrid": BOOL, "useHighlight": BOOL},
+    M + "GlobalKeyCommand": {"deckCount": INT, "reportSingle": BOOL, "singleMap": BOOL},
+    M + "properties.GlobalProperty": {"isNumeric": BOOL, "wrap": BOOL},
 }
 REQUIRED: dict[str, tuple[str, ...]] = {
     GAME: ("name", "VassalVersion", "nextPieceSlotId"),

@@ -34,6 +34,7 @@ from ...render.scene import build_scene, map_frame
 from ..engine import vgrid
 
 DEFAULT_PIXELS_PER_HEX = 80
+BOARD_MAX_PIXELS = 24_000_000  # the drawing canvas of a board (96 MB): larger boards are drawn without supersampling
 
 
 @dataclass(frozen=True)
@@ -135,8 +136,9 @@ def _board_layout(cmap: CompiledMap, pixels_per_hex: int) -> BoardLayout:
 
 
 def board_image(cmap: CompiledMap, board: BoardLayout) -> Image.Image:
-    """The board image: the map without title, drawn with the board's exact transform."""
-    return rasterise(build_scene(cmap, show_title=False), (board.scale, board.ox, board.oy))
+    """The board image: the map without title, drawn with the board's exact transform (smoothed while the canvas
+    stays within :data:`BOARD_MAX_PIXELS`, which keeps a module build within a few hundred MB)."""
+    return rasterise(build_scene(cmap, show_title=False), (board.scale, board.ox, board.oy), BOARD_MAX_PIXELS)
 
 
 def vassal_location(board: BoardLayout, px: int, py: int) -> str:

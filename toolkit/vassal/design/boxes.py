@@ -1,7 +1,7 @@
 """The "Boxes and tracks" map of a module: the turn record track, every off-map box, and a place for game markers.
 
 One board, drawn here, with a ``ZonedGrid``: a zone per turn of the turn
-track (``Turn May IV``), per off-map box of ``game.yaml`` ``boxes``
+track (``Turn May IV``: the turn marker and the units arriving that turn), per off-map box of ``game.yaml`` ``boxes``
 (``Reinforcements``, ``Eliminated`` ...) and one for markers that have no
 place on a track (``Game markers``: the phase marker, victory points).  Each
 zone holds a grid of slots one counter apart, where saves lay the pieces;
@@ -20,13 +20,14 @@ from PIL import Image, ImageDraw
 from ...datafile import SAFE_LOADER
 from ...game.module import Game
 from ...render.png import text_font
-from .piecedefs import box_title
+from .piecedefs import TURN_ZONE, box_title
 
 MARKERS_ZONE = "Game markers"
 TITLE_H = 22
 PAD = 6
 COLUMNS = 8
 TURNS_PER_ROW = 8
+TURN_COLUMNS = 2  # slots a row of a turn's box on the turn record track
 MARGIN = 12
 
 
@@ -87,15 +88,24 @@ class BoxesLayout:
         return next((z for z in self.zones if z.contains(px, py)), None)
 
 
-def _capacities(game: Game) -> dict[str, int]:
-    """Slots each box needs: the most units and markers any scenario puts there, at least two rows."""
-    most = {box: 2 * COLUMNS for box in game.spec.boxes}
+def _zone_of(game: Game, key: str, p: dict) -> tuple[str, object]:
+    """The zone a scenario's unit or marker lies in: ``("turn", turn)`` for a marker on a turn or a unit
+    waiting in the ``arrivals_box`` for its turn, else ``("box", box)``."""
+    if p.get("turn") is not None and (key == "markers" or p.get("box") == game.spec.arrivals_box):
+        return "turn", p["turn"]
+    return "box", p.get("box")
+
+
+def _capacities(game: Game) -> dict[tuple[str, object], int]:
+    """Slots each box and turn needs: the most units and markers any scenario puts there; boxes have at least
+    two rows, turns one slot."""
+    most = {("box", box): 2 * COLUMNS for box in game.spec.boxes} | {("turn", t): 1 for t in game.spec.turns}
     for path in sorted((game.folder / "scenarios").glob("*.yaml")):
         data = yaml.load(path.read_bytes(), Loader=SAFE_LOADER) or {}
-        placed = Counter(p.get("box") for key in ("units", "markers") for p in data.get(key) or []
+        placed = Counter(_zone_of(game, key, p) for key in ("units", "markers") for p in data.get(key) or []
                          if isinstance(p, dict))
-        for box in most:
-            most[box] = max(most[box], placed[box])
+        for zone in most:
+            most[zone] = max(most[zone], placed[zone])
     return most
 
 
@@ -103,17 +113,20 @@ def boxes_layout(game: Game, counter_px: int) -> BoxesLayout:
     """The zones of a game's boxes-and-tracks board for counters of ``counter_px``."""
     pitch = counter_px + 6
     zones: list[Zone] = []
-    cell_w = max(pitch + 2 * PAD, 96)
-    cell_h = TITLE_H + pitch + PAD
+    capacity = _capacities(game)
+    per_turn = max(capacity[("turn", t)] for t in game.spec.turns)
+    columns = min(per_turn, TURN_COLUMNS)
+    cell_w = max(columns * pitch + 2 * PAD, 96)
+    cell_h = TITLE_H + math.ceil(per_turn / columns) * pitch + PAD
     y = MARGIN + TITLE_H
     for i, turn in enumerate(game.spec.turns):
         r, c = divmod(i, TURNS_PER_ROW)
-        zones.append(Zone(f"Turn {turn}", "turn", turn, MARGIN + c * cell_w, y + r * cell_h, cell_w, cell_h, pitch))
+        zones.append(Zone(TURN_ZONE.format(turn), "turn", turn, MARGIN + c * cell_w, y + r * cell_h, cell_w, cell_h,
+                          pitch))
     y += math.ceil(len(game.spec.turns) / TURNS_PER_ROW) * cell_h + MARGIN
     box_w = max(COLUMNS * pitch + 2 * PAD, min(len(game.spec.turns), TURNS_PER_ROW) * cell_w)
-    capacity = _capacities(game)
     for box in [*game.spec.boxes, None]:
-        rows = math.ceil((capacity[box] if box else len(game.manifest.markers) or 1) / COLUMNS)
+        rows = math.ceil((capacity[("box", box)] if box else len(game.manifest.markers) or 1) / COLUMNS)
         h = TITLE_H + rows * pitch + PAD
         zones.append(Zone(box_title(box), "box", box, MARGIN, y, box_w, h, pitch) if box
                      else Zone(MARKERS_ZONE, "markers", "", MARGIN, y, box_w, h, pitch))

@@ -9,6 +9,13 @@ and the counter's fixed values (a Marker trait: ``side``, ``counter``,
 strengths ...) around the BasicPiece.  A marker has the ``Marker`` prototype,
 a value label and its ``marker`` id.
 
+Pieces lie in two layers of every map (``LayeredPieceCollection`` on the
+property ``Layer``): markers below, units above, so a click on a stack always
+reaches its units; markers never stack (an ``immob;`` trait).  Counters whose
+rules need a facing (``game.yaml`` ``facing``) turn one hexside a step (a
+``rotate;`` trait), and the game's turn markers (``game.yaml`` ``turn_markers``)
+go to the current turn's box when the turn tracker's turn changes.
+
 A piece that enters a game has its prototypes spliced in (VASSAL's
 ``PieceCloner``); saves therefore carry the *expanded* chain
 (:func:`expanded`) with each trait's state set from the position
@@ -24,14 +31,19 @@ from ...game.position import MarkerAt, Unit
 from ...game.schema import Counter, Marker
 from .counters import COUNTER_SIZE, counter_image_name, hidden_image_name, marker_image_name
 from ..engine.pieces import Trait, basic_state, basic_type, encode_add_piece, marker_trait
-from .traits import (KEY_DELETE, KEY_ELIMINATE, KEY_FLIP, KEY_MASK, clone_trait, delete_trait, dynamic_property_trait,
-                     flip_trait, label_trait, mark_moved_trait, mask_trait, prototype_trait, report_trait,
-                     send_to_zone_trait)
+from .turns import TURN_PROPERTY
+from .traits import (KEY_DELETE, KEY_ELIMINATE, KEY_FLIP, KEY_MASK, KEY_TO_TURN, clone_trait, delete_trait,
+                     dynamic_property_trait, flip_trait, label_trait, mark_moved_trait, mask_trait, no_stack_trait,
+                     prototype_trait, report_trait, rotate_trait, send_to_zone_trait)
 
 MAIN_MAP = "Main Map"
 BOXES_MAP = "Boxes and tracks"
 MOVED_IMAGE = "moved.png"
 MARKER_PROTOTYPE = "Marker"
+LAYER_PROPERTY = "Layer"
+MARKER_LAYER, UNIT_LAYER = "Markers", "Units"
+LAYERS = (MARKER_LAYER, UNIT_LAYER)  # bottom first
+TURN_ZONE = "Turn {}"  # the boxes map's zone of a turn
 UNIT_PROPERTIES = ("unit", "flags", "carried_by", "spent", "arrives", "entry")  # per-piece values (DynamicProperty)
 
 
@@ -107,8 +119,9 @@ def prototypes(game: Game) -> dict[str, tuple[Trait, ...]]:
         out[side.name] = (report_trait([KEY_FLIP, KEY_MASK, KEY_ELIMINATE, KEY_DELETE]), delete_trait(), clone_trait(),
                           send_to_zone_trait("Eliminate", KEY_ELIMINATE, BOXES_MAP,
                                              box_title(game.spec.eliminated_box)),
-                          moved, marker_trait({"side_name": side.name}))
-    out[MARKER_PROTOTYPE] = (report_trait([KEY_DELETE]), delete_trait(), clone_trait())
+                          moved, marker_trait({"side_name": side.name, LAYER_PROPERTY: UNIT_LAYER}))
+    out[MARKER_PROTOTYPE] = (report_trait([KEY_DELETE]), delete_trait(), clone_trait(), no_stack_trait(),
+                             marker_trait({LAYER_PROPERTY: MARKER_LAYER}))
     return out
 
 
@@ -117,12 +130,21 @@ def hideable(game: Game, c: Counter) -> bool:
     return c.type in game.spec.hideable.get(c.side, ())
 
 
+def facing_flags(game: Game, c: Counter) -> list[str]:
+    """The flags of a counter's facings, clockwise from its top (``game.yaml`` ``facing``); empty when its type has
+    none."""
+    facing = game.spec.facing
+    return list(facing.flags) if facing is not None and c.type in facing.unit_types else []
+
+
 def counter_def(game: Game, c: Counter, gpid: str) -> PieceDef:
     """The palette piece of a counter."""
     side = next(s for s in game.spec.sides if s.id == c.side)
     traits: list[Trait] = [prototype_trait(side.name)]
     if hideable(game, c):
         traits.append(mask_trait(hidden_image_name(c.side)))
+    if facing_flags(game, c):
+        traits.append(rotate_trait(len(facing_flags(game, c))))
     image = counter_image_name(c.id)
     if c.back is not None:
         traits.append(flip_trait(image, counter_image_name(c.id, back=True), c.back_name or c.name))
@@ -132,9 +154,13 @@ def counter_def(game: Game, c: Counter, gpid: str) -> PieceDef:
     return PieceDef(tuple(traits), image, c.name, gpid)
 
 
-def marker_def(m: Marker, gpid: str) -> PieceDef:
-    """The palette piece of a marker."""
-    return PieceDef((prototype_trait(MARKER_PROTOTYPE), label_trait(), dynamic_property_trait("toward"),
+def marker_def(game: Game, m: Marker, gpid: str) -> PieceDef:
+    """The palette piece of a marker; a turn marker (``game.yaml`` ``turn_markers``) also goes to the turn
+    tracker's current turn on the module's "follow the turn" key."""
+    current_turn = TURN_ZONE.format(f"${TURN_PROPERTY}$")
+    follow = (send_to_zone_trait("", KEY_TO_TURN, BOXES_MAP, current_turn, "Follow the turn"),) \
+        if m.id in game.spec.turn_markers else ()
+    return PieceDef((prototype_trait(MARKER_PROTOTYPE), *follow, label_trait(), dynamic_property_trait("toward"),
                      marker_trait({"marker": m.id})), marker_image_name(m.id), m.name, gpid)
 
 
@@ -174,6 +200,8 @@ def unit_piece(game: Game, unit: Unit, gpid: str, pid: str, map_name: str, x: in
             t = _with_state(t, "2" if spec.back_flag in flags else "1")
         elif t.kind == "obs":
             t = _with_state(t, f"{_side_name(game, unit.counter.side)};" if spec.hidden_flag in flags else "null;")
+        elif t.kind == "rotate":
+            t = _with_state(t, str(facing_index(game, unit)))
         elif t.kind == "PROP":
             name = t.type.split(";", 2)[1]
             t = _with_state(t, values.get(name, "|".join(sorted(flags - _face_flags(game, unit.counter)))))
@@ -188,7 +216,13 @@ def _face_flags(game: Game, c: Counter) -> set[str]:
         out.add(game.spec.back_flag)
     if hideable(game, c):
         out.add(game.spec.hidden_flag)
-    return out
+    return out | set(facing_flags(game, c))
+
+
+def facing_index(game: Game, unit: Unit) -> int:
+    """The rotation of a unit's piece: the index of its facing flag among its counter's facings (0 without one)."""
+    faces = facing_flags(game, unit.counter)
+    return next((i for i, f in enumerate(faces) if unit.has(f)), 0)
 
 
 def _side_name(game: Game, side_id: str) -> str:
@@ -197,7 +231,7 @@ def _side_name(game: Game, side_id: str) -> str:
 
 def marker_piece(game: Game, marker: MarkerAt, gpid: str, pid: str, map_name: str, x: int, y: int) -> str:
     """The AddPiece command of a marker of a position: its value on the label, the hex it points toward."""
-    d = marker_def(game.markers[marker.marker], gpid)
+    d = marker_def(game, game.markers[marker.marker], gpid)
     states = {"label": "" if marker.value is None else _value(marker.value),
               "PROP": "" if marker.toward is None else game.map.name(marker.toward)}
     traits = tuple(_with_state(t, states[t.kind]) if t.kind in states else t for t in expanded(game, d.traits))

@@ -27,6 +27,9 @@ KEY_MASK = f"{ord('M')},{CTRL}"
 KEY_ELIMINATE = f"{ord('E')},{CTRL}"
 KEY_MARK_MOVED = f"{ord('M')},{CTRL_SHIFT}"
 KEY_LABEL = f"{ord('L')},{CTRL}"
+KEY_ROTATE_CW = f"{ord(']')},{CTRL}"
+KEY_ROTATE_CCW = f"{ord('[')},{CTRL}"
+KEY_TO_TURN = f"{ord('T')},{CTRL_SHIFT}"   # sent to the turn markers when the turn tracker moves
 
 REPORT_FORMAT = "$location$: $menuCommand$ ($oldPieceName$)"  # VASSAL adds the "* " itself
 
@@ -90,9 +93,12 @@ def report_trait(keys: list[str]) -> Trait:
     return Trait("report;" + encode([encode(keys, ","), REPORT_FORMAT, "", "", "Report", "false"], ";"), "-1")
 
 
-def send_to_zone_trait(command: str, key: str, map_name: str, zone: str) -> Trait:
-    """SendToLocation ``sendto;`` to a zone of a map (destination ``Z``), e.g. the eliminated box."""
-    fields = [command, key, map_name, "", 0, 0, "", "", 0, 0, 1, 1, command, "Z", zone, "", "", ""]
+def send_to_zone_trait(command: str, key: str, map_name: str, zone: str, description: str = "") -> Trait:
+    """SendToLocation ``sendto;`` to a zone of a map (destination ``Z``), e.g. the eliminated box.
+
+    An empty ``command`` gives no menu item (the key alone moves the piece); ``zone`` may name properties,
+    as ``Turn $Turn$`` names the turn tracker's current turn."""
+    fields = [command, key, map_name, "", 0, 0, "", "", 0, 0, 1, 1, description or command, "Z", zone, "", "", ""]
     return Trait("sendto;" + encode(fields, ";"), encode(["", "", ""], ";"))
 
 
@@ -106,3 +112,19 @@ def label_trait(value: str = "") -> Trait:
     fields = [KEY_LABEL, "Set value", 10, "255,255,255", "0,0,0", "b", 0, "c", 0, "t", "c",
               "$pieceName$ ($label$)", "Dialog", 1, 0, "TextLabel", "Value"]
     return Trait("label;" + encode(fields, ";"), value)
+
+
+def rotate_trait(steps: int, index: int = 0) -> Trait:
+    """FreeRotator ``rotate;`` with ``steps`` fixed angles (six on a hex grid: one hexside a step), Ctrl+] clockwise
+    and Ctrl+[ counter-clockwise; state: the angle's index, clockwise from the counter's top (``validAngles[i]``
+    is ``-i * 360 / steps`` degrees)."""
+    fields = [steps, KEY_ROTATE_CW, KEY_ROTATE_CCW, "Turn clockwise", "Turn counter-clockwise",
+              "", "", "Facing", "Facing", "", "", "", "true"]
+    return Trait("rotate;" + encode(fields, ";"), str(index))
+
+
+def no_stack_trait() -> Trait:
+    """Immobilized ``immob;``: the piece never joins a stack (selected and moved as usual); a marker lying
+    under a stack then never takes the clicks meant for the stack's units."""
+    return Trait("immob;" + encode(["", "N", "R", "Does not stack"], ";"))
+

@@ -20,6 +20,7 @@ from ..engine.pieces import fast_decode, java_int
 from ..engine.seqenc import encode
 
 TRACKER_ID = "TurnTracker0"
+TURN_PROPERTY = "Turn"  # the turn level's property: ``$Turn$`` is the current turn
 PREFIX = "TURN" + TRACKER_ID
 
 
@@ -58,7 +59,7 @@ def tracker_levels(spec: GameSpec) -> list[tuple[str, list[str]]]:
     """The tracker's levels for a game, outermost first, as (property name, values): turns, player turns
     (side names, in ``player_turns`` order) when the game has them, phases."""
     names = {s.id: s.name for s in spec.sides}
-    levels = [("Turn", list(spec.turns))]
+    levels = [(TURN_PROPERTY, list(spec.turns))]
     if spec.player_turns:
         levels.append(("Player", [names[s] for s in spec.player_turns]))
     return levels + [("Phase", list(spec.phases))]

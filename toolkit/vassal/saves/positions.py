@@ -20,12 +20,14 @@ from ..design.board import BoardLayout, board_layout, hex_centre
 from ..design.boxes import BoxesLayout, boxes_layout
 from ..design.counters import COUNTER_SIZE
 from .imported import imported_save_to_position, load_counter_map, load_record
-from ..design.piecedefs import BOXES_MAP, MAIN_MAP, marker_piece, piece_gpids, unit_piece
+from ..design.gameprops import property_commands, read_properties
+from ..design.piecedefs import BOXES_MAP, LAYERS, MAIN_MAP, UNIT_LAYER, marker_piece, piece_gpids, unit_piece
 from .savefile import SaveContents, Unplaced, encode_save, read_save, save_to_position, source_label
 from ..engine.seqenc import encode
 from ..design.turns import position_turn_command, read_position_turn
 
 
+MARKER_OFFSET = (-12, 12)  # a marker in a hex lies this far from the centre: its corner shows beside a stack
 _PARTS: dict[int, tuple] = {}  # id(game) -> (game, board, boxes, gpids); the game is kept so its id stays its own
 
 
@@ -56,9 +58,15 @@ class ModuleLayout:
         return (BOXES_MAP, *zone.slot(i))
 
     def place(self, thing: Unit | MarkerAt) -> tuple[str, int, int] | None:
-        """A hex centre on the main map; a slot of a box (carried units on their carrier), a turn or the markers."""
+        """A hex centre on the main map (a marker a little off it, so that it shows beside a stack); a slot of
+        a box (carried units on their carrier), a turn or the markers; a unit waiting in the game's
+        ``arrivals_box`` with an arrival turn, a slot of that turn's box on the turn record track."""
         if thing.hex is not None:
-            return (MAIN_MAP, *hex_centre(self.board, self.game.map, thing.hex))
+            x, y = hex_centre(self.board, self.game.map, thing.hex)
+            dx, dy = (0, 0) if isinstance(thing, Unit) else MARKER_OFFSET
+            return MAIN_MAP, x + dx, y + dy
+        if isinstance(thing, Unit) and thing.arrives is not None and thing.box == self.game.spec.arrivals_box:
+            return self._slot("turn", thing.arrives, thing)
         if thing.box is not None and thing.box in self.game.spec.boxes:
             return self._slot("box", thing.box, thing)
         if isinstance(thing, MarkerAt):
@@ -75,12 +83,17 @@ class ModuleLayout:
         """The marker's full piece (:func:`piecedefs.marker_piece`)."""
         return marker_piece(self.game, marker, self.gpids[marker.marker], pid, map_name, x, y)
 
+    def stack_layer(self, thing: Unit | MarkerAt) -> int | None:
+        """Units stack in the units layer; markers never stack."""
+        return LAYERS.index(UNIT_LAYER) if isinstance(thing, Unit) else None
+
     def game_commands(self, position: Position) -> list[str]:
-        """Both maps' boards and the turn tracker at the position's turn and phase."""
+        """Both maps' boards, the turn tracker at the position's turn and phase, the scenario and parameters."""
         spec = self.game.spec
         return [encode([f"{MAIN_MAP}BoardPicker", spec.title, 0, 0], "\t"),
                 encode([f"{BOXES_MAP}BoardPicker", BOXES_MAP, 0, 0], "\t"),
-                position_turn_command(spec, position.turn, position.phasing_side, position.phase)]
+                position_turn_command(spec, position.turn, position.phasing_side, position.phase),
+                *property_commands(position.scenario, position.params)]
 
     def zone_of(self, map_name: str, x: int, y: int) -> tuple[str, str] | None:
         """The zone of a point of the boxes map, as ``(kind, key)``; None elsewhere."""
@@ -135,7 +148,8 @@ def contents_to_position(save: SaveContents, game: Game,
     layout = ModuleLayout.of(game)
     by_gpid = {gpid: pid for pid, gpid in layout.gpids.items() if pid in game.counters}
     return save_to_position(save, game, by_gpid, boards={game.spec.title: layout.board}, map_name=MAIN_MAP,
-                            zones=layout.zone_of, names=names, **read_position_turn(game.spec, save.other))
+                            zones=layout.zone_of, names=names, **read_position_turn(game.spec, save.other),
+                            **read_properties(save.other))
 
 
 def read_position_save(path: str | os.PathLike[str] | IO[bytes], game_id: str | None = None,

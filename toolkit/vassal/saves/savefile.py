@@ -43,7 +43,7 @@ from typing import IO, Callable, Mapping, Protocol
 from ...fileio import write_atomic
 from ...game import Game, Position, PositionFile, position_from_file
 from ...game.position import MarkerAt, Unit
-from ...game.schema import MarkerPlacement, UnitPlacement
+from ...game.schema import Counter, GameSpec, MarkerPlacement, UnitPlacement
 from ...hexgrid import HexNameError
 from ..design.board import BoardLayout
 from ..engine.pieces import (SavePiece, SaveStack, TraitLimitError, basic_state, basic_type, encode_add_piece,
@@ -409,7 +409,7 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
                      boards: Mapping[str, NamedBoard | tuple[int, int]] | None = None,
                      edge: tuple[int, int] | Mapping[str, tuple[int, int]] = (0, 0),
                      map_name: str | None = None, turn: str | None = None, phase: str | None = None,
-                     phasing_side: str | None = None,
+                     phasing_side: str | None = None, scenario: str | None = None, params: dict | None = None,
                      zones: Callable[[str, int, int], tuple[str, str] | None] | None = None,
                      names: Mapping[str, str] | None = None) -> tuple[PositionFile, list[Unplaced]]:
     """The position a save shows, and the pieces it could not place.
@@ -434,8 +434,10 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
     A counter's back face (its flip layer past the first level) gives the
     game's ``back_flag``, a face-down piece (masked) its ``hidden_flag``.
 
-    Turn, phase and phasing side come from the arguments, else from the save's
-    ``savedata`` (written by :func:`position_to_save`), else the game's first.
+    Turn, phase, phasing side, scenario and parameters come from the arguments, else from the save's
+    ``savedata`` (written by :func:`position_to_save`), else the game's first (no scenario, no parameters).
+    A unit in a turn's zone waits in the game's ``arrivals_box`` with that arrival turn; a piece turned by
+    its rotation trait carries the facing flag of its angle (``game.yaml`` ``facing``).
     Pieces on unknown maps or boards, off the map's hexes, or of unknown
     counters are returned in the list.
     """
@@ -552,7 +554,7 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
             lost(p, f"unknown counter (gpid {_shown(p.gpid)}, name {_shown(p.name)}"
                     + (f", counter property {_shown(props['counter'])}" if "counter" in props else "") + ")")
             continue
-        box = zone[1] if zone is not None and zone[0] == "box" else None
+        box, arrives = _box_of(zone, game.spec, props.get("arrives"))
         if hexname is None and box is None:
             lost(p, why)
             continue
@@ -571,13 +573,14 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
             flags.add(game.spec.back_flag)
         if p.masked_by and game.spec.hidden_flag:
             flags.add(game.spec.hidden_flag)
+        flags.update(_facing(p, game.spec, counters[cid]))
         try:
             spent = max(0.0, float(props.get("spent") or 0))
         except ValueError:
             spent = 0.0
         units.append(dict(id=uid, counter=cid, hex=hexname, box=box, flags=sorted(flags),
                           carried_by=props.get("carried_by") or None, spent=spent,
-                          turn=props.get("arrives") if props.get("arrives") in game.spec.turns else None,
+                          turn=arrives,
                           entry=_entry_names(game, props.get("entry", ""))))
     place_of = {u["id"]: (u["hex"], u["box"]) for u in units}
     for u in units:
@@ -591,14 +594,39 @@ def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str,
                 return v
         return default
 
+    if scenario is None and isinstance(meta.get("scenario"), str):
+        scenario = meta["scenario"]
+    if params is None:
+        params = meta.get("params") if isinstance(meta.get("params"), dict) else {}
     pf = PositionFile(
-        game=spec.id, scenario=meta.get("scenario") if isinstance(meta.get("scenario"), str) else None,
+        game=spec.id, scenario=scenario,
         turn=pick(turn, "turn", spec.turns, spec.turns[0]),
         phase=pick(phase, "phase", spec.phases, spec.phases[0]),
         phasing_side=pick(phasing_side, "phasing_side", [s.id for s in spec.sides], spec.sides[0].id),
-        params=meta.get("params") if isinstance(meta.get("params"), dict) else {},
+        params=params,
         units=[UnitPlacement(**u) for u in units], markers=markers)
     return pf, unplaced
+
+
+def _box_of(zone: tuple[str, str] | None, spec: GameSpec, arrives: str | None) -> tuple[str | None, str | None]:
+    """The box of a unit in a zone of the boxes map and its arrival turn: a turn's zone is the game's
+    ``arrivals_box`` with that turn; elsewhere the turn is the unit's ``arrives`` property, if a turn."""
+    arrives = arrives if arrives in spec.turns else None
+    if zone is None:
+        return None, arrives
+    kind, key = zone
+    if kind == "turn" and spec.arrivals_box is not None:
+        return spec.arrivals_box, key
+    return (key if kind == "box" else None), arrives
+
+
+def _facing(p: SavePiece, spec: GameSpec, counter: Counter) -> set[str]:
+    """The facing flag a piece's rotation shows (``rotate`` state: the angle's index, clockwise from the top), for
+    counters whose type has a facing; empty otherwise."""
+    state = p.trait_state("rotate")
+    if state is None or spec.facing is None or counter.type not in spec.facing.unit_types:
+        return set()
+    return {spec.facing.flags[java_int(state, 0) % len(spec.facing.flags)]}
 
 
 # ---------------------------------------------------------------- position -> save
@@ -631,6 +659,9 @@ class SaveLayout(Protocol):
 
     def marker_piece(self, marker: MarkerAt, pid: str, map_name: str, x: int, y: int) -> str:
         """The AddPiece command of a marker."""
+
+    def stack_layer(self, thing: Unit | MarkerAt) -> int | None:
+        """The layer of the stack a unit or marker joins, or None for a piece that never stacks."""
 
     def game_commands(self, position: Position) -> list[str]:
         """The commands after the pieces: board placements, the turn tracker's state ..."""
@@ -678,6 +709,10 @@ class SimpleLayout:
         props = {"marker": marker.marker, "value": "" if marker.value is None else str(marker.value)}
         return self._piece(marker.marker, self.position.game.markers[marker.marker].name, props, pid, map_name, x, y)
 
+    def stack_layer(self, thing: Unit | MarkerAt) -> int | None:
+        """Everything stacks, in the map's one layer."""
+        return 0
+
     def game_commands(self, position: Position) -> list[str]:
         """The board placement."""
         return [encode([f"{self.map_name}BoardPicker", self.board_name, 0, 0], "\t")]
@@ -718,14 +753,14 @@ def encode_save(position: Position, layout: SaveLayout, *, module_name: str | No
                 first_id: int = 1000) -> tuple[bytes, list[str]]:
     """The ``.vsav`` bytes of a position laid out by ``layout``, and the ids of what it leaves out.
 
-    Pieces at the same point form one stack (carriers followed by what they
-    carry, then markers).  Turn, phase, side, scenario and parameters also go
+    Pieces at the same point form one stack per layer (carriers followed by what they
+    carry, then markers), pieces that never stack stand alone.  Turn, phase, side, scenario and parameters also go
     in ``savedata``.  The same input always gives the same bytes.
     """
     game = position.game
     omitted: list[str] = []
     cmds: list[str] = ["begin_save", ""]
-    stacks: dict[tuple[str, int, int], list[str]] = {}
+    stacks: dict[tuple[str, int, int, int], list[str]] = {}
     next_id = first_id
     things: list[Unit | MarkerAt] = [*_stacking_order(position), *position.markers]
     for thing in things:
@@ -737,9 +772,11 @@ def encode_save(position: Position, layout: SaveLayout, *, module_name: str | No
         next_id += 1
         piece = layout.unit_piece if isinstance(thing, Unit) else layout.marker_piece
         cmds.append(piece(thing, pid, *where))
-        stacks.setdefault(where, []).append(pid)
-    for (map_name, x, y), ids in stacks.items():
-        cmds.append(encode_stack(str(next_id), map_name, x, y, ids))
+        layer = layout.stack_layer(thing)
+        if layer is not None:
+            stacks.setdefault((*where, layer), []).append(pid)
+    for (map_name, x, y, layer), ids in stacks.items():
+        cmds.append(encode_stack(str(next_id), map_name, x, y, ids, layer))
         next_id += 1
     cmds += layout.game_commands(position)
     cmds.append("end_save")
