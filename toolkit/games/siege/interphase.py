@@ -292,7 +292,8 @@ def stairways(position: Position) -> dict[str, Any]:
     cut_off = {h: _temporary_sites(board, h) for h in f.base if f.base[h] in kinds and held[h] == JEWISH
                and not _has_ground_access(board, h)}
     used: set[Hex] = set()
-    recorded = [_judge_stairway(board, pair, cut_off, used) for pair in stairway_pairs(position)]
+    pairs = sorted(stairway_pairs(position), key=lambda pair: sorted(map(f.name, pair)))
+    recorded = [_judge_stairway(board, pair, cut_off, used) for pair in pairs]
     return {"rule": "18.36", "gate_stairways": gates,
             "temporary": [{"hex": f.name(h), "kind": f.base[h], "to": _names(board, to)}
                           for h, to in sorted(cut_off.items(), key=lambda kv: f.name(kv[0]))],
