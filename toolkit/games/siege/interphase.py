@@ -184,7 +184,7 @@ def repairs(position: Position, week: int, roll: int | None = None, allocation: 
     key = upcoming_period(position, period)
     if key == PERIODS[0] and not delay:
         raise ValueError("no Repair roll before the first Assault Period (19.6); only the extra roll for a week of "
-                         "delay after a completed shaft (give delay)")
+                         "delay after a completed shaft (the delay option, --delay)")
     board, _ = _board(position)
     share = float(_section(position, "interphase")["repair_max_share"])
     held = _elevated_control(board, board.roman_areas)
