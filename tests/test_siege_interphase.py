@@ -8,7 +8,7 @@ import pytest
 from siege_positions import pos
 from test_siege_movement import dest
 from toolkit.cli import main
-from toolkit.games.siege import ramps, repairs, stairways, withdrawal
+from toolkit.games.siege import command, ramps, repairs, stairways, withdrawal
 from toolkit.games.siege.interphase import upcoming_period
 
 GAME = "siege-of-jerusalem"
@@ -177,6 +177,16 @@ def test_18_36_a_temporary_stairway_is_a_stairway_for_movement():
     assert dest(cut, ["j"], "AA35") == (None, "8.93")
     laddered = pos(units, side="jewish", params={"roman_areas": "New City", "temporary_stairways": "AA34-AA35"})
     assert dest(laddered, ["j"], "AA35")[1] == ["AA34", "AA35"]
+
+
+def test_18_36_a_temporary_stairway_carries_command_control():
+    # a Faction Leader in the Tyropoeon City (AA35) traces CC up the temporary Stairway to Bastion AA34: one hex,
+    # against nine round by the map's Stairways (5.1, 8.93)
+    units = [("l", "y-leader", "AA35"), ("j", "y-regulars-5-7", "AA34")]
+    for extra, hexes in (({}, 9), ({"temporary_stairways": "AA34-AA35"}, 1)):
+        p = pos(units, side="jewish", params={"roman_areas": "New City", **extra})
+        (hq,) = command(p).hqs
+        assert hq.hexes[p.by_id["j"].hex] == hexes
 
 
 # -- toolkit siege ramps / repairs / withdrawal / stairways -----------------------------------------------------------
