@@ -64,7 +64,8 @@ def test_19_4_once_per_game_but_extended_in_the_same_interphase():
     earlier = pos([], turn="AP II/7", markers=ramp, params={"ramps_built": "II"})
     r = ramps(earlier, 9)
     assert (r["may_build"], r["sites"]) == (0, [])           # built before AP II: none before AP III (19.4)
-    assert r["why"].startswith("Ramps are built only once per game (19.4)")
+    assert r["why"] == "Ramps are built only once per game (19.4): this one was built before Assault Period II"
+    assert ramps(pos([], turn="AP II/7", markers=ramp), 9)["may_build"] == 0      # no parameter: an earlier one
     same = pos([], turn="AP I/7", markers=ramp, params={"ramps_built": "II"})
     r = ramps(same, 5)                                       # week 5: three hexes, one built
     assert (r["may_build"], r["built"]) == (2, [{"hex": "RR35", "toward": "QQ36"}])

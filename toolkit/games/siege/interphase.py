@@ -110,8 +110,8 @@ def _ramp_allowance(position: Position, board: Board, week: int, key: str) -> tu
     """The Ramp hexes the Roman may still build before Assault Period ``key``, and why (19.4, 19.1)."""
     built = position.params.get("ramps_built")
     if board.ramps and str(built).upper() != key:
-        return 0, (f"Ramps are built only once per game (19.4): this one was built before Assault Period "
-                   f"{built or 'an earlier one'} (parameter ramps_built)")
+        when = f"before Assault Period {built}" if built else "in an earlier interphase (no parameter ramps_built)"
+        return 0, f"Ramps are built only once per game (19.4): this one was built {when}"
     table = assault.preparation(week, folder=position.game.folder)["ramps"] or 0
     cap = min(table, int(_section(position, "preparation")["ramp_hexes_per_game"]))
     left = max(0, cap - len(board.ramps))
