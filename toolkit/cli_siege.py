@@ -256,11 +256,94 @@ def cmd_sally(args: argparse.Namespace) -> None:
         print(f"  {data['closes']}")
 
 
+def _pairs(items: Sequence[str] | None, option: str, shape: str) -> list[tuple[str, str]]:
+    """``A:B`` / ``A=B`` items of ``option`` split at the first ``:`` or ``=`` (``shape`` names them in errors)."""
+    out = []
+    for item in items or []:
+        a, sep, b = item.replace("=", ":", 1).partition(":")
+        if not sep or not a.strip() or not b.strip():
+            raise ValueError(f"{option} {item!r}: give {shape}")
+        out.append((a.strip(), b.strip()))
+    return out
+
+
+def cmd_ramps(args: argparse.Namespace) -> None:
+    """18.8, 18.81, 19.4: where the Roman may build his Ramp this interphase, and a build judged."""
+    position, rules = _rules(args)
+    data = rules.ramps(position, args.week, _pairs(args.build, "--build", "HEX:TOWARD (a Ramp hex and the Elevated "
+                                                                             "Hex it climbs)"), args.period)
+    if _dump(args, data):
+        return
+    print(f"Ramps before Assault Period {data['period']}: {data['why']}; {data['when']}")
+    if data["built"]:
+        print("  built: " + ", ".join(f"{r['hex']} toward {r['toward']}" for r in data["built"]))
+    if "build" not in data:
+        print(f"  {len(data['sites'])} sites (18.81): " + "; ".join(f"{s['hex']} toward {'/'.join(s['toward'])}"
+                                                                    for s in data["sites"]))
+        return
+    if data["allowed"]:
+        print("  allowed: marker ramp " + ", ".join(f"{m['hex']} toward {m['toward']}" for m in data["build"])
+              + f"; parameter ramps_built: {data['params']['ramps_built']} (19.4: once per game)")
+    for why in data["refused"]:
+        print(f"  refused: {why}")
+
+
+def cmd_repairs(args: argparse.Namespace) -> None:
+    """19.6: the Jewish Repair roll and what it repairs."""
+    position, rules = _rules(args)
+    allocation = {h: int(n) for h, n in _pairs(args.repair, "--repair", "HEX=N (points repaired there)")}
+    roll = Dice(args.seed).rolls(args.roll, 1, 2, "--roll")[0] if args.roll or args.seed is not None else None
+    data = rules.repairs(position, args.week, roll, allocation, delay=args.delay, period=args.period)
+    if _dump(args, data):
+        return
+    kind = "a week of delay after a completed shaft" if args.delay else f"before Assault Period {data['period']}"
+    head = f"Repairs, {kind} (19.6)"
+    if roll is not None:
+        head += f": roll {roll} {data['drm']:+d} (week {args.week}) = {data['points']} damage points"
+    print(head)
+    for h in data["hexes"]:
+        done = f", repaired {h['repaired']}: {h['after']} left" if "repaired" in h else ""
+        print(f"  {h['hex']}: damage {h['damage']}, " + (h["refused"] if h["refused"] else
+                                                         f"at most {h['max']} (half, 19.6){done}"))
+
+
+def cmd_withdrawal(args: argparse.Namespace) -> None:
+    """18.3: the end of an Assault Period: areas held, units kept or withdrawn, the next period's parameters."""
+    position, rules = _rules(args)
+    data = rules.withdrawal(position)
+    if _dump(args, data):
+        return
+    print("End of the Assault Period (18.3): the Romans hold " + (", ".join(data["roman_areas"]) or "no area")
+          + (f"; newly: {', '.join(data['newly_roman'])}" if data["newly_roman"] else ""))
+    for u in data["units"]:
+        line = f"  {u['unit']:16} {u['side']:7} {u['hex']:6} {u['where']}: {u['fate']} ({u['rule']})"
+        print(line + (f", to {u['to']}" if u["fate"] == "withdraws" else f", {u['to']}" if "to" in u else ""))
+    print(f"  next Assault Period: roman_areas: {data['params']['roman_areas'] or '-'}; razed_areas: "
+          f"{data['params']['razed_areas'] or '-'} (18.37); hex control starts afresh (18.3)")
+
+
+def cmd_stairways(args: argparse.Namespace) -> None:
+    """The second 18.36: the Jews' new Gate Stairways and temporary, Ladder-marked Stairways."""
+    position, rules = _rules(args)
+    data = rules.stairways(position)
+    if _dump(args, data):
+        return
+    print("Gate Entry hexsides into Roman areas, now Stairways (18.36): "
+          + (", ".join(g["hexside"] for g in data["gate_stairways"]) or "none"))
+    print("Jewish Bastions and Forts without a Stairway to Jewish ground, and where a temporary one may lead (18.36):")
+    for t in data["temporary"]:
+        print(f"  {t['hex']} ({t['kind']}): {', '.join(t['to']) or 'nowhere: no adjacent Jewish Ground hex'}")
+    for r in data["recorded"]:
+        print(f"  recorded {r['hexside']}: " + ("allowed" if r["allowed"] else f"refused: {r['why']}"))
+    print(f"  record one in the {data['record']}")
+
+
 def add_siege_parser(sub, rules_parser) -> None:
     """``toolkit siege SUBCOMMAND``; ``rules_parser`` is the CLI's ``_rules_parser`` (a position, ``--game``,
     ``--json``)."""
     s = sub.add_parser("siege", help="The Siege of Jerusalem: the Missile Table column, mining, Replacements, "
-                                     "Recovery, VP, Reserves, Multiple Attacks, Sallies (docs/cli.md)")
+                                     "Recovery, VP, Reserves, Multiple Attacks, Sallies, Ramps, repairs, "
+                                     "the withdrawal, Stairways (docs/cli.md)")
     ssub = s.add_subparsers(dest="siege_command", required=True)
 
     def table(name: str, help: str, func) -> argparse.ArgumentParser:
@@ -323,3 +406,17 @@ def add_siege_parser(sub, rules_parser) -> None:
     t.add_argument("--attack", nargs="+", metavar="UNIT", help="the units of the attack about to be resolved")
     t = rules_parser(ssub, "sally", "11.14: a Gate's Sally and the counterattacks it allows", cmd_sally)
     t.add_argument("--gate", required=True, metavar="HEX")
+    t = rules_parser(ssub, "ramps", "18.81, 19.4: where the Roman may build his Ramp; --build judges one", cmd_ramps)
+    t.add_argument("--week", type=int, required=True, help="the week of preparation (1-9, 19.1)")
+    t.add_argument("--build", nargs="+", metavar="HEX:TOWARD", help="Ramp hexes and the Elevated Hex each climbs")
+    t.add_argument("--period", help="the Assault Period about to start (default: from the position's turn)")
+    t = rules_parser(ssub, "repairs", "19.6: the Jewish Repair roll and the damage it removes", cmd_repairs)
+    t.add_argument("--week", type=int, required=True, help="the week of preparation the roll is made in (1-9)")
+    t.add_argument("--roll", type=int, nargs=1, metavar="N", help="the Repair roll (two dice)")
+    t.add_argument("--repair", nargs="+", metavar="HEX=N", help="the damage points removed from each hex")
+    t.add_argument("--delay", action="store_true", help="the extra roll for a week of delay after a shaft (19.6)")
+    t.add_argument("--period", help="the Assault Period about to start (default: from the position's turn)")
+    seed(t)
+    rules_parser(ssub, "withdrawal", "18.3: the end of an Assault Period: areas, withdrawals, next parameters",
+                 cmd_withdrawal)
+    rules_parser(ssub, "stairways", "18.36 (second): the Jews' new Gate and temporary Stairways", cmd_stairways)

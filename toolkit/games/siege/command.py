@@ -116,6 +116,8 @@ def trace(position: Position, hq: Unit, r: int, board: Board | None = None, zmap
     neighbors, elevated, ladders, blocked = f.neighbors, bd.elevated, bd.ladders, f.blocked
     plain = not bd.ramps
     ground_nbrs, wall_nbrs, low_nbrs, updown = _static_steps(f)
+    if bd.temporary_stairways:                                      # the second 18.36: Stairways in all respects
+        updown = updown | both_ways(bd.temporary_stairways)
     near = edges.get("near")
     if near is None:
         near = edges["near"] = (frozenset(x for h in bd.breaches for x in (h, *neighbors[h])),
@@ -191,10 +193,13 @@ def _static_steps(f) -> tuple[dict, dict, dict, frozenset]:
             ground[h] = tuple(b for b in ns if f.base[b] not in ELEVATED and frozenset((h, b)) not in f.blocked)
             walls[h] = tuple(b for b in ns if f.base[b] in ELEVATED)
             low[h] = tuple(b for b in ns if f.base[b] not in ELEVATED)
-        updown = frozenset(x for pair in f.stairway | f.entry if len(pair) == 2
-                           for x in (tuple(pair), tuple(reversed(tuple(pair)))))
-        got = f._cc_static = (ground, walls, low, updown)
+        got = f._cc_static = (ground, walls, low, both_ways(f.stairway | f.entry))
     return got
+
+
+def both_ways(pairs) -> frozenset:
+    """The ordered ``(a, b)`` and ``(b, a)`` of each two-hex hexside in ``pairs``."""
+    return frozenset(x for pair in pairs if len(pair) == 2 for x in (tuple(pair), tuple(reversed(tuple(pair)))))
 
 
 @dataclass(frozen=True)

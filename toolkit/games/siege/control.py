@@ -146,18 +146,24 @@ def elevated_control(position: Position, roman_areas: frozenset[str] | None = No
     return _elevated_control(board, board.roman_areas if roman_areas is None else roman_areas)
 
 
-def _elevated_control(board: Board, areas: frozenset[str]) -> dict[Hex, str]:
+def wall_side(board: Board, h: Hex, areas: frozenset[str]) -> str:
+    """18.35: the side holding the Wall section of the Elevated Hex ``h`` -- the Romans when every city area beside
+    it (and its own) is in ``areas``, else the Jews (18.34's Fortresses left out)."""
     f = board.facts
 
-    def beside(h: Hex) -> set[str]:
-        return ({f.region[h]} | {f.region[n] for n in f.neighbors[h]}) - {None}
+    def beside(x: Hex) -> set[str]:
+        return ({f.region[x]} | {f.region[n] for n in f.neighbors[x]}) - {None}
 
+    near = beside(h) or set().union(*(beside(n) for n in f.neighbors[h] if f.connected(h, n)))
+    return ROMAN if near and near <= areas else JEWISH
+
+
+def _elevated_control(board: Board, areas: frozenset[str]) -> dict[Hex, str]:
     out = {}
-    for h, base in f.base.items():
+    for h, base in board.facts.base.items():
         if base not in ELEVATED:
             continue
-        near = beside(h) or set().union(*(beside(n) for n in f.neighbors[h] if f.connected(h, n)))
-        side = ROMAN if near and near <= areas else JEWISH                               # 18.35
+        side = wall_side(board, h, areas)                                                # 18.35
         if base in FORTRESS and any(u.side == JEWISH for u in board.position.at(h)):
             side = JEWISH                                                                 # 18.34
         out[h] = side

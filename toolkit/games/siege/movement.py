@@ -573,7 +573,7 @@ class SiegeMove:
                 return Reason("8.91", "a unit passing a Gate at Ground level leaves it by its other Entry hexside")
             if first and a in bd.ladders and fresh_inf and self.side == ROMAN and self._ladder_room(a):
                 foot = [(m.ladder_climb + m.ladder_to_elevated, "e", None, None, False)]             # 8.7
-                if pair in f.stairway:
+                if bd.stairway(pair):
                     foot.append((m.level_change, "e", None, None, False))
                 return foot
             base = f.base[b]
@@ -593,7 +593,7 @@ class SiegeMove:
                 return out
             if not infantry_only:
                 return self._elevated_refusal()
-            if pair in f.stairway or (a in bd.breaches and bd.breach_connected(a, b)):
+            if bd.stairway(pair) or (a in bd.breaches and bd.breach_connected(a, b)):
                 return [(m.level_change, "e", None, None, False)]                                # 8.93
             if bd.ramps.get(a) == b:
                 return [(m.ramp_to_elevated, "e", None, None, False)]                           # 18.8
@@ -604,7 +604,7 @@ class SiegeMove:
                 if not bd.connected(a, b):
                     return Reason("8.93", "the Elevated Hexes are not connected (7.12): no wall runs between them")
                 return [(m.cost(f.base[b], self.side), "e", None, None, False)]
-            if pair in f.stairway or (f.base[a] == "gate" and pair in f.entry) or bd.breach_connected(b, a):
+            if bd.stairway(pair) or (f.base[a] == "gate" and pair in f.entry) or bd.breach_connected(b, a):
                 if f.base[a] == "gate" and pair in f.entry and bd.controller(a) != self.side and False:
                     return Reason("8.91", "")
                 why = self._ground_step(a, b, from_wall=True)

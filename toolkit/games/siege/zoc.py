@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...game import Position, Unit
-from ...hexgrid import Hex
+from ...hexgrid import Hex, HexNameError
 from ...mapdata import CompiledMap
 
 ELEVATED = frozenset({"wall", "bastion", "fort", "fortress", "gate", "bridge"})      # 2.11
@@ -114,6 +114,25 @@ def is_combat(u: Unit) -> bool:
     return unit_class(u) != "siege_engine"
 
 
+def opposite(h: Hex, across: Hex) -> Hex:
+    """The hex on the far side of ``h`` from its neighbour ``across`` (a Ramp's foot, 18.8, 18.81)."""
+    return Hex(2 * h.q - across.q, 2 * h.r - across.r)
+
+
+def stairway_pairs(position: Position) -> list[frozenset]:
+    """The hexsides of the position parameter ``temporary_stairways`` ("AA34-AA35 V44-U45": a Bastion or Fort and
+    the Ground hex its Ladder-marked Stairway leads to, the second 18.36); names that do not resolve are skipped
+    here (:func:`toolkit.games.siege.interphase.stairways` reports them)."""
+    out = []
+    for item in param_names(position, "temporary_stairways", " "):
+        a, _, b = item.partition("-")
+        try:
+            out.append(frozenset((position.game.map.resolve(a), position.game.map.resolve(b))))
+        except HexNameError:
+            continue
+    return out
+
+
 def param_names(position: Position, key: str, sep: str = ",") -> frozenset[str]:
     """The names a position parameter lists (``roman_areas: "New City, Lower City"``); empty when absent."""
     raw = position.params.get(key)
@@ -135,6 +154,7 @@ class Board:
     roman_hexes: frozenset = frozenset()
     jewish_hexes: frozenset = frozenset()
     razed: frozenset = frozenset()
+    temporary_stairways: frozenset = frozenset()        # hexside pairs (the second 18.36)
 
     @classmethod
     def of(cls, position: Position, facts: MapFacts) -> "Board":
@@ -164,7 +184,8 @@ class Board:
                     continue
             return frozenset(out)
         return cls(position, facts, bool(night), frozenset(breaches), ramps, frozenset(ladders), damage,
-                   names("roman_areas"), hexes("roman_hexes"), hexes("jewish_hexes"), names("razed_areas"))
+                   names("roman_areas"), hexes("roman_hexes"), hexes("jewish_hexes"), names("razed_areas"),
+                   frozenset(stairway_pairs(position)))
 
     # -- levels ----------------------------------------------------------------------------------------------
     def elevated(self, h: Hex) -> bool:
@@ -204,8 +225,13 @@ class Board:
         top = self.ramps.get(ramp)
         if top is None:
             return None
-        behind = Hex(2 * ramp.q - top.q, 2 * ramp.r - top.r)
+        behind = opposite(ramp, top)
         return behind if behind in self.facts.base else None
+
+    def stairway(self, pair: frozenset) -> bool:
+        """A Stairway hexside (8.93): the map's, or a temporary one the Jews built between Assault Periods (the
+        second 18.36; position parameter ``temporary_stairways``)."""
+        return pair in self.facts.stairway or pair in self.temporary_stairways
 
     def controller(self, h: Hex) -> str:
         """Who controls a hex (18.3): its occupant, else the Romans outside the city and in ``roman_areas``."""
