@@ -5,27 +5,28 @@ import {ramp, svgEl} from "./svg.js";
 const HEX = "14,2 25,8 25,20 14,26 3,20 3,8";   // a hex in the swatch's 28 × 28 box
 const LINE = "2,22 12,10 26,6";
 
-// Per layer, its swatches: [shape, class of the layer group, attributes, meaning]; the classes are the map's own.
+// Per layer, its swatches: [shape, class of the swatch's group, attributes, meaning]; the classes are the map's own
+// (the groups are `legend-*`, not `layer-*`: what selects a layer's marks selects none of these).
 const ENTRIES = {
-  moves: [["hex", "layer-moves", {class: "dest", fill: ramp(0)}, "a destination, cheap (green) to dear (red); the number is its cost in MP"],
-          ["hex", "layer-moves", {class: "dest stop", fill: ramp(0.5)}, "the move must stop there (■)"],
-          ["hex", "layer-moves", {class: "unreachable"}, "refused: hover it for the reason and rule"]],
-  path: [["line", "layer-path", {class: "move-path"}, "the cheapest path to the hex under the pointer"]],
-  zoc: [["hex", "layer-zoc", {class: "zoc"}, "in the enemy's zone of control (hatched)"]],
-  reach: [["hex", "layer-reach", {class: "reach", fill: ramp(1)}, "enemy units can reach or attack it (redder: more of them)"]],
+  moves: [["hex", "legend-moves", {class: "dest", fill: ramp(0)}, "a destination, cheap (green) to dear (red); the number is its cost in MP"],
+          ["hex", "legend-moves", {class: "dest stop", fill: ramp(0.5)}, "the move must stop there (■)"],
+          ["hex", "legend-moves", {class: "unreachable"}, "refused: hover it for the reason and rule"]],
+  path: [["line", "legend-path", {class: "move-path-swatch"}, "the cheapest path to the hex under the pointer"]],
+  zoc: [["hex", "legend-zoc", {class: "zoc"}, "in the enemy's zone of control (hatched)"]],
+  reach: [["hex", "legend-reach", {class: "reach", fill: ramp(1)}, "enemy units can reach or attack it (redder: more of them)"]],
   supply: [["line", "supply-line", {class: "path"}, "a supply line"],
            ["line", "supply-line", {class: "rail"}, "by rail"],
            ["line", "supply-line cut", {class: "path"}, "cut (✕ where)"]],
-  command: [["line", "layer-command", {class: "command-radius", stroke: "#1f77b4"}, "an HQ's command radius (a colour each)"],
-            ["cross", "layer-command", {class: "out-of-command"}, "out of command"]],
-  victory: [["line", "layer-victory", {class: "victory-road"}, "the victory road"],
-            ["hex", "layer-victory", {class: "held"}, "held"],
-            ["cross", "layer-victory", {class: "victory-cut"}, "cuts the road"]],
-  check: [["hex", "layer-check", {class: "violation-hex"}, "where the rule picked in Check is broken"]],
-  los: [["line", "layer-los", {class: "los-clear"}, "line of sight: visible"],
-        ["line", "layer-los", {class: "los-blocked"}, "blocked"],
-        ["hex", "layer-los", {class: "los-blocking"}, "a blocking hex"]],
-  goto: [["hex", "layer-goto", {class: "goto-hex"}, "the hex gone to"]],
+  command: [["line", "legend-command", {class: "command-radius", stroke: "#1f77b4"}, "an HQ's command radius (a colour each)"],
+            ["cross", "legend-command", {class: "out-of-command"}, "out of command"]],
+  victory: [["line", "legend-victory", {class: "victory-road"}, "the victory road"],
+            ["hex", "legend-victory", {class: "held"}, "held"],
+            ["cross", "legend-victory", {class: "victory-cut"}, "cuts the road"]],
+  check: [["hex", "legend-check", {class: "violation-hex"}, "where the rule picked in Check is broken"]],
+  los: [["line", "legend-los", {class: "los-clear"}, "line of sight: visible"],
+        ["line", "legend-los", {class: "los-blocked"}, "blocked"],
+        ["hex", "legend-los", {class: "los-blocking"}, "a blocking hex"]],
+  goto: [["hex", "legend-goto", {class: "goto-hex"}, "the hex gone to"]],
 };
 
 function swatch([shape, group, attrs]) {
