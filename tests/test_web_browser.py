@@ -14,11 +14,12 @@ import pytest
 import yaml
 
 from web_browser_support import (ROOT, api, bring_into_view, check_shown, checked, cli_json, first_paint,
-                                 hex_point, missing, open_page, select_unit, serve, shot, units_moved)
+                                 hex_point, missing, open_page, rule_text, select_unit, serve, shot, units_moved)
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
 
 SCENARIO_II = "modules/jerusalem-1948/scenarios/scenario-ii.yaml"
+JERUSALEM = "jerusalem-1948"
 NO_PRISONERS = "modules/no-prisoners/scenarios/scenario-1.yaml"
 
 
@@ -64,7 +65,7 @@ def test_hovering_an_unreachable_hex_says_why_with_the_rule_and_esc_clears(chrom
     box = page.locator("#hover-move")
     assert box.get_attribute("data-reason") == refused["reason"]
     assert box.get_attribute("data-rule") == refused["rule"]
-    assert f"(rule {refused['rule']})" in box.text_content()
+    assert f"(rule {rule_text(refused['rule'], JERUSALEM)})" in box.text_content()
     shot(page, "unreachable")
     page.keyboard.press("Escape")
     assert page.locator(".layer-moves .dest").count() == 0
@@ -79,15 +80,15 @@ def verdict(page) -> dict:
             "blocked": blocked.text_content() if blocked.count() else ""}
 
 
-def expected_verdict(los: dict) -> dict:
-    """What the page says for the CLI's answer ``los``: the ends (with their place names), the verdict, the rule,
-    convention and range, the blocking hexes."""
+def expected_verdict(los: dict, game: str | None = None) -> dict:
+    """What the page says for the CLI's answer ``los``: the ends (with their place names), the verdict, the rule
+    (with its topic on a position of ``game``), convention and range, the blocking hexes."""
     ends = []
     for end in (los["from"], los["to"]):
         place = cli_json("hex", los["map"], end)["place"]
         ends.append(f"{end} ({place})" if place else end)
     return {"verdict": f"{ends[0]} → {ends[1]}: {'VISIBLE' if los['visible'] else 'BLOCKED'}",
-            "rule": f"rule {los['rule']}, {los['convention']} convention, range {los['range']}",
+            "rule": f"rule {rule_text(los['rule'], game)}, {los['convention']} convention, range {los['range']}",
             "blocked": f"blocked by {', '.join(los['blocked_by'])}" if los["blocked_by"] else ""}
 
 
@@ -100,7 +101,7 @@ def test_line_of_sight_hebrew_university_to_greek_monastery(chromium, jerusalem)
     page.get_by_role("button", name="Pick two hexes on the map").click()
     page.mouse.click(*hex_point(page, expected["from"]))
     page.mouse.click(*hex_point(page, expected["to"]))
-    assert verdict(page) == expected_verdict(expected)
+    assert verdict(page) == expected_verdict(expected, JERUSALEM)
     assert page.locator(".layer-los .los-blocking").count() == len(expected["blocked_by"])
     assert page.locator(".layer-los .los-blocked").count() == (0 if expected["visible"] else 1)
     shot(page, "los")
@@ -109,7 +110,7 @@ def test_line_of_sight_hebrew_university_to_greek_monastery(chromium, jerusalem)
     page.fill("#los-from", "Hebrew University")
     page.fill("#los-to", "Greek Monastery")
     page.get_by_role("button", name="Draw").click()
-    assert verdict(page) == expected_verdict(expected)
+    assert verdict(page) == expected_verdict(expected, JERUSALEM)
     for link, kind in (("whole map SVG", "image/svg+xml"), ("PNG", "image/png"), ("ruling (SVG)", "image/svg+xml")):
         answer = page.request.get(jerusalem + page.get_by_role("link", name=link).get_attribute("href"))
         assert answer.ok and answer.headers["content-type"].startswith(kind)
@@ -118,7 +119,7 @@ def test_line_of_sight_hebrew_university_to_greek_monastery(chromium, jerusalem)
     page.check("#los-rules")
     page.get_by_role("button", name="Draw").click()
     page.wait_for_function("() => document.querySelector('#los-permalink')?.href.includes('rules=1')")
-    assert verdict(page) == expected_verdict({**own, "map": "jerusalem-1948"})
+    assert verdict(page) == expected_verdict({**own, "map": JERUSALEM}, JERUSALEM)
     assert not page.errors
 
 
@@ -217,7 +218,7 @@ def test_check_lists_the_violations_and_highlights_one(chromium, jerusalem, tmp_
     expected = cli_json("check", str(illegal))
     assert expected["violations"]
     page = open_page(chromium, jerusalem + "/")
-    assert checked(page, illegal) == check_shown(expected)
+    assert checked(page, illegal) == check_shown(expected, JERUSALEM)
     first = expected["violations"][0]
     flagged = page.eval_on_selector_all(".stack.flagged", "els => els.flatMap(e => e.dataset.units.split(' '))")
     assert set(first["units"]) <= set(flagged)

@@ -75,7 +75,7 @@ def move_by_click(page, unit: str, start: str, to: str) -> None:
 
 def test_a_game_played_for_a_few_moves_undone_redone_exported_and_opened_again(chromium, jerusalem, tmp_path):
     page = open_page(chromium, jerusalem + "/")
-    assert page.text_content("#standing") == "Turn May IV · overland phase (jewish)"
+    assert page.text_content("#standing") == "Turn May IV · Overland Movement Phase (jewish)"
     first = cli_json("moves", SCENARIO_II, "j-plm-1")
     to1 = next(d for d in first["destinations"] if d["cost"] >= 2)["hex"]
     move_by_click(page, "j-plm-1", "2817", to1)

@@ -61,7 +61,7 @@ def test_a_move_the_rules_refuse_names_the_reason_and_rule(client):
 @pytest.mark.parametrize("step, needle", [
     ("jump:x", "starts with none of"), ("move:>2817", "give the unit"), ("move:j-plm-1>2817;fly", "option 'fly'"),
     ("place:j-plm-1+j-ac-1>2817", "place takes one unit"), ("phase:lunch", "not a phase of jerusalem-1948"),
-    ("move:nobody>2817", "no unit 'nobody'"), ("move:j-plm-1>Atlantis", "Atlantis")])
+    ("turn:later", "turn:next"), ("move:nobody>2817", "no unit 'nobody'"), ("move:j-plm-1>Atlantis", "Atlantis")])
 def test_bad_steps_are_refused_naming_the_step(client, step, needle):
     r = client.get("/api/play", params={"source": J2, "step": step})
     assert r.status_code in (400, 404) and needle in r.json()["error"], r.text
@@ -73,6 +73,27 @@ def test_a_phase_step_sets_the_phase_and_its_side_and_clears_spent_points(client
     after = ok(client, "/api/play", source=N1, step="phase:west_cp_movement")
     assert (after["phase"], after["phasing_side"], after["turn"]) == ("west_cp_movement", "cp", "1916-II")
     assert after["log"][0]["kind"] == "phase"
+
+
+def test_turn_next_goes_through_the_phases_player_turns_and_turns(client):
+    """Jerusalem! (scenario II: May IV, the Jewish overland phase): road, then the Arab player turn's overland and
+    road (player_turns), then June I's Jewish overland phase."""
+    after = ok(client, "/api/play", source=J2, step=["turn:next"] * 4)
+    assert [(e["turn"], e["phase"], e["side"]) for e in after["log"]] == [
+        ("May IV", "road", "jewish"), ("May IV", "overland", "arab"), ("May IV", "road", "arab"),
+        ("June I", "overland", "jewish")]
+    assert after["log"][-1]["step"] == "turn:next" and "Overland Movement Phase" in after["log"][-1]["text"]
+
+
+def test_a_phase_named_for_its_side_sets_the_side_on_turn_next(client):
+    after = ok(client, "/api/play", source=N1, step=["phase:west_cp_movement", "turn:next"])
+    assert after["phasing_side"] == "cp" and after["phase"] != "west_cp_movement"
+
+
+def test_the_source_lists_the_combat_kinds_and_the_rule_topics(client):
+    jerusalem, nop = ok(client, "/api/source", source=J2), ok(client, "/api/source", source=N1)
+    assert jerusalem["combat_kinds"][:2] == ["attack", "first_fire"] and nop["combat_kinds"] == []
+    assert jerusalem["rule_topics"]["4.2"] == "entering an enemy ZOC" and nop["rule_topics"]["9.3"]
 
 
 def test_free_placement_says_no_rule_was_checked(client):

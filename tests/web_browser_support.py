@@ -21,6 +21,8 @@ from typing import Iterator
 
 import yaml
 
+from toolkit.game.module import load_bundled_game
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -203,9 +205,15 @@ def checked(page, position: Path) -> dict:
     return {"listed": listed, "hexes": sorted(hexes)}
 
 
-def check_shown(check: dict) -> dict:
-    """What :func:`checked` finds for the CLI's ``check --json`` answer ``check``."""
-    return {"listed": [f"{v['rule']}: {v['message']}" for v in check["violations"]],
+def rule_text(rule: str, game: str | None = None) -> str:
+    """A rule number as the page writes it: with its topic from the bundled ``game``'s ``rule_topics.yaml``."""
+    topic = load_bundled_game(game).rule_topics.get(rule) if game else None
+    return f"{rule} — {topic}" if topic else rule
+
+
+def check_shown(check: dict, game: str | None = None) -> dict:
+    """What :func:`checked` finds for the CLI's ``check --json`` answer ``check`` (of a position of ``game``)."""
+    return {"listed": [f"{rule_text(v['rule'], game)}: {v['message']}" for v in check["violations"]],
             "hexes": sorted(check["violations"][0]["hexes"])}
 
 

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 from .game import Game, GameDataError, Position, stacking
 from .game.schema import ALLOWS
-from .game.moves import MoveResult
+from .game.moves import MoveResult, labelled_paths
 from .game.retreat import apply_retreats
 from .game.violations import check_json
 from .games import has_rules, rule, rules_for, side_reach
@@ -114,6 +114,7 @@ def search_moves(position: Position, label: str, unit_ids: Sequence[str], pickup
 def moves_json(position: Position, unit_ids: Sequence[str], result: MoveResult) -> dict[str, Any]:
     """The stable JSON form of a legal-move search (see docs/cli.md)."""
     name = position.game.map.name
+    dests = sorted(result.destinations.values(), key=lambda d: (d.cost, name(d.hex)))
     return {
         "unit": unit_ids[0] if len(unit_ids) == 1 else list(unit_ids),
         "from": name(result.start) if result.start is not None else None,
@@ -123,9 +124,9 @@ def moves_json(position: Position, unit_ids: Sequence[str], result: MoveResult) 
         "mp": None if result.budget is None else result.budget / 2,
         "refused": None if result.refused is None else {"reason": result.refused.message,
                                                          "rule": result.refused.rule},
-        "destinations": [{"hex": name(d.hex), "cost": d.mp, "path": [name(h) for h in d.path],
-                          "stop": d.stop is not None, **({"stop_rule": d.stop.rule} if d.stop else {})}
-                         for d in sorted(result.destinations.values(), key=lambda d: (d.cost, name(d.hex)))],
+        "destinations": [{"hex": name(d.hex), "cost": d.mp, "path": list(path), "stop": d.stop is not None,
+                          **({"stop_rule": d.stop.rule} if d.stop else {})}
+                         for d, path in zip(dests, labelled_paths(dests, name))],
         "unreachable": [{"hex": name(h), "reason": r.message, "rule": r.rule}
                         for h, r in sorted(result.unreachable.items(), key=lambda kv: name(kv[0]))],
         "exits": [{"exit": label, "hex": name(d.hex), "cost": d.mp, "path": [name(h) for h in d.path]}

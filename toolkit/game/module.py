@@ -62,6 +62,18 @@ class Game:
             raise with_line(err) from None
         return rules
 
+    @cached_property
+    def rule_topics(self) -> dict[str, str]:
+        """What each rule number the rules cite is about, a few words each (``rule_topics.yaml`` in the game's
+        folder: a mapping of rule number to topic; empty when the folder has none)."""
+        file = self.folder / "rule_topics.yaml"
+        if not file.is_file():
+            return {}
+        data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
+        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+            raise GameDataError(f"{file}: expected a mapping of rule number to topic (a few words), see {DOC}")
+        return {str(k): v for k, v in data.items()}
+
     @property
     def bundled(self) -> bool:
         """Whether this is one of the bundled games (``modules/<id>/``), not a folder the user named."""

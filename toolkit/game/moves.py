@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 from itertools import count
-from typing import Hashable, Iterable, NamedTuple, Protocol
+from typing import Any, Callable, Hashable, Iterable, NamedTuple, Protocol
 
 from ..hexgrid import Hex
 
@@ -96,6 +96,27 @@ class Destination:
     def mp(self) -> float:
         """The cost in movement points."""
         return self.cost / 2
+
+
+def labelled_paths(destinations: Iterable[Destination], label: Callable[[Hex], Any]) -> list[tuple]:
+    """Each destination's (of one search) :attr:`Destination.path` with ``label`` applied to every hex, the search tree walked
+    once for all of them: a prefix shared by many paths is labelled once, each hex once (a move's thousand
+    destinations answered without a thousand walks)."""
+    done: dict[tuple, tuple] = {}
+    labels: dict[Hex, Any] = {}
+    out = []
+    for d in destinations:
+        chain, key = [], d._key
+        while key is not None and key not in done:
+            chain.append(key)
+            key = d._parents[key]
+        path = done[key] if key is not None else ()
+        for k in reversed(chain):
+            if k[0] not in labels:
+                labels[k[0]] = label(k[0])
+            path = done[k] = path + (labels[k[0]],)
+        out.append(path)
+    return out
 
 
 @dataclass

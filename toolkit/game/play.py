@@ -46,6 +46,30 @@ def enter_phase(position: Position, phase: str) -> Position:
                    units=tuple(replace(u, spent=0.0) if u.spent else u for u in position.units))
 
 
+def next_phase(position: Position) -> Position:
+    """``position`` in the phase after its own, in the game's order (:func:`enter_phase`): after the last phase
+    the next player turn's first phase (``player_turns``: the next side), after the last player turn the next turn's
+    first phase (its first side); ``ValueError`` after the game's last phase."""
+    spec = position.game.spec
+    at = spec.phases.index(position.phase)
+    if at + 1 < len(spec.phases):
+        return enter_phase(position, spec.phases[at + 1])
+    sides = spec.player_turns
+    if position.phasing_side in sides[:-1]:
+        return _first_phase(position, sides[sides.index(position.phasing_side) + 1])
+    turn = spec.turns.index(position.turn)
+    if turn + 1 == len(spec.turns):
+        raise ValueError(f"turn {position.turn}, {spec.phase_name(position.phase)}: the game's last turn and phase; "
+                         "the game is over")
+    return _first_phase(replace(position, turn=spec.turns[turn + 1]), sides[0] if sides else position.phasing_side)
+
+
+def _first_phase(position: Position, side: str) -> Position:
+    """``position`` in the game's first phase, ``side`` phasing unless the phase names its own side."""
+    first = position.game.spec.phases[0]
+    return replace(enter_phase(position, first), phasing_side=position.game.spec.phase_side(first) or side)
+
+
 def place_unit(position: Position, unit_id: str, hex_: Hex) -> Position:
     """``position`` with one unit put in ``hex_`` by hand, no rule asked (setting up); what it carries goes
     with it."""

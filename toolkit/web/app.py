@@ -219,12 +219,14 @@ def _ends(sight: SightLine) -> list[tuple[float, float]]:
 
 
 def _ruling_lines(sight: SightLine, src: Source) -> list[str]:
-    """The verdict in words, as the page's panel writes it, and what it was asked of."""
+    """The verdict in words, as the page's panel writes it (the rule with its topic), and what it was asked of."""
     a = sight.json()
     place = {h: sight.cmap.hexes[sight.cmap.resolve(h)].place for h in (a["from"], a["to"])}
     ends = [f"{h} ({place[h]})" if place[h] else h for h in (a["from"], a["to"])]
+    topic = src.position.game.rule_topics.get(a["rule"]) if src.kind == "position" else None
     lines = [f"Line of sight {ends[0]} → {ends[1]}: {'VISIBLE' if a['visible'] else 'BLOCKED'}",
-             f"rule {a['rule']}" + (f", {a['convention']} convention" if a.get("convention") else "")
+             f"rule {a['rule']}" + (f" — {topic}" if topic else "")
+             + (f", {a['convention']} convention" if a.get("convention") else "")
              + f", range {a['range']}"]
     if a.get("blocked_by"):
         lines.append(f"blocked by {', '.join(a['blocked_by'])}")

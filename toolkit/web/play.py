@@ -4,11 +4,12 @@ A step is one of::
 
     move:UNIT[+UNIT...]>HEX[;pickup=UNIT+UNIT...][;kind=K][;terrorist][;enter=HEX]
     phase:PHASE
+    turn:next
     place:UNIT>HEX
 
 ``move`` is made only when the game's legal-move search (the one ``toolkit moves`` and ``/api/moves`` use) lists
 ``HEX`` as a destination; it is refused otherwise with the search's reason and rule.  ``phase`` enters one of the
-game's phases.  ``place`` is free placement for setting up: no rule is asked, and its log entry says so.
+game's phases; ``turn:next`` the next phase in the game's order, through its player turns and turns.  ``place`` is free placement for setting up: no rule is asked, and its log entry says so.
 """
 from __future__ import annotations
 
@@ -17,16 +18,16 @@ from typing import Any
 
 from ..answers import require_units, search_moves
 from ..game import Position
-from ..game.play import enter_phase, make_move, place_unit
+from ..game.play import enter_phase, make_move, next_phase, place_unit
 from .queries import BadQuery
 
 MAX_STEPS = 500   # steps from a source's first position (a permalink's length stays reasonable)
-STEP_FORMS = "move:UNIT[+UNIT...]>HEX[;pickup=UNIT+...][;kind=K][;terrorist][;enter=HEX], phase:PHASE or place:UNIT>HEX"
+STEP_FORMS = "move:UNIT[+UNIT...]>HEX[;pickup=UNIT+...][;kind=K][;terrorist][;enter=HEX], phase:PHASE, turn:next or place:UNIT>HEX"
 
 
 @dataclass(frozen=True)
 class Step:
-    """One step: ``what`` is ``move``, ``phase`` or ``place``."""
+    """One step: ``what`` is ``move``, ``phase``, ``turn`` or ``place``."""
 
     what: str
     units: tuple[str, ...] = ()
@@ -41,6 +42,8 @@ class Step:
         """The step as a link carries it (:func:`parse_step` reads it back)."""
         if self.what == "phase":
             return f"phase:{self.phase}"
+        if self.what == "turn":
+            return "turn:next"
         options = [f"pickup={'+'.join(self.pickup)}" if self.pickup else "", f"kind={self.kind}" if self.kind else "",
                    "terrorist" if self.terrorist else "", f"enter={self.enter}" if self.enter else ""]
         return ";".join([f"{self.what}:{'+'.join(self.units)}>{self.to}", *filter(None, options)])
@@ -49,10 +52,14 @@ class Step:
 def parse_step(text: str) -> Step:
     """A step's text read; :class:`BadQuery` names what is wrong and the forms."""
     what, sep, rest = text.partition(":")
-    if not sep or what not in ("move", "phase", "place"):
-        raise _bad(text, "it starts with none of move:, phase:, place:")
+    if not sep or what not in ("move", "phase", "turn", "place"):
+        raise _bad(text, "it starts with none of move:, phase:, turn:, place:")
     if what == "phase":
         return Step("phase", phase=rest)
+    if what == "turn":
+        if rest != "next":
+            raise _bad(text, "the turn step is turn:next")
+        return Step("turn")
     head, *options = rest.split(";")
     units, arrow, to = head.partition(">")
     ids = tuple(u for u in units.split("+") if u)
@@ -82,6 +89,8 @@ def apply_step(position: Position, step: Step) -> tuple[Position, dict[str, Any]
     reason and the rule."""
     if step.what == "phase":
         return _phase(position, step)
+    if step.what == "turn":
+        return _entered(step, next_phase(position))
     name, cmap = position.game.map.name, position.game.map
     to = cmap.resolve(step.to)
     if step.what == "place":
@@ -98,9 +107,15 @@ def _phase(position: Position, step: Step) -> tuple[Position, dict[str, Any]]:
     if step.phase not in spec.phases:
         raise BadQuery(f"step {step.text()[:80]!r}: {step.phase[:60]!r} is not a phase of {spec.id}; give one of: "
                        f"{', '.join(spec.phases)}")
-    after = enter_phase(position, step.phase)
-    return after, {"step": step.text(), "kind": "phase", "phase": step.phase, "side": after.phasing_side,
-                   "text": f"{spec.phase_name(step.phase)} phase ({after.phasing_side})"}
+    return _entered(step, enter_phase(position, step.phase))
+
+
+def _entered(step: Step, after: Position) -> tuple[Position, dict[str, Any]]:
+    """A phase entered (``phase:`` or ``turn:next``) and its log entry, which names the turn too."""
+    spec = after.game.spec
+    return after, {"step": step.text(), "kind": "phase", "turn": after.turn, "phase": after.phase,
+                   "side": after.phasing_side,
+                   "text": f"turn {after.turn}: {spec.phase_name(after.phase)} phase ({after.phasing_side})"}
 
 
 def _move(position: Position, step: Step, to) -> tuple[Position, dict[str, Any]]:

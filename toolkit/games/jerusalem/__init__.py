@@ -8,7 +8,7 @@ from ...game.moves import MoveResult, legal_moves
 from ...game.retreat import retreats_json as retreat_json
 from ...game.violations import check_json
 from ...hexgrid import Hex
-from .combat import combat, combat_json
+from .combat import KINDS as COMBAT_KINDS, combat, combat_json
 from .legality import check
 from .retreat import retreat
 from .movement import JerusalemMove, map_facts, zoc_units
@@ -17,7 +17,7 @@ from .tables import load_tables
 from .units import check_counter
 from .victory import victory, victory_json
 
-__all__ = ["GAME_ID", "MOVE_OPTIONS", "SPOTTING_RULE", "can_see", "check", "check_counter", "check_json", "combat",
+__all__ = ["COMBAT_KINDS", "GAME_ID", "MOVE_OPTIONS", "SPOTTING_RULE", "can_see", "check", "check_counter", "check_json", "combat",
            "combat_json", "fire", "fire_json", "map_facts", "movement_phases", "moves", "retreat", "retreat_json",
            "side_zoc", "victory", "victory_json"]
 

@@ -6,17 +6,22 @@ What is and is not yet done, rule by rule: docs/games/siege-of-jerusalem.md.
 from ...game import GameSpec, Position
 from ...game.violations import check_json
 from ...hexgrid import Hex
+from .combat import KINDS
 from .command import command, command_json, out_of_command
 from .legality import check
 from .movement import Action, actions, actions_json, apply_action, moves
 from .units import check_counter
 from .zoc import zoc, zoc_json
 
-__all__ = ["Action", "MOVE_OPTIONS", "actions", "actions_json", "apply_action", "check", "check_counter", "check_json", "command",
+__all__ = ["Action", "COMBAT_KINDS", "MOVE_OPTIONS", "actions", "actions_json", "apply_action", "check", "check_counter", "check_json", "command",
            "command_json", "movement_phases", "moves", "out_of_command", "side_zoc", "zoc", "zoc_json"]
 
 #: The options of :func:`moves` beyond the units: the edge hex an off-map Legion enters by (3.3).
 MOVE_OPTIONS = {"flags": ["enter"], "kinds": []}
+
+#: The kinds of combat (the odds' ``kind``): melee (11.x; ``attack`` is its other name), missile fire (9.x), a
+#: breach (10.1).
+COMBAT_KINDS = tuple(k for k in KINDS if k != "attack")
 
 
 def movement_phases(spec: GameSpec, side: str) -> list[str]:

@@ -10,12 +10,15 @@ import {LAYERS} from "./layers.js";
 import {Los} from "./los.js";
 import {Combat} from "./combat.js";
 import {clearCheck, showCheck} from "./check.js";
+import {keepLegend} from "./legend.js";
+import {fillSuggestions, hexNamed, showHex} from "./goto.js";
+import {ruleText} from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
 const view = new MapView($("map"));
 // Drawing order, bottom to top: shading under the counters, lines and marks over them.
 const LAYER_ORDER = ["reach", "zoc", "moves", "check", "counters", "command", "victory", "supply", "los", "path",
-                     "cursor"];
+                     "goto", "cursor"];
 LAYER_ORDER.forEach((name) => view.layer(name));
 const state = {source: null, stacks: new Map(), selected: new Set(), flagged: new Set()};
 
@@ -29,11 +32,12 @@ const moves = new Moves(view, {text: $("selection-text"), form: $("move-options"
                                offmap: $("offmap-select"), offmapLabel: $("offmap-label")}, showError);
 const combat = new Combat({section: $("combat-section"), attack: $("combat-attack"), defend: $("combat-defend"),
                            addAttack: $("add-attack"), addDefend: $("add-defend"), clear: $("combat-clear"),
-                           result: $("combat-result")}, {selection: () => [...state.selected], onError: showError});
+                           result: $("combat-result"), kind: $("combat-kind"), kindLabel: $("combat-kind-label")},
+                          {selection: () => [...state.selected], onError: showError});
 const play = new Play({section: $("play-section"), standing: $("standing"), phase: $("phase-select"),
                        notice: $("phase-notice"), undo: $("undo"), redo: $("redo"), log: $("play-log"),
                        yaml: $("export-yaml"), vsav: $("export-vsav"), free: $("free-placement"),
-                       link: $("position-link")}, {onPosition: showPosition, onError: showError});
+                       link: $("position-link"), next: $("next-phase")}, {onPosition: showPosition, onError: showError});
 const los = new Los(view, {form: $("los-form"), pick: $("los-pick"), from: $("los-from"), to: $("los-to"),
                            convention: $("los-convention"), rules: $("los-rules"), rulesLabel: $("los-rules-label"),
                            verdict: $("los-verdict")}, showError);
@@ -97,6 +101,8 @@ async function showPosition(source) {
   drawStacks();
   moves.setSource(source);
   los.setSource(source);
+  fillSuggestions($("goto-units"), source);
+  view.clear("goto");
   combat.setSource(source);
   if (source.steps.length || location.search.includes("step=")) history.replaceState(null, "", positionLink(source));
   document.body.dataset.ready = source.id;
@@ -244,7 +250,7 @@ view.on("hover", async (hex) => {
   if (hex) view.hexPolygon(hex, {class: "cursor-hex"}, view.layer("cursor"));
   const move = moves.hover(hex);
   const moveBox = $("hover-move");
-  moveBox.textContent = move ? move.text + (move.rule ? ` (rule ${move.rule})` : "") : "";
+  moveBox.textContent = move ? move.text + (move.rule ? ` (rule ${ruleText(state.source, move.rule)})` : "") : "";
   moveBox.dataset.rule = move?.rule || "";
   moveBox.dataset.reason = move?.reason || "";
   if (!hex) { $("hover-hex").textContent = ""; return; }
@@ -259,17 +265,36 @@ view.on("hover", async (hex) => {
   }
 });
 
-// Keys on the map (not while typing): + / − zoom, the arrows pan a quarter of the view.
+// The next (step 1) or previous (step −1) unit of the phasing side on the map after the one selected, selected
+// and centred.
+function selectNext(step) {
+  const units = state.source.units.filter((u) => u.side === state.source.phasing_side && u.hex && view.has(u.hex));
+  if (!units.length) return;
+  const at = units.findIndex((u) => state.selected.has(u.id));
+  const next = at < 0 ? (step > 0 ? 0 : units.length - 1) : (at + step + units.length) % units.length;
+  const unit = units[next];
+  view.focus(unit.hex);
+  select([unit]);
+}
+
+// Keys (not while typing; `?` lists them): + / − zoom, the arrows pan a quarter of the view, n / p the next or
+// previous unit of the phasing side, Ctrl+Z / Ctrl+Y undo and redo.
 const MAP_KEYS = {"+": () => view.zoom(ZOOM_STEP), "=": () => view.zoom(ZOOM_STEP), "-": () => view.zoom(1 / ZOOM_STEP),
                   ArrowLeft: () => view.step(-0.25, 0), ArrowRight: () => view.step(0.25, 0),
-                  ArrowUp: () => view.step(0, -0.25), ArrowDown: () => view.step(0, 0.25)};
+                  ArrowUp: () => view.step(0, -0.25), ArrowDown: () => view.step(0, 0.25),
+                  n: () => selectNext(1), p: () => selectNext(-1),
+                  "?": () => { $("keys-help").hidden = !$("keys-help").hidden; }};
+const CTRL_KEYS = {z: () => play.go(play.at - 1), y: () => play.go(play.at + 1)};
 document.addEventListener("keydown", (e) => {
   const typing = e.target.closest("input, select, textarea");
-  if (MAP_KEYS[e.key] && !typing && view.viewBox) {
+  const keys = e.ctrlKey || e.metaKey ? CTRL_KEYS : e.altKey ? {} : MAP_KEYS;
+  if (keys[e.key] && !typing && view.viewBox) {
     e.preventDefault();
-    MAP_KEYS[e.key]();
+    keys[e.key]();
   }
   if (e.key !== "Escape") return;
+  $("keys-help").hidden = true;
+  view.clear("goto");
   hidePicker($("stack-picker"));
   moves.clear();
   los.clear();
@@ -282,6 +307,19 @@ $("panel-toggle").addEventListener("click", () => {
   const open = document.body.classList.toggle("panel-open");
   $("panel-toggle").setAttribute("aria-expanded", String(open));
 });
+
+// Go to: Enter centres the hex, place or unit named in the box and outlines it.
+$("goto-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  try {
+    const {hex} = await hexNamed(state.source, $("goto").value);
+    showHex(view, hex);
+  } catch (err) {
+    showError(new Error(`Go to ${$("goto").value.trim().slice(0, 60)}: ${err.message}`));
+  }
+});
+$("keys-help").addEventListener("click", () => { $("keys-help").hidden = true; });
+keepLegend(view, $("legend-list"));
 
 $("zoom-in").addEventListener("click", () => view.zoom(ZOOM_STEP));
 $("zoom-out").addEventListener("click", () => view.zoom(1 / ZOOM_STEP));

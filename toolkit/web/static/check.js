@@ -1,6 +1,7 @@
 // Check: the position's violations (/api/check); clicking one highlights its hexes and units.
 import {getJSON} from "./api.js";
 import {html} from "./dom.js";
+import {ruleText} from "./rules.js";
 
 export async function showCheck(view, box, source, markUnits) {
   const a = await getJSON("/api/check", {source: source.id});
@@ -11,7 +12,7 @@ export async function showCheck(view, box, source, markUnits) {
   }
   const list = html("ul", {className: "violations"});
   for (const v of a.violations) {
-    const b = html("button", {type: "button", className: "violation", textContent: `${v.rule}: ${v.message}`});
+    const b = html("button", {type: "button", className: "violation", textContent: `${ruleText(source, v.rule)}: ${v.message}`});
     b.addEventListener("click", () => {
       for (const other of list.querySelectorAll(".violation")) other.setAttribute("aria-pressed", "false");
       b.setAttribute("aria-pressed", "true");

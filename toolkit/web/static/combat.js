@@ -1,23 +1,29 @@
-// Combat: attackers and defenders picked from the map's selection → /api/odds (= `toolkit odds --json`), with
-// every modifier, shift and refusal and its rule.
+// Combat: attackers and defenders picked from the map's selection and the kind of combat (the kinds the game's
+// rules list, `combat_kinds`) → /api/odds (= `toolkit odds --json`), with every modifier, shift and refusal and
+// its rule.
 import {getJSON} from "./api.js";
 import {html} from "./dom.js";
+import {ruleText} from "./rules.js";
 
 export class Combat {
   constructor(els, {selection, onError}) {
-    this.els = els;   // {section, attack, defend, addAttack, addDefend, clear, result}
+    this.els = els;   // {section, attack, defend, addAttack, addDefend, clear, result, kind, kindLabel}
     this.selection = selection;   // () => the unit ids selected on the map
     this.onError = onError;
     this.sides = {attack: [], defend: []};
     els.addAttack.addEventListener("click", () => this.add("attack"));
     els.addDefend.addEventListener("click", () => this.add("defend"));
     els.clear.addEventListener("click", () => this.setSource(this.source));
+    els.kind.addEventListener("change", () => this.ask());
   }
 
   setSource(source) {
     this.source = source;
     this.sides = {attack: [], defend: []};
     this.els.section.hidden = source.kind !== "position";
+    const kinds = source.combat_kinds || [];
+    this.els.kindLabel.hidden = !kinds.length;
+    this.els.kind.replaceChildren(...kinds.map((k) => new Option(k.replace(/_/g, " "), k)));
     this.render();
     this.els.result.replaceChildren();
   }
@@ -46,7 +52,7 @@ export class Combat {
   async ask() {
     if (!this.sides.attack.length || !this.sides.defend.length) return;
     try {
-      this.show(await getJSON("/api/odds", {source: this.source.id, ...this.sides}));
+      this.show(await getJSON("/api/odds", {source: this.source.id, ...this.sides, kind: this.els.kind.value}));
     } catch (err) {
       this.els.result.replaceChildren();
       this.onError(err);
@@ -55,11 +61,12 @@ export class Combat {
 
   show(a) {
     const line = (text, className = "") => html("p", {textContent: text, className});
+    const rule = (r) => ruleText(this.source, r);
     const out = [];
-    if (a.phase_warning) out.push(line(`Not a combat phase (${a.phase_warning.rule}): ${a.phase_warning.reason}`,
+    if (a.phase_warning) out.push(line(`Not a combat phase (${rule(a.phase_warning.rule)}): ${a.phase_warning.reason}`,
                                        "refused"));
     if (a.refused) {
-      out.push(line(`Not allowed (${a.refused.rule}): ${a.refused.reason}`, "refused odds-verdict"));
+      out.push(line(`Not allowed (${rule(a.refused.rule)}): ${a.refused.reason}`, "refused odds-verdict"));
     } else {
       const chance = a.probability === null ? "" : ` (chance ${Math.round(a.probability * 100)}%)`;
       const kills = a.kills_on === null || a.kills_on === undefined ? "" :
@@ -67,8 +74,8 @@ export class Combat {
       const table = a.table ? ` on the ${a.table.toUpperCase()}` : "";
       out.push(line(`${a.attack} against ${a.defence}: odds ${a.odds}${table}${kills}${chance}`, "odds-verdict"));
     }
-    const items = [...(a.modifiers || []).map((m) => `${signed(m.value)} ${m.id} (${m.rule}): ${m.why}`),
-                   ...(a.shifts || []).map((s) => `${signed(s.columns)} column ${s.id} (${s.rule}): ${s.why}`),
+    const items = [...(a.modifiers || []).map((m) => `${signed(m.value)} ${m.id} (${rule(m.rule)}): ${m.why}`),
+                   ...(a.shifts || []).map((s) => `${signed(s.columns)} column ${s.id} (${rule(s.rule)}): ${s.why}`),
                    ...(a.notes || []).map(String)];
     if (items.length) out.push(html("ul", {className: "modifiers"}, ...items.map((t) => html("li", {textContent: t}))));
     this.els.result.replaceChildren(...out);

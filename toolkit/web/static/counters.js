@@ -1,4 +1,5 @@
-// The position's counters: one per stack (its top unit) with a count badge; a click expands the stack.
+// The position's counters: one per stack (its top unit: its id, values and kind) with a count badge; a click
+// expands the stack.
 import {html} from "./dom.js";
 import {svgEl, tooltip} from "./svg.js";
 
@@ -20,8 +21,10 @@ export function sideColours(sides, side) {
   return SIDE_COLOURS[Math.max(0, sides.indexOf(side)) % SIDE_COLOURS.length];
 }
 
+// "Armoured Car j-ac-2 (4-30)": its name and its id (two counters alike told apart), its values.
 export function unitLabel(u) {
-  return `${u.name || u.id} (${u.values || u.type}${u.face === "back" ? ", back" : ""})`;
+  const name = u.name && u.name !== u.id ? `${u.name} ${u.id}` : u.id;
+  return `${name} (${u.values || u.type}${u.face === "back" ? ", back" : ""})`;
 }
 
 // A label's font size: `most` of the counter's size, smaller for a long label so that it fits the counter.
@@ -48,7 +51,8 @@ export function drawCounters(view, layer, source, selected = new Set()) {
     svgEl("rect", {x: -size / 2, y: -size / 2, width: size, height: size, rx: size * 0.08, fill, stroke: ink,
                    "stroke-width": size * 0.04, class: top.face === "back" ? "face back" : "face"}, g);
     const values = top.values || "", kind = (top.type || "").replace(/_/g, " ");
-    svgEl("text", {y: size * 0.06, "font-size": fitted(size, values, 0.4), fill: ink, class: "values"}, g, values);
+    svgEl("text", {y: -size * 0.28, "font-size": fitted(size, top.id, 0.2), fill: ink, class: "name"}, g, top.id);
+    svgEl("text", {y: size * 0.12, "font-size": fitted(size, values, 0.36), fill: ink, class: "values"}, g, values);
     svgEl("text", {y: size * 0.38, "font-size": fitted(size, kind, 0.22), fill: ink, class: "kind"}, g, kind);
     if (units.length > 1) {
       svgEl("circle", {cx: size * 0.5, cy: -size * 0.5, r: size * 0.2, class: "badge"}, g);

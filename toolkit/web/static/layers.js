@@ -3,6 +3,7 @@ import {getJSON} from "./api.js";
 import {html} from "./dom.js";
 import {ramp, svgEl, tooltip} from "./svg.js";
 import {sideColours} from "./counters.js";
+import {ruleText} from "./rules.js";
 
 const HQ_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"];
 
@@ -23,7 +24,7 @@ function cross(view, hex, attrs, parent) {
 async function zoc(view, g, source, side) {
   const a = await getJSON("/api/zoc", {source: source.id, side});
   for (const h of a.hexes) {
-    if (view.has(h.hex)) tooltip(view.hexPolygon(h.hex, {class: "zoc"}, g), `ZOC of ${h.units.join(", ")} (${h.rule})`);
+    if (view.has(h.hex)) tooltip(view.hexPolygon(h.hex, {class: "zoc"}, g), `ZOC of ${h.units.join(", ")} (${ruleText(source, h.rule)})`);
   }
   return [note(`${a.hexes.length} hexes in the ZOC of the ${a.side} units (hatched).`)];
 }
@@ -37,7 +38,8 @@ async function supply(view, g, source) {
     if (u.path.length > 1) polyline(view, u.path, {class: "path"}, line);
     else if (u.hex && view.has(u.hex)) svgEl("circle", {cx: view.centre(u.hex)[0], cy: view.centre(u.hex)[1],
                                                        r: view.radius * 0.2, class: "at-source"}, line);
-    const why = u.cut ? `cut at ${u.cut.hex}: ${u.cut.reason} (${u.cut.rule})` : `supplied (${u.rule})`;
+    const why = u.cut ? `cut at ${u.cut.hex}: ${u.cut.reason} (${ruleText(source, u.cut.rule)})`
+      : `supplied (${ruleText(source, u.rule)})`;
     tooltip(line, `${u.unit}: ${why}`);
     if (u.cut) {
       if (view.has(u.cut.hex)) cross(view, u.cut.hex, {class: "cut-mark"}, line);
@@ -57,14 +59,15 @@ async function command(view, g, source) {
     const colour = HQ_COLOURS[i % HQ_COLOURS.length];
     const radius = svgEl("path", {d: view.outline(hq.hexes), stroke: colour, class: "command-radius",
                                   "data-hq": hq.hq}, g);
-    tooltip(radius, `${hq.hq}: radius ${hq.radius} (${hq.rule})`);
+    const rule = ruleText(source, hq.rule);
+    tooltip(radius, `${hq.hq}: radius ${hq.radius} (${rule})`);
     if (hq.hex && view.has(hq.hex)) view.hexPolygon(hq.hex, {class: "hq", stroke: colour}, g);
-    const line = note(`${hq.hq} in ${hq.hex}: radius ${hq.radius} (${hq.rule}), ${hq.units.length} units in command`);
+    const line = note(`${hq.hq} in ${hq.hex}: radius ${hq.radius} (${rule}), ${hq.units.length} units in command`);
     line.title = hq.units.join(", ");
     notes.push(line);
   });
   for (const u of a.out_of_command || []) {     // the games whose calculator lists them (the Siege 5.x)
-    const why = `${u.reason} (${u.rule})`;
+    const why = `${u.reason} (${ruleText(source, u.rule)})`;
     if (u.hex && view.has(u.hex)) tooltip(cross(view, u.hex, {class: "out-of-command"}, g), `${u.unit}: ${why}`);
     notes.push(note(`${u.unit} in ${u.hex}: out of command — ${why}`, "cut"));
   }

@@ -3,6 +3,7 @@ import {getJSON, hexInfo, url} from "./api.js";
 import {html} from "./dom.js";
 import {svgEl} from "./svg.js";
 import {positionLink} from "./play.js";
+import {ruleText} from "./rules.js";
 
 const FOCUS_HEXES = 24;   // a line brought into view shows at least this many hexes across
 
@@ -114,7 +115,7 @@ export class Los {
     box.replaceChildren();
     const [from, to] = [a.from, a.to].map((h, i) => (places[i] ? `${h} (${places[i]})` : h));
     line(`${from} → ${to}: ${a.visible ? "VISIBLE" : "BLOCKED"}`, a.visible ? "verdict visible" : "verdict blocked");
-    line(`rule ${a.rule}${a.convention ? `, ${a.convention} convention` : ""}, range ${a.range}`, "los-rule");
+    line(`rule ${ruleText(this.source, a.rule)}${a.convention ? `, ${a.convention} convention` : ""}, range ${a.range}`, "los-rule");
     if (a.blocked_by && a.blocked_by.length) line(`blocked by ${a.blocked_by.join(", ")}`, "los-blocked-by");
     if (a.block_point) line(`first blocked at (${a.block_point.map((v) => v.toFixed(1)).join(", ")}) map units`);
     if (a.note) line(a.note, "muted");

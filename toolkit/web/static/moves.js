@@ -4,6 +4,7 @@ import {html} from "./dom.js";
 import {mpLabel, ramp, svgEl} from "./svg.js";
 import {unitLabel} from "./counters.js";
 import {phaseLabel} from "./play.js";
+import {ruleText} from "./rules.js";
 
 export class Moves {
   constructor(view, els, onError) {
@@ -144,7 +145,7 @@ export class Moves {
     const a = this.answer, box = this.els.summary;
     const who = [].concat(a.unit).join(", ");
     if (a.refused) {
-      const why = `${who} cannot move: ${a.refused.reason} (${a.refused.rule})`;
+      const why = `${who} cannot move: ${a.refused.reason} (${ruleText(this.source, a.refused.rule)})`;
       box.replaceChildren(html("p", {className: "refused", textContent: why}));
       return;
     }
@@ -166,7 +167,7 @@ export class Moves {
     const d = this.destinations.get(hex);
     if (d) {
       svgEl("polyline", {points: this.view.pathPoints(d.path), class: "move-path"}, this.view.layer("path"));
-      const stop = d.stop ? `; the move must stop here (${d.stop_rule})` : "";
+      const stop = d.stop ? `; the move must stop here (${ruleText(this.source, d.stop_rule)})` : "";
       return {text: `${hex}: ${mpLabel(d.cost)} MP via ${d.path.join(" → ")}${stop}`, rule: d.stop_rule || null};
     }
     const u = this.unreachable.get(hex);

@@ -32,7 +32,7 @@ export function positionLink(source, path = "/", extra = {}) {
 
 export class Play {
   constructor(els, {onPosition, onError}) {
-    this.els = els;   // {section, standing, phase, notice, undo, redo, log, yaml, vsav, free, link}
+    this.els = els;   // {section, standing, phase, notice, undo, redo, next, log, yaml, vsav, free, link}
     this.onPosition = onPosition;   // (source) => the page shows it
     this.onError = onError;
     this.history = [];
@@ -40,6 +40,7 @@ export class Play {
     els.undo.addEventListener("click", () => this.go(this.at - 1));
     els.redo.addEventListener("click", () => this.go(this.at + 1));
     els.phase.addEventListener("change", () => this.step(`phase:${els.phase.value}`));
+    els.next.addEventListener("click", () => this.step("turn:next"));   // the game's order, through its turns
   }
 
   get source() { return this.history[this.at]; }
