@@ -92,7 +92,7 @@ def test_java_polygon_rule_on_edges():
 def test_the_folder_holds_a_loadable_game(imported):
     shape, vmod, folder, report = imported
     assert {"game.yaml", "map.yaml", "counters.yaml", "pieces.yaml", "vassal.yaml"} <= set(listing(folder))
-    assert not report.notes
+    assert [n.split(":")[0] for n in report.notes] == (["map 'Main Map'"] if shape == "two-boards" else [])
     assert not any(p.name.startswith(".") for p in folder.parent.iterdir())   # no temporary folder left
     from toolkit.game.module import load_game
 
@@ -431,3 +431,40 @@ def test_the_viewer_draws_an_imported_map_over_its_board_image(tmp_path):
         svg = c.get("/api/map.svg", params={"source": sid}).text
     assert '<image' in svg and 'class="board"' in svg and "data:image/png;base64," in svg
     assert 'fill-opacity="0.25"' in svg
+
+
+# ---------------------------------------------------------------- boards joined into one map
+
+
+def test_boards_that_continue_one_grid_join_into_one_map_and_image(tmp_path):
+    from PIL import Image
+
+    from toolkit.vassal.published.importer import joined_boards
+
+    vmod, folder, report = _wild(tmp_path, "quartered")
+    assert sorted(report.hexes) == ["map.yaml"] and not report.notes
+    cmap = open_map(folder / "map.yaml")
+    with Image.open(folder / cmap.board.image) as img:
+        assert img.size == (800, 696)
+    joined = joined_boards(read_published_module(vmod).maps[0])
+    assert all(engine_name(cmap, joined, h) == cmap.name(h) for h in cmap.grid.hex_list)
+    assert {"0101", "0901", "0107", "1611"} <= {cmap.name(h) for h in cmap.grid.hex_list}
+    assert yaml.safe_load((folder / "vassal.yaml").read_text())["main"]["boards"] == ["NW", "NE", "SW", "SE"]
+
+
+def test_a_save_reads_with_pieces_on_every_joined_board(tmp_path):
+    _, folder, _ = _wild(tmp_path, "quartered")
+    cmap = open_map(folder / "map.yaml")
+    hexes = ["0202", "0308", "1003", "1511"]   # one on each board
+    pieces = [(str(i), "Rifles", "Main Map", *_centre(cmap, h, (20, 12))) for i, h in enumerate(hexes)]
+    save = tmp_path / "s.vsav"
+    save.write_bytes(_save_on(folder, "Quartered", pieces))
+    pf, unplaced = read_position_save(save, str(folder))
+    assert sorted(u.hex for u in pf.units) == hexes and not unplaced
+
+
+def test_boards_whose_names_restart_stay_apart(tmp_path):
+    xml, images = vm.quartered()
+    vmod = vm.write_vmod(tmp_path / "r.vmod", (xml.replace('hOff="9"', 'hOff="1"'), images))
+    report = import_module(vmod, tmp_path / "game")
+    assert len(report.hexes) == 4 and "not one continuous hex grid" in report.notes[0]

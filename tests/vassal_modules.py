@@ -10,6 +10,7 @@
   negative raw columns; a turn track map with a RegionGrid.
 * :func:`regions` -- a RegionGrid whose points tie (no hex grid: not importable as a map).
 * :func:`large` -- one board of ``cols x rows`` hexes (the bench's 5,000-hex import).
+* :func:`quartered` -- four boards two by two whose hex grids continue one another (joined into one map).
 
 Each returns ``(buildFile.xml text, {image name: (width, height)})``; :func:`write_vmod` writes the archive.
 """
@@ -239,4 +240,17 @@ def square_zones() -> tuple[str, dict[str, tuple[int, int]]]:
     return module_xml("Square Zones", maps), {"campaign.png": (500, 450), "tactical.png": (300, 240), **PIECE_IMAGES}
 
 
-WILD = {"legacy": legacy, "unnumbered": unnumbered, "square-zones": square_zones}
+def quartered() -> tuple[str, dict[str, tuple[int, int]]]:
+    """One map of four boards, two by two, whose hex grids continue one another: the same spacing, the
+    lattice carried on (each board 8 columns of 50 pixels wide, 6 rows of 58 high), the numbering's offsets
+    carried on (columns 9.. on the east boards, rows 7.. on the south ones)."""
+    boards = "".join(board(name, f"{name.lower()}.png", hexgrid(50.0, 58.0, 30, 35, NUMBERED.replace(
+        'hOff="1"', f'hOff="{h_off}"').replace('vOff="1"', f'vOff="{v_off}"')))
+        for name, h_off, v_off in (("NW", 1, 1), ("NE", 9, 1), ("SW", 1, 7), ("SE", 9, 7)))
+    maps = game_map("Main Map", boards, setup="Main MapBoardPicker\tNW\t0\t0\tNE\t1\t0\tSW\t0\t1\tSE\t1\t1",
+                    edge=(20, 12))
+    return module_xml("Quartered", maps), {**{f"{n}.png": (400, 348) for n in ("nw", "ne", "sw", "se")},
+                                           **PIECE_IMAGES}
+
+
+WILD = {"legacy": legacy, "unnumbered": unnumbered, "square-zones": square_zones, "quartered": quartered}
