@@ -153,7 +153,8 @@ def _where(tmp_path, vmod, map_name: str, pts: list) -> list[dict]:
     return r["points"]
 
 
-@pytest.mark.parametrize("shape", ["legacy", "square-zones", "quartered"])
+@pytest.mark.parametrize("shape", ["legacy", "square-zones", "quartered",
+                                   "quartered-sideways"])
 def test_wild_points_are_named_as_the_engine_names_them(tmp_path, shape):
     """An older module (BasicModule root, a missing image) and square-grid zones and maps: every hex centre of the
     map file and 400 random points of every map named by the import record as the engine names them (hex centres
@@ -188,7 +189,8 @@ def test_an_unnumbered_hex_grid_the_engine_calls_offboard_snaps_to_the_toolkits_
     assert [p["snap"] for p in points] == [pt for _, _, pt in centres]
 
 
-@pytest.mark.parametrize("shape", ["legacy", "unnumbered", "square-zones", "quartered"])
+@pytest.mark.parametrize("shape", ["legacy", "unnumbered", "square-zones", "quartered",
+                                   "quartered-sideways"])
 def test_an_engine_save_of_a_wild_module_reads_back_with_every_piece_in_place(tmp_path, shape):
     """Pieces on every third hex centre and in every box the import made (square-zone cells): the engine's own save
     reads back with each on its hex (the toolkit's name for an unnumbered grid) or in its box."""

@@ -240,17 +240,27 @@ def square_zones() -> tuple[str, dict[str, tuple[int, int]]]:
     return module_xml("Square Zones", maps), {"campaign.png": (500, 450), "tactical.png": (300, 240), **PIECE_IMAGES}
 
 
-def quartered() -> tuple[str, dict[str, tuple[int, int]]]:
+def quartered(sideways: bool = False) -> tuple[str, dict[str, tuple[int, int]]]:
     """One map of four boards, two by two, whose hex grids continue one another: the same spacing, the
-    lattice carried on (each board 8 columns of 50 pixels wide, 6 rows of 58 high), the numbering's offsets
-    carried on (columns 9.. on the east boards, rows 7.. on the south ones)."""
-    boards = "".join(board(name, f"{name.lower()}.png", hexgrid(50.0, 58.0, 30, 35, NUMBERED.replace(
-        'hOff="1"', f'hOff="{h_off}"').replace('vOff="1"', f'vOff="{v_off}"')))
-        for name, h_off, v_off in (("NW", 1, 1), ("NE", 9, 1), ("SW", 1, 7), ("SE", 9, 7)))
+    lattice carried on, the numbering's offsets carried on.  Upright: boards 400 x 348 pixels, 8 columns of
+    50 pixels and 6 rows of 58 (columns 9.. on the east boards, rows 7.. on the south ones).  Sideways
+    (columns run down): boards 400 x 400, rows 7.. and a 41-pixel origin on the east boards, columns 9.. on
+    the south ones."""
+    east, south = (("hOff", 9, 35), ("vOff", 7, 35)) if not sideways else (("vOff", 8, 41), ("hOff", 9, 35))
+
+    def grid(is_east: bool, is_south: bool) -> str:
+        numbering = NUMBERED
+        for key, off, _ in [east] * is_east + [south] * is_south:
+            numbering = numbering.replace(f'{key}="1"', f'{key}="{off}"')
+        return hexgrid(50.0, 58.0, 30, east[2] if is_east else 35, numbering, sideways)
+
+    size = (400, 400) if sideways else (400, 348)
+    boards = "".join(board(name, f"{name.lower()}.png", grid(name[1] == "E", name[0] == "S"))
+                     for name in ("NW", "NE", "SW", "SE"))
     maps = game_map("Main Map", boards, setup="Main MapBoardPicker\tNW\t0\t0\tNE\t1\t0\tSW\t0\t1\tSE\t1\t1",
                     edge=(20, 12))
-    return module_xml("Quartered", maps), {**{f"{n}.png": (400, 348) for n in ("nw", "ne", "sw", "se")},
-                                           **PIECE_IMAGES}
+    return module_xml("Quartered", maps), {**{f"{n}.png": size for n in ("nw", "ne", "sw", "se")}, **PIECE_IMAGES}
 
 
-WILD = {"legacy": legacy, "unnumbered": unnumbered, "square-zones": square_zones, "quartered": quartered}
+WILD = {"legacy": legacy, "unnumbered": unnumbered, "square-zones": square_zones, "quartered": quartered,
+        "quartered-sideways": lambda: quartered(sideways=True)}
