@@ -468,3 +468,45 @@ def test_boards_whose_names_restart_stay_apart(tmp_path):
     vmod = vm.write_vmod(tmp_path / "r.vmod", (xml.replace('hOff="9"', 'hOff="1"'), images))
     report = import_module(vmod, tmp_path / "game")
     assert len(report.hexes) == 4 and "not one continuous hex grid" in report.notes[0]
+
+
+# ---------------------------------------------------------------- what real published modules showed
+
+
+def test_a_module_extension_is_refused_naming_the_module_it_extends(tmp_path):
+    ext = '<VASSAL.build.module.ModuleExtension module="VASL" version="0.9" vassalVersion="3.7.22"/>'
+    _refused(tmp_path, _module_with(tmp_path, {"buildFile.xml": ext}), "module extension", "'VASL'")
+
+
+def test_svg_board_images_are_sized_from_their_svg_element(tmp_path):
+    """The engine draws SVG boards (The Longest Day's displays): width and height in units, else the viewBox."""
+    from toolkit.vassal.published.moduleread import svg_size
+
+    assert svg_size(b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="775" height="625.5">') \
+        == (775, 626)
+    assert svg_size(b'<svg width="2in" height="25.4mm">') == (192, 96)
+    assert svg_size(b'<svg width="100%" viewBox="0 0 300 200">') == (300, 200)
+    xml, images = vm.lettered()
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="250" height="80"><rect width="250" height="80"/></svg>'
+    vmod = vm.write_vmod(tmp_path / "svg.vmod", (xml.replace('"track.png"', '"track.svg"'), images),
+                         {"images/track.svg": svg})
+    module = read_published_module(vmod)
+    track = next(m for m in module.maps if m.name == "Turn Track").boards[0].board
+    assert (track.width, track.height) == (250, 80)
+    _refused(tmp_path, vm.write_vmod(tmp_path / "bad.vmod", (xml.replace('"track.png"', '"track.svg"'), images),
+                                     {"images/track.svg": b"<svg/>"}), "track.svg", "no width and height")
+
+
+def test_a_map_in_a_chart_window_is_read(tmp_path):
+    """A ``WidgetMap`` (a map in a chart window's tab): its zones are boxes, as any map's."""
+    xml, images = vm.zoned()
+    start = xml.index('<VASSAL.build.module.Map ', xml.index('mapName="Campaign"'))
+    end = xml.index("</VASSAL.build.module.Map>", start)
+    xml = (xml[:start] + xml[start:end].replace("VASSAL.build.module.Map ", "VASSAL.build.widget.WidgetMap ", 1)
+           + "</VASSAL.build.widget.WidgetMap>" + xml[end + len("</VASSAL.build.module.Map>"):])
+    report = import_module(vm.write_vmod(tmp_path / "w.vmod", (xml, images)), tmp_path / "game")
+    assert "eliminated" in yaml.safe_load((report.folder / "game.yaml").read_text())["boxes"]
+
+
+def test_a_module_of_region_grids_is_refused_saying_what_its_boards_hold(tmp_path):
+    _refused(tmp_path, vm.write_vmod(tmp_path / "r.vmod", vm.regions()), "1 RegionGrid", "hexes only")

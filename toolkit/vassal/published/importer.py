@@ -21,6 +21,7 @@ import math
 import os
 import re
 import shutil
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -171,20 +172,27 @@ def main_board(module: PublishedModule) -> tuple[str, str] | None:
                  for s in getattr(m, pick) if mappable(s.board)), None)
 
 
+def grid_kinds(grid) -> list[str]:
+    """The kinds of grid a board's grid holds (a zoned grid: its zones' grids and its background)."""
+    if isinstance(grid, vgrid.ZonedGrid):
+        return [k for g in (*(z.grid for z in grid.zones), grid.background) for k in grid_kinds(g)]
+    return [] if grid is None else [type(grid).__name__]
+
+
 def no_map_reason(module: PublishedModule) -> str:
-    """The one-line refusal of a module with no board to make a map of: square grids, a missing image, or none."""
+    """The one-line refusal of a module with no board to make a map of: a hex board's missing image, else the
+    grids its boards hold (square grids, region grids ...: the toolkit's maps are hexes)."""
     boards = [s.board for m in module.maps for s in m.catalogue]
-    square = next((b for b in boards if isinstance(b.grid, vgrid.SquareGrid)
-                   or isinstance(getattr(b.grid, "background", None), vgrid.SquareGrid)), None)
-    if square is not None:
-        return (f"{module.path}: Board {square.name[:40]!r} SquareGrid: the module's maps are square grids, which "
-                "the toolkit does not import as maps (its geometry, toolkit/hexgrid, is hexes only: six neighbours, "
-                "hexsides, hex lines of sight); import a module with a hex grid")
-    missing = next((n for n in module.notes if "is missing from the module" in n), None)
-    if missing is not None:
-        return f"{module.path}: no board with a hex grid to make a map of: {missing}"
-    return (f"{module.path}: no board of the module has a hex grid (HexGrid, alone or in a ZonedGrid) with a hex "
-            "centre on the board; nothing to import as a map")
+    blank = next((b for b in boards if b.image and (b.width, b.height) == (0, 0) and "HexGrid" in grid_kinds(b.grid)),
+                 None)
+    if blank is not None:
+        note = next(n for n in module.notes if f"{blank.image[:80]!r} is missing from the module" in n)
+        return f"{module.path}: no board with a hex grid to make a map of: {note}"
+    kinds = Counter(k for b in boards for k in grid_kinds(b.grid))
+    held = ", ".join(f"{n} {k}" for k, n in kinds.most_common()) or "none"
+    return (f"{module.path}: no board of the module has a hex grid with a hex centre on the board (its boards' grids: "
+            f"{held}); the toolkit's maps are hexes only (toolkit/hexgrid: six neighbours, hexsides, hex lines of "
+            "sight): import a module with a hex map")
 
 
 BLANK_TERRAIN = {"clear": {"color": "#eae3c5", "base": True}}   # an imported map's terrain until the maker adds some
@@ -404,11 +412,12 @@ class _Writer:
 
 def joined_boards(mmap: ModuleMap) -> JoinedMap | None:
     """A map's default boards joined into one hex grid (:mod:`.joined`), when each board's hex grid covers it
-    whole and they continue one another."""
+    whole, they continue one another, and their images are raster images (an SVG board is not composed)."""
     placed = []
     for pb in mmap.layout().boards:
         found = board_hex_grid(pb.board)
-        if found is None or found[1] != (0, 0, pb.board.width, pb.board.height):
+        if found is None or found[1] != (0, 0, pb.board.width, pb.board.height) or \
+                pb.board.image.lower().endswith(".svg"):
             return None
         placed.append((pb, found[0]))
     return join(placed, " + ".join(pb.board.name for pb, _ in placed))
