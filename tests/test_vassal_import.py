@@ -467,7 +467,7 @@ def test_boards_whose_names_restart_stay_apart(tmp_path):
     xml, images = vm.quartered()
     vmod = vm.write_vmod(tmp_path / "r.vmod", (xml.replace('hOff="9"', 'hOff="1"'), images))
     report = import_module(vmod, tmp_path / "game")
-    assert len(report.hexes) == 4 and "not one continuous hex grid" in report.notes[0]
+    assert len(report.hexes) == 4 and "not joined into one map" in report.notes[0]
 
 
 # ---------------------------------------------------------------- what real published modules showed

@@ -373,9 +373,10 @@ class _Writer:
                 continue
             joined = joined_boards(m)
             if joined is None:
-                self.notes.append(f"map {m.name!r}: its {len(m.boards)} boards are not one continuous hex grid "
-                                  "(docs/vassal.md, 'Boards joined'); each board with a hex grid has its own map "
-                                  "file, and a save's pieces on the others are listed")
+                self.notes.append(f"map {m.name!r}: its {len(m.boards)} boards are not joined into one map (not one "
+                                  "continuous hex grid, or beyond what docs/new-game.md 'Boards joined' allows); "
+                                  "each board with a hex grid has its own map file, and a save's pieces on the "
+                                  "others are listed")
             else:
                 out[m.name] = joined
         return out
