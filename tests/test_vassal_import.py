@@ -463,6 +463,14 @@ def test_a_save_reads_with_pieces_on_every_joined_board(tmp_path):
     assert sorted(u.hex for u in pf.units) == hexes and not unplaced
 
 
+def test_boards_over_the_joined_image_limit_stay_apart(tmp_path, monkeypatch):
+    from toolkit.vassal.published import joined
+
+    monkeypatch.setattr(joined, "MAX_JOINED_PIXELS", 800 * 696 - 1)   # the four boards: 800 x 696 pixels
+    _, _, report = _wild(tmp_path, "quartered")
+    assert len(report.hexes) == 4 and "not joined into one map" in report.notes[0]
+
+
 def test_boards_whose_names_restart_stay_apart(tmp_path):
     xml, images = vm.quartered()
     vmod = vm.write_vmod(tmp_path / "r.vmod", (xml.replace('hOff="9"', 'hOff="1"'), images))
