@@ -42,11 +42,12 @@ def _map_files(folder):
 def _hex_points(cmap, module) -> list[tuple[str, str, list[int]]]:
     """Every hex centre of an imported map file as ``(map name, hex name, map point)``."""
     mmap = next(m for m in module.maps if m.name == cmap.board.map)
-    placed = next(pb for pb in mmap.layout().boards if pb.board.name == cmap.board.board)
+    placed = next((pb for pb in mmap.layout().boards if pb.board.name == cmap.board.board), None)
+    x0, y0 = (placed.x, placed.y) if placed else mmap.edge   # boards joined: their image starts at the edge
     out = []
     for h in cmap.grid.hex_list:
         px, py = (round(v) for v in cmap.board.pixel(*cmap.grid.layout.centre(h)))
-        out.append((mmap.name, cmap.name(h), [px + placed.x, py + placed.y]))
+        out.append((mmap.name, cmap.name(h), [px + x0, py + y0]))
     return out
 
 
@@ -152,7 +153,8 @@ def _where(tmp_path, vmod, map_name: str, pts: list) -> list[dict]:
     return r["points"]
 
 
-@pytest.mark.parametrize("shape", ["legacy", "square-zones"])
+@pytest.mark.parametrize("shape", ["legacy", "square-zones", "quartered",
+                                   "quartered-sideways"])
 def test_wild_points_are_named_as_the_engine_names_them(tmp_path, shape):
     """An older module (BasicModule root, a missing image) and square-grid zones and maps: every hex centre of the
     map file and 400 random points of every map named by the import record as the engine names them (hex centres
@@ -187,7 +189,8 @@ def test_an_unnumbered_hex_grid_the_engine_calls_offboard_snaps_to_the_toolkits_
     assert [p["snap"] for p in points] == [pt for _, _, pt in centres]
 
 
-@pytest.mark.parametrize("shape", ["legacy", "unnumbered", "square-zones"])
+@pytest.mark.parametrize("shape", ["legacy", "unnumbered", "square-zones", "quartered",
+                                   "quartered-sideways"])
 def test_an_engine_save_of_a_wild_module_reads_back_with_every_piece_in_place(tmp_path, shape):
     """Pieces on every third hex centre and in every box the import made (square-zone cells): the engine's own save
     reads back with each on its hex (the toolkit's name for an unnumbered grid) or in its box."""

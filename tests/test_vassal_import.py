@@ -92,7 +92,7 @@ def test_java_polygon_rule_on_edges():
 def test_the_folder_holds_a_loadable_game(imported):
     shape, vmod, folder, report = imported
     assert {"game.yaml", "map.yaml", "counters.yaml", "pieces.yaml", "vassal.yaml"} <= set(listing(folder))
-    assert not report.notes
+    assert [n.split(":")[0] for n in report.notes] == (["map 'Main Map'"] if shape == "two-boards" else [])
     assert not any(p.name.startswith(".") for p in folder.parent.iterdir())   # no temporary folder left
     from toolkit.game.module import load_game
 
@@ -431,3 +431,90 @@ def test_the_viewer_draws_an_imported_map_over_its_board_image(tmp_path):
         svg = c.get("/api/map.svg", params={"source": sid}).text
     assert '<image' in svg and 'class="board"' in svg and "data:image/png;base64," in svg
     assert 'fill-opacity="0.25"' in svg
+
+
+# ---------------------------------------------------------------- boards joined into one map
+
+
+def test_boards_that_continue_one_grid_join_into_one_map_and_image(tmp_path):
+    from PIL import Image
+
+    from toolkit.vassal.published.importer import joined_boards
+
+    vmod, folder, report = _wild(tmp_path, "quartered")
+    assert sorted(report.hexes) == ["map.yaml"] and not report.notes
+    cmap = open_map(folder / "map.yaml")
+    with Image.open(folder / cmap.board.image) as img:
+        assert img.size == (800, 696)
+    joined = joined_boards(read_published_module(vmod).maps[0])
+    assert all(engine_name(cmap, joined, h) == cmap.name(h) for h in cmap.grid.hex_list)
+    assert {"0101", "0901", "0107", "1611"} <= {cmap.name(h) for h in cmap.grid.hex_list}
+    assert yaml.safe_load((folder / "vassal.yaml").read_text())["main"]["boards"] == ["NW", "NE", "SW", "SE"]
+
+
+def test_a_save_reads_with_pieces_on_every_joined_board(tmp_path):
+    _, folder, _ = _wild(tmp_path, "quartered")
+    cmap = open_map(folder / "map.yaml")
+    hexes = ["0202", "0308", "1003", "1511"]   # one on each board
+    pieces = [(str(i), "Rifles", "Main Map", *_centre(cmap, h, (20, 12))) for i, h in enumerate(hexes)]
+    save = tmp_path / "s.vsav"
+    save.write_bytes(_save_on(folder, "Quartered", pieces))
+    pf, unplaced = read_position_save(save, str(folder))
+    assert sorted(u.hex for u in pf.units) == hexes and not unplaced
+
+
+def test_boards_over_the_joined_image_limit_stay_apart(tmp_path, monkeypatch):
+    from toolkit.vassal.published import joined
+
+    monkeypatch.setattr(joined, "MAX_JOINED_PIXELS", 800 * 696 - 1)   # the four boards: 800 x 696 pixels
+    _, _, report = _wild(tmp_path, "quartered")
+    assert len(report.hexes) == 4 and "not joined into one map" in report.notes[0]
+
+
+def test_boards_whose_names_restart_stay_apart(tmp_path):
+    xml, images = vm.quartered()
+    vmod = vm.write_vmod(tmp_path / "r.vmod", (xml.replace('hOff="9"', 'hOff="1"'), images))
+    report = import_module(vmod, tmp_path / "game")
+    assert len(report.hexes) == 4 and "not joined into one map" in report.notes[0]
+
+
+# ---------------------------------------------------------------- what real published modules showed
+
+
+def test_a_module_extension_is_refused_naming_the_module_it_extends(tmp_path):
+    ext = '<VASSAL.build.module.ModuleExtension module="VASL" version="0.9" vassalVersion="3.7.22"/>'
+    _refused(tmp_path, _module_with(tmp_path, {"buildFile.xml": ext}), "module extension", "'VASL'")
+
+
+def test_svg_board_images_are_sized_from_their_svg_element(tmp_path):
+    """The engine draws SVG boards (The Longest Day's displays): width and height in units, else the viewBox."""
+    from toolkit.vassal.published.moduleread import svg_size
+
+    assert svg_size(b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="775" height="625.5">') \
+        == (775, 626)
+    assert svg_size(b'<svg width="2in" height="25.4mm">') == (192, 96)
+    assert svg_size(b'<svg width="100%" viewBox="0 0 300 200">') == (300, 200)
+    xml, images = vm.lettered()
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="250" height="80"><rect width="250" height="80"/></svg>'
+    vmod = vm.write_vmod(tmp_path / "svg.vmod", (xml.replace('"track.png"', '"track.svg"'), images),
+                         {"images/track.svg": svg})
+    module = read_published_module(vmod)
+    track = next(m for m in module.maps if m.name == "Turn Track").boards[0].board
+    assert (track.width, track.height) == (250, 80)
+    _refused(tmp_path, vm.write_vmod(tmp_path / "bad.vmod", (xml.replace('"track.png"', '"track.svg"'), images),
+                                     {"images/track.svg": b"<svg/>"}), "track.svg", "no width and height")
+
+
+def test_a_map_in_a_chart_window_is_read(tmp_path):
+    """A ``WidgetMap`` (a map in a chart window's tab): its zones are boxes, as any map's."""
+    xml, images = vm.zoned()
+    start = xml.index('<VASSAL.build.module.Map ', xml.index('mapName="Campaign"'))
+    end = xml.index("</VASSAL.build.module.Map>", start)
+    xml = (xml[:start] + xml[start:end].replace("VASSAL.build.module.Map ", "VASSAL.build.widget.WidgetMap ", 1)
+           + "</VASSAL.build.widget.WidgetMap>" + xml[end + len("</VASSAL.build.module.Map>"):])
+    report = import_module(vm.write_vmod(tmp_path / "w.vmod", (xml, images)), tmp_path / "game")
+    assert "eliminated" in yaml.safe_load((report.folder / "game.yaml").read_text())["boxes"]
+
+
+def test_a_module_of_region_grids_is_refused_saying_what_its_boards_hold(tmp_path):
+    _refused(tmp_path, vm.write_vmod(tmp_path / "r.vmod", vm.regions()), "1 RegionGrid", "hexes only")

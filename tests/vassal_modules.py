@@ -10,6 +10,7 @@
   negative raw columns; a turn track map with a RegionGrid.
 * :func:`regions` -- a RegionGrid whose points tie (no hex grid: not importable as a map).
 * :func:`large` -- one board of ``cols x rows`` hexes (the bench's 5,000-hex import).
+* :func:`quartered` -- four boards two by two whose hex grids continue one another (joined into one map).
 
 Each returns ``(buildFile.xml text, {image name: (width, height)})``; :func:`write_vmod` writes the archive.
 """
@@ -239,4 +240,27 @@ def square_zones() -> tuple[str, dict[str, tuple[int, int]]]:
     return module_xml("Square Zones", maps), {"campaign.png": (500, 450), "tactical.png": (300, 240), **PIECE_IMAGES}
 
 
-WILD = {"legacy": legacy, "unnumbered": unnumbered, "square-zones": square_zones}
+def quartered(sideways: bool = False) -> tuple[str, dict[str, tuple[int, int]]]:
+    """One map of four boards, two by two, whose hex grids continue one another: the same spacing, the
+    lattice carried on, the numbering's offsets carried on.  Upright: boards 400 x 348 pixels, 8 columns of
+    50 pixels and 6 rows of 58 (columns 9.. on the east boards, rows 7.. on the south ones).  Sideways
+    (columns run down): boards 400 x 400, rows 7.. and a 41-pixel origin on the east boards, columns 9.. on
+    the south ones."""
+    east, south = (("hOff", 9, 35), ("vOff", 7, 35)) if not sideways else (("vOff", 8, 41), ("hOff", 9, 35))
+
+    def grid(is_east: bool, is_south: bool) -> str:
+        numbering = NUMBERED
+        for key, off, _ in [east] * is_east + [south] * is_south:
+            numbering = numbering.replace(f'{key}="1"', f'{key}="{off}"')
+        return hexgrid(50.0, 58.0, 30, east[2] if is_east else 35, numbering, sideways)
+
+    size = (400, 400) if sideways else (400, 348)
+    boards = "".join(board(name, f"{name.lower()}.png", grid(name[1] == "E", name[0] == "S"))
+                     for name in ("NW", "NE", "SW", "SE"))
+    maps = game_map("Main Map", boards, setup="Main MapBoardPicker\tNW\t0\t0\tNE\t1\t0\tSW\t0\t1\tSE\t1\t1",
+                    edge=(20, 12))
+    return module_xml("Quartered", maps), {**{f"{n}.png": size for n in ("nw", "ne", "sw", "se")}, **PIECE_IMAGES}
+
+
+WILD = {"legacy": legacy, "unnumbered": unnumbered, "square-zones": square_zones, "quartered": quartered,
+        "quartered-sideways": lambda: quartered(sideways=True)}

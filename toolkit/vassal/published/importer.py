@@ -21,6 +21,7 @@ import math
 import os
 import re
 import shutil
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -33,6 +34,7 @@ from ...mapdata import compile_map
 from ...scaffold import ScaffoldError, game_id_for
 from ..engine import vgrid
 from ..saves.imported import RECORD
+from .joined import JoinedMap, join, joined_image
 from .moduleread import ModuleMap, PieceDef, PublishedModule, read_published_module
 from ...hexgrid import VassalNumbering
 
@@ -170,20 +172,27 @@ def main_board(module: PublishedModule) -> tuple[str, str] | None:
                  for s in getattr(m, pick) if mappable(s.board)), None)
 
 
+def grid_kinds(grid) -> list[str]:
+    """The kinds of grid a board's grid holds (a zoned grid: its zones' grids and its background)."""
+    if isinstance(grid, vgrid.ZonedGrid):
+        return [k for g in (*(z.grid for z in grid.zones), grid.background) for k in grid_kinds(g)]
+    return [] if grid is None else [type(grid).__name__]
+
+
 def no_map_reason(module: PublishedModule) -> str:
-    """The one-line refusal of a module with no board to make a map of: square grids, a missing image, or none."""
+    """The one-line refusal of a module with no board to make a map of: a hex board's missing image, else the
+    grids its boards hold (square grids, region grids ...: the toolkit's maps are hexes)."""
     boards = [s.board for m in module.maps for s in m.catalogue]
-    square = next((b for b in boards if isinstance(b.grid, vgrid.SquareGrid)
-                   or isinstance(getattr(b.grid, "background", None), vgrid.SquareGrid)), None)
-    if square is not None:
-        return (f"{module.path}: Board {square.name[:40]!r} SquareGrid: the module's maps are square grids, which "
-                "the toolkit does not import as maps (its geometry, toolkit/hexgrid, is hexes only: six neighbours, "
-                "hexsides, hex lines of sight); import a module with a hex grid")
-    missing = next((n for n in module.notes if "is missing from the module" in n), None)
-    if missing is not None:
-        return f"{module.path}: no board with a hex grid to make a map of: {missing}"
-    return (f"{module.path}: no board of the module has a hex grid (HexGrid, alone or in a ZonedGrid) with a hex "
-            "centre on the board; nothing to import as a map")
+    blank = next((b for b in boards if b.image and (b.width, b.height) == (0, 0) and "HexGrid" in grid_kinds(b.grid)),
+                 None)
+    if blank is not None:
+        note = next(n for n in module.notes if f"{blank.image[:80]!r} is missing from the module" in n)
+        return f"{module.path}: no board with a hex grid to make a map of: {note}"
+    kinds = Counter(k for b in boards for k in grid_kinds(b.grid))
+    held = ", ".join(f"{n} {k}" for k, n in kinds.most_common()) or "none"
+    return (f"{module.path}: no board of the module has a hex grid with a hex centre on the board (its boards' grids: "
+            f"{held}); the toolkit's maps are hexes only (toolkit/hexgrid: six neighbours, hexsides, hex lines of "
+            "sight): import a module with a hex map")
 
 
 BLANK_TERRAIN = {"clear": {"color": "#eae3c5", "base": True}}   # an imported map's terrain until the maker adds some
@@ -211,8 +220,9 @@ def map_data(module: PublishedModule, mmap: ModuleMap, board: vgrid.Board, grid:
     }
 
 
-def engine_name(cmap, board: vgrid.Board, h) -> str | None:
-    """The name the engine gives the (rounded) board pixel of a compiled imported map's hex centre."""
+def engine_name(cmap, board, h) -> str | None:
+    """The name the engine gives the (rounded) board pixel of a compiled imported map's hex centre (``board``:
+    a :class:`~toolkit.vassal.engine.vgrid.Board` or a :class:`~.joined.JoinedMap`)."""
     px, py = cmap.board.pixel(*cmap.grid.layout.centre(h))
     return board.location_name(round(px), round(py))
 
@@ -247,6 +257,7 @@ class _Writer:
         self.box_ids: set[str] = set()
         self.boxes_full = False
         self.main: tuple[str, str] | None = None
+        self.main_boards: list[str] = []   # the boards the main map file covers, when joined
         self.hexes: dict[str, int] = {}      # map file -> hexes
 
     def write(self, rel: str, data: bytes | str) -> None:
@@ -276,9 +287,9 @@ class _Writer:
                 self.notes.append(f"more than {MAX_BOXES} zones, regions and cells: {location[:40]!r} and the "
                                   "ones after it are not boxes (pieces there are listed with the engine's name)")
 
-    def check_names(self, map_file: str, board: vgrid.Board) -> None:
+    def check_names(self, map_file: str, board) -> None:
         """Compile a map file (the import's only compilation of it); note the hexes whose centre the engine names
-        otherwise (another zone covers it)."""
+        otherwise (another zone covers it).  ``board`` names a board pixel as the engine does."""
         cmap = compile_map(self.tmp / map_file)
         self.hexes[map_file] = len(cmap.grid)
         differ = [cmap.name(h) for h in cmap.grid.hex_list if engine_name(cmap, board, h) != cmap.name(h)]
@@ -332,24 +343,62 @@ class _Writer:
                               "no map file")
         if extent is None:
             return None
-        grid, _, source = found
+        return self._write_map(mmap, b, found[0], extent, found[2], self.image(slot), b, main, taken)
+
+    def joined_file(self, mmap: ModuleMap, joined: JoinedMap, main: bool, taken: set[str]) -> str:
+        """Write the map file of a map's boards joined into one grid, with their joined image; its name."""
+        name = slug(mmap.name, self.image_names, "map") + ".png"
+        self.write(f"images/{name}", joined_image(joined, [s.image_bytes for s in mmap.boards]))
+        grid = joined.board.grid
+        extent = hex_extent(grid, (0, 0, joined.board.width, joined.board.height))
+        source = f"the HexGrids of its {len(joined.placed)} boards, joined"
+        return self._write_map(mmap, joined.board, grid, extent, source, f"images/{name}", joined, main, taken)
+
+    def _write_map(self, mmap: ModuleMap, b: vgrid.Board, grid: vgrid.HexGrid, extent, source: str, image: str,
+                   named, main: bool, taken: set[str]) -> str:
+        """Write a map file of a hex grid on a board (``named`` gives the engine's name of a board pixel)."""
         name = "map.yaml" if main else f"map-{slug(mmap.name + '--' + b.name, taken, 'board')}.yaml"
         map_id = self.game_id if main else f"{self.game_id}-{Path(name).stem}"[:60]
-        data = map_data(self.module, mmap, b, grid, extent, self.image(slot) or "images/none", map_id)
+        data = map_data(self.module, mmap, b, grid, extent, image or "images/none", map_id)
         header = MAP_HEADER + [f"Module {self.module.name!r}, map {mmap.name!r}, board {b.name!r} ({source})."]
         self.write(name, _dump(header, data))
-        self.check_names(name, b)
+        self.check_names(name, named)
         return name
 
+    def joins(self) -> dict[str, JoinedMap]:
+        """The maps whose default boards join into one hex grid (a note for those that do not)."""
+        out = {}
+        for m in self.module.maps:
+            if len(m.boards) < 2 or not any(mappable(s.board) for s in m.boards):
+                continue
+            joined = joined_boards(m)
+            if joined is None:
+                self.notes.append(f"map {m.name!r}: its {len(m.boards)} boards are not joined into one map (not one "
+                                  "continuous hex grid, or beyond what docs/new-game.md 'Boards joined' allows); "
+                                  "each board with a hex grid has its own map file, and a save's pieces on the "
+                                  "others are listed")
+            else:
+                out[m.name] = joined
+        return out
+
     def maps(self) -> list[dict]:
-        """Every board's image and map file written (the main board's first); the maps of the import record."""
+        """Every board's image and map file written (the main board's first, boards joined in one); the maps of
+        the import record."""
         self.main = main_board(self.module)
+        joins = self.joins()
         order = sorted(((m, s) for m in self.module.maps for s in m.catalogue),
                        key=lambda ms: (ms[0].name, ms[1].board.name) != self.main)
-        taken, files = {"map"}, {}
+        taken, files, joined_files = {"map"}, {}, {}
         for mmap, slot in order:
-            files[(mmap.name, slot.board.name)] = self.map_file(mmap, slot, (mmap.name, slot.board.name) == self.main,
-                                                                taken)
+            joined = joins.get(mmap.name)
+            key = (mmap.name, slot.board.name)
+            if joined is not None and slot.board.name in joined.names:
+                if mmap.name not in joined_files:
+                    joined_files[mmap.name] = self.joined_file(mmap, joined, key == self.main, taken)
+                    self.main_boards = list(joined.names) if key == self.main else self.main_boards
+                files[key] = joined_files[mmap.name]
+            else:
+                files[key] = self.map_file(mmap, slot, key == self.main, taken)
             self.image(slot)
             found = board_hex_grid(slot.board)
             self.boxes_of(slot.board, found[2] if found else None)
@@ -360,6 +409,19 @@ class _Writer:
                              "size": [s.board.width, s.board.height], "grid": vgrid.grid_to_dict(s.board.grid),
                              "map_file": files.get((m.name, s.board.name))} for s in m.catalogue]}
                 for m in self.module.maps]
+
+
+def joined_boards(mmap: ModuleMap) -> JoinedMap | None:
+    """A map's default boards joined into one hex grid (:mod:`.joined`), when each board's hex grid covers it
+    whole, they continue one another, and their images are raster images (an SVG board is not composed)."""
+    placed = []
+    for pb in mmap.layout().boards:
+        found = board_hex_grid(pb.board)
+        if found is None or found[1] != (0, 0, pb.board.width, pb.board.height) or \
+                pb.board.image.lower().endswith(".svg"):
+            return None
+        placed.append((pb, found[0]))
+    return join(placed, " + ".join(pb.board.name for pb, _ in placed))
 
 
 PLACEHOLDER_MOVEMENT = 4   # each counter's movement allowance until the maker gives the real ones
@@ -464,7 +526,8 @@ def import_module(vmod: str | os.PathLike[str], game_dir: str | os.PathLike[str]
                                       "layers and faces, mask, prototypes."], {"pieces": manifest}))
         record = {"module": {"name": module.name, "version": module.version,
                              "file": os.path.basename(os.fspath(vmod))},
-                  "main": {"map": w.main[0], "board": w.main[1]}, "maps": maps, "boxes": w.boxes}
+                  "main": {"map": w.main[0], "board": w.main[1], "boards": w.main_boards or [w.main[1]]},
+                  "maps": maps, "boxes": w.boxes}
         w.write("rules.yaml", rules_starter(game_id, title, list(BLANK_TERRAIN), game["phases"]))
         w.write(RECORD, _dump(["What `toolkit vsav read --game` needs of the module: its maps, boards and grids "
                                "as VASSAL reads them.", "Written by `toolkit import-vmod`; not meant for editing."],

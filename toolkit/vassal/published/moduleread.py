@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import math
 import os
+import re
 import warnings
 from dataclasses import dataclass, field
 
@@ -37,7 +38,8 @@ DEFAULT_DY = 64.0
 DEFAULT_DX = math.sqrt(3) / 2 * DEFAULT_DY
 
 _PKG = "VASSAL.build.module."
-MAP_CLASSES = (_PKG + "Map", _PKG + "PrivateMap", _PKG + "PlayerHand")
+MAP_CLASSES = (_PKG + "Map", _PKG + "PrivateMap", _PKG + "PlayerHand",
+               "VASSAL.build.widget.WidgetMap")   # a map in a chart window's tab or panel
 BOARD = _PKG + "map.boardPicker.Board"
 PICKER = _PKG + "map.BoardPicker"
 _GRID = _PKG + "map.boardPicker.board."
@@ -49,6 +51,8 @@ PIECE_SLOTS = ("VASSAL.build.widget.PieceSlot", "VASSAL.build.widget.CardSlot")
 PROTOTYPE = _PKG + "PrototypeDefinition"
 ROOTS = ("VASSAL.build.GameModule", "VASSAL.launch.BasicModule")   # the engine loads both (BasicModule: older)
 ROSTER = _PKG + "PlayerRoster"
+EXTENSION = _PKG + "ModuleExtension"
+SVG_UNITS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 96 / 72, "pc": 16.0}   # CSS
 
 
 #: What one module may hold, counted in ``buildFile.xml`` before anything else is read: (what, elements, limit).
@@ -285,15 +289,9 @@ class _Reader:
                               "the board is kept blank and 0 x 0 pixels, as VASSAL shows it")
             return b"", (0, 0)
         data = self.arc.read(entry, MAX_IMAGE_BYTES)
-        from PIL import Image
-
-        try:
-            with warnings.catch_warnings():   # the size is checked below, against the importer's own limit
-                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-                with Image.open(io.BytesIO(data)) as img:   # the header only: no pixel is decoded
-                    size = img.size
-        except (Image.DecompressionBombError, OSError, ValueError) as err:
-            raise self.fail(f"{where} image", f"{name[:80]!r} is not a readable image ({err})") from None
+        size = svg_size(data) if name.lower().endswith(".svg") else _raster_size(data)
+        if isinstance(size, str):
+            raise self.fail(f"{where} image", f"{name[:80]!r} is not a readable image ({size})")
         self.check_pixels(size, f"{where} image", f"{name[:80]!r} is")
         return data, size
 
@@ -387,6 +385,40 @@ class _Reader:
                         tuple(protos), tuple(t.kind for t in traits))
 
 
+def _raster_size(data: bytes) -> tuple[int, int] | str:
+    """A raster image's size from its header (no pixel is decoded), or why it cannot be read."""
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():   # the size is checked by the caller, against the importer's own limit
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as img:
+                return img.size
+    except (Image.DecompressionBombError, OSError, ValueError) as err:
+        return str(err)
+
+
+def svg_size(data: bytes) -> tuple[int, int] | str:
+    """An SVG board image's size in pixels (the engine draws SVG boards too), or why it cannot be read: the
+    root ``<svg>`` tag's ``width`` and ``height`` (CSS units at 96 pixels an inch), else its ``viewBox``.
+    Only that tag is looked at (a regular expression over the first 64 KB: nothing is parsed or expanded)."""
+    tag = re.search(rb"<svg\b[^>]*>", data[:1 << 16])
+    if tag is None:
+        return "no <svg> element"
+    attrs = {k.decode(): v.decode("utf-8", "replace") for k, v in
+             re.findall(rb'\s([A-Za-z]+)\s*=\s*["\']([^"\']*)["\']', tag.group())}
+    lengths = [re.fullmatch(r"\s*([0-9]{1,9}(?:\.[0-9]{1,9})?)\s*([a-z]*)\s*", attrs.get(k, ""))
+               for k in ("width", "height")]
+    if all(m is not None and m.group(2) in SVG_UNITS for m in lengths):
+        return tuple(math.ceil(float(m.group(1)) * SVG_UNITS[m.group(2)] - 1e-9) for m in lengths)
+    box = (attrs.get("viewBox") or "").replace(",", " ").split()
+    try:
+        size = math.ceil(float(box[2])), math.ceil(float(box[3]))
+        return size if all(0 <= v <= MAX_NUMBER for v in size) else "its viewBox is out of range"
+    except (IndexError, ValueError, OverflowError):
+        return "its <svg> element has no width and height in pixels or units, and no viewBox"
+
+
 def _layer(t: Trait) -> Layer:
     f = decode(t.type[len("emb2;"):], ";")
     images = tuple(decode(f[15], ",")) if len(f) > 15 else ()
@@ -403,6 +435,9 @@ def read_published_module(path: str | os.PathLike[str]) -> PublishedModule:
         if entry is None:
             raise ModuleReadError(f"{label}: no buildFile.xml (or buildFile) entry -- not a VASSAL module")
         root = parse_xml(arc.read(entry, MAX_BUILD_FILE_BYTES), f"{label}: entry {entry!r}")
+        if root.tag == EXTENSION:
+            raise ModuleReadError(f"{label}: a module extension (of the module {(root.get('module') or '')[:60]!r}), "
+                                  "not a module: import the module it extends")
         if root.tag not in ROOTS:
             raise ModuleReadError(f"{label}: entry {entry!r}: the root element is {str(root.tag)[:60]!r}, "
                                   f"expected {' or '.join(ROOTS)}")

@@ -3,7 +3,8 @@
 The folder's ``vassal.yaml`` (the import record) holds every map's boards and
 grids as the engine reads them; ``pieces.yaml`` which counter each piece slot
 became.  A save's pieces are then placed as the engine names their points
-(:mod:`toolkit.vassal.engine.vgrid`): on the main board, the hex of that name; in a
+(:mod:`toolkit.vassal.engine.vgrid`): on the main board (and the boards the
+import joined with it into one map file), the hex of that name; in a
 zone or region the import made a box, that box; anywhere else they are listed
 with the engine's location name.  A counter mapping file (``piece name:
 counter id``) names the counters where the module's pieces are called
@@ -41,6 +42,7 @@ class ImportRecord:
     main_map: str
     main_board: str
     maps: dict[str, ModuleMapRecord]
+    main_boards: tuple[str, ...]   # the boards of the main map file (several when the import joined them)
     boxes: dict[str, str]        # engine location name -> box id
     pieces: dict[str, str]       # PieceSlot gpid -> counter id
 
@@ -89,7 +91,9 @@ def _read_record(path: Path, folder: Path) -> ImportRecord:
         pieces_path = Path(folder) / PIECES
         pieces = {str(p["gpid"]): str(p["counter"]) for p in _load(pieces_path)["pieces"] if p.get("gpid")} \
             if pieces_path.is_file() else {}
-        return ImportRecord(str(data["main"]["map"]), str(data["main"]["board"]), maps,
+        main = data["main"]
+        main_boards = tuple(str(b) for b in main.get("boards") or [main["board"]])
+        return ImportRecord(str(main["map"]), str(main["board"]), maps, main_boards,
                             {str(k): str(v) for k, v in (data.get("boxes") or {}).items()}, pieces)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
         raise GameDataError(str(path), "", f"not a readable import record ({type(err).__name__}: {err}); it is "
@@ -121,7 +125,8 @@ def imported_save_to_position(save: SaveContents, game: Game, record: ImportReco
             placed += [BoardPlacement(m, n, c, r, rev) for n, c, r, rev in rec.default]
     save = replace(save, boards=placed)
     boards: dict[str, object] = {n: (b.width, b.height) for m in record.maps.values() for n, b in m.boards.items()}
-    boards[record.main_board] = record.maps[record.main_map].boards[record.main_board]
+    for name in record.main_boards:   # the boards whose names are hexes of the game's map
+        boards[name] = record.maps[record.main_map].boards[name]
 
     def zones(map_name: str, x: int, y: int) -> tuple[str, str] | None:
         lay = layouts.get(map_name)
