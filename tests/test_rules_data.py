@@ -365,6 +365,9 @@ def test_the_commands_answer_for_a_data_only_game():
     (lambda r: r["movement"].update(allowance="speed"), "movement.allowance", "values.speed"),
     (lambda r: r["combat"]["table"]["rows"][3].pop(), "combat.table.rows.3", "5 results for 6 columns"),
     (lambda r: r["movement"]["terrain"]["costs"].update(clear=0.3), "movement.terrain.costs.clear", "steps of ½"),
+    (lambda r: r["retreat"]["results"].update(ZZ={"defender": {"retreat": 1}}), "retreat.results.ZZ",
+     "unknown result code"),
+    (lambda r: r.pop("zoc"), "retreat.enemy_zoc", "declare zoc"),
 ])
 def test_rules_file_errors_name_the_key_and_the_fix(steppe, edit, key, needle):
     rules = yaml.safe_load((steppe / "rules.yaml").read_text())

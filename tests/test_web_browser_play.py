@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from web_browser_support import (bring_into_view, cli_json, hex_point, missing, open_page, select_unit, serve,
+from web_browser_support import (attack, bring_into_view, cli_json, hex_point, missing, open_page, select_unit, serve,
                                  shot)
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
@@ -173,15 +173,7 @@ def test_no_prisoners_says_which_phase_to_pick_and_the_header_follows(chromium):
 
 def test_combat_odds_from_the_page_are_the_cli_odds(chromium, jerusalem):
     page = open_page(chromium, jerusalem + "/")
-    select_unit(page, "2817", "j-plm-1")
-    page.click("#add-attack")
-    bring_into_view(page, "1914")
-    page.mouse.click(*hex_point(page, "1914"))
-    picker = page.locator("#stack-picker button").first
-    if picker.count():
-        picker.click()
-    page.click("#add-defend")
-    page.wait_for_selector("#combat-result p")
+    attack(page, "2817", "j-plm-1", "1914")
     defenders = page.eval_on_selector_all("#combat-defend .chip", "els => els.map(e => e.textContent)")
     odds = cli_json("odds", SCENARIO_II, "--attack", "j-plm-1", "--defend", *defenders)
     shown = page.text_content("#combat-result")

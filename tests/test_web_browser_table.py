@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from web_browser_support import bring_into_view, cli_json, hex_point, missing, open_page, select_unit, serve, shot
+from web_browser_support import attack, cli_json, hex_point, missing, open_page, select_unit, serve, shot
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
 
@@ -104,15 +104,7 @@ def test_the_kind_of_combat_and_a_refusals_rule_topic(chromium, jerusalem):
     page = open_page(chromium, jerusalem + "/")
     kinds = page.eval_on_selector_all("#combat-kind option", "els => els.map(e => e.value)")
     assert kinds == page.evaluate("() => toolkitPage.play.source.combat_kinds") and "barrage" in kinds
-    select_unit(page, "2817", "j-plm-1")
-    page.click("#add-attack")
-    bring_into_view(page, "1914")
-    page.mouse.click(*hex_point(page, "1914"))
-    picker = page.locator("#stack-picker button").first
-    if picker.count():
-        picker.click()
-    page.click("#add-defend")
-    page.wait_for_selector("#combat-result p")
+    attack(page, "2817", "j-plm-1", "1914")
     page.select_option("#combat-kind", "barrage")
     page.wait_for_function("() => document.querySelector('#combat-result').textContent.includes('10.5.1')")
     defenders = page.eval_on_selector_all("#combat-defend .chip", "els => els.map(e => e.textContent)")

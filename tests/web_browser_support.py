@@ -175,6 +175,20 @@ def select_unit(page, hex_name: str, unit: str) -> None:
     page.wait_for_selector(".layer-moves .dest")
 
 
+def attack(page, attacker_hex: str, attacker: str, defender_hex: str) -> None:
+    """Pick ``attacker`` (in ``attacker_hex``) as an attacker and the top unit of ``defender_hex`` as the defender
+    in the page's Combat section, and wait for its answer."""
+    select_unit(page, attacker_hex, attacker)
+    page.click("#add-attack")
+    bring_into_view(page, defender_hex)
+    page.mouse.click(*hex_point(page, defender_hex))
+    picker = page.locator("#stack-picker button").first
+    if picker.count():
+        picker.click()
+    page.click("#add-defend")
+    page.wait_for_selector("#combat-result p")
+
+
 def api(base: str, path: str, data: bytes | None = None, headers: dict | None = None) -> tuple[int, dict]:
     request = urllib.request.Request(base + path, data=data, headers=headers or {})
     try:
