@@ -18,17 +18,23 @@ integers).  Then:
 engine reads it (:mod:`toolkit.vassal.engine.vgrid`: ``HexGrid`` raw row/column with
 Java's integer semantics, ``HexGridNumbering`` names, nearest ``Region``), so
 tests can check every hex without the engine.
+
+A map with a ``board`` section (``map.yaml``: a picture of your own board, its size and ``scale`` from map
+units to its pixels, docs/map-format.md) is laid on that picture instead of the drawn map: the grid follows
+``board.scale``, and :func:`board_image` reads the picture.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
 from PIL import Image
 
 from ...hexgrid import CCRR, Diagonal, Hex, VassalNumbering
 from ...mapdata.compiled import CompiledMap
+from ...render.onboard import board_image_path
 from ...render.png import rasterise
 from ...render.scene import build_scene, map_frame
 from ..engine import vgrid
@@ -115,14 +121,17 @@ def _board_layout(cmap: CompiledMap, pixels_per_hex: int) -> BoardLayout:
                          "imported from a published module (scheme: vassal) is played with that module")
     if pixels_per_hex % 2 or pixels_per_hex < 8:
         raise ValueError(f"pixels_per_hex must be an even whole number >= 8, got {pixels_per_hex}")
-    k = pixels_per_hex / lay.width
-    minx, miny, maxx, maxy = map_frame(cmap, show_title=False)
     origin, col, row = _origin_hex(cmap)
     cx, cy = lay.centre(origin)
-    # Shift by less than a pixel so the origin hex centre is a whole pixel.
-    ox = math.ceil(k * (cx - minx)) - k * cx
-    oy = math.ceil(k * (cy - miny)) - k * cy
-    width, height = max(1, round(k * (maxx - minx))), max(1, round(k * (maxy - miny)))  # as render.rasterise
+    if cmap.board is not None:
+        k, ox, oy, (width, height) = _picture_scale(cmap), 0.0, 0.0, cmap.board.size
+    else:
+        k = pixels_per_hex / lay.width
+        minx, miny, maxx, maxy = map_frame(cmap, show_title=False)
+        # Shift by less than a pixel so the origin hex centre is a whole pixel.
+        ox = math.ceil(k * (cx - minx)) - k * cx
+        oy = math.ceil(k * (cy - miny)) - k * cy
+        width, height = max(1, round(k * (maxx - minx))), max(1, round(k * (maxy - miny)))  # as render.rasterise
     x0, y0 = round(k * cx + ox), round(k * cy + oy)
     if isinstance(cmap.grid.naming, Diagonal):
         regions = tuple(RegionSpec(cmap.name(h), *(round(v) for v in
@@ -130,12 +139,31 @@ def _board_layout(cmap: CompiledMap, pixels_per_hex: int) -> BoardLayout:
                         for h in cmap.grid.hex_list)
         return BoardLayout(k, ox, oy, width, height, None, regions)
     naming = cmap.grid.naming
-    grid = HexGridSpec(x0, y0, 1.5 * lay.size * k, float(pixels_per_hex), col, row, naming.digits - 1)
+    grid = HexGridSpec(x0, y0, 1.5 * lay.size * k, k * lay.width, col, row, naming.digits - 1)
     return BoardLayout(k, ox, oy, width, height, grid, ())
 
 
-def board_image(cmap: CompiledMap, board: BoardLayout) -> Image.Image:
-    """The board image: the map without title, drawn with the board's exact transform."""
+def _picture_scale(cmap: CompiledMap) -> float:
+    """Board pixels per map unit of a map laid on its own picture: ``board.scale``, the same both ways (VASSAL's
+    hexes are regular)."""
+    sx, sy = cmap.board.scale
+    if not math.isclose(sx, sy, rel_tol=1e-6):
+        raise ValueError(f"map {cmap.id!r}: board.scale {[sx, sy]}: a VASSAL hex grid needs the same scale both "
+                         "ways; give `scale: [s, s]`")
+    return sx
+
+
+def board_image(cmap: CompiledMap, board: BoardLayout, map_file: str | Path | None = None) -> Image.Image:
+    """The board image: the map's own picture (``board.image``, relative to ``map_file``) when it has one, else
+    the map without title drawn with the board's exact transform."""
+    if cmap.board is not None and map_file is not None:
+        path = board_image_path(cmap, map_file)
+        with Image.open(path) as src:
+            picture = src.convert("RGB")
+        if picture.size != (board.width, board.height):
+            raise ValueError(f"{path}: the image is {picture.size[0]} x {picture.size[1]} pixels, the map's "
+                             f"board.size says {board.width} x {board.height}")
+        return picture
     return rasterise(build_scene(cmap, show_title=False), (board.scale, board.ox, board.oy))
 
 
