@@ -210,9 +210,10 @@ def folder_file(folder: Path, value: str, file: str, key: str, what: str, exampl
 
 
 def _stamp(folder: Path) -> tuple:
-    """The size and modification time of a game folder's files: a user's game is reloaded when they change."""
+    """The size and modification time of a game folder's files (its map as `toolkit new` names it, too): a
+    user's game is reloaded when they change."""
     out = []
-    for name in ("game.yaml", "counters.yaml", "rules.yaml"):
+    for name in ("game.yaml", "counters.yaml", "rules.yaml", "map.yaml"):
         try:
             st = (folder / name).stat()
             out.append((st.st_size, st.st_mtime_ns))
