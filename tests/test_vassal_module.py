@@ -85,7 +85,9 @@ def test_module_builds_and_validates(built):
     while (level := level.find("VASSAL.build.module.turn.ListTurnLevel")) is not None:
         lists.append(decode(level.get("list"), ","))
     assert lists == [game.spec.turns, ["Jewish", "Arab"], [game.spec.phase_name(p) for p in game.spec.phases]]   # 3.1
-    setup = root.find("VASSAL.build.module.PredefinedSetup")
+    menu = root.find("VASSAL.build.module.PredefinedSetup")   # File > New Game > Scenario II
+    assert (menu.get("name"), menu.get("isMenu"), menu.get("useFile")) == ("New Game", "true", "false")
+    setup, = menu.findall("VASSAL.build.module.PredefinedSetup")
     assert setup.get("file") == "scenario-ii.vsav" and "scenario-ii.vsav" in names
 
 

@@ -247,11 +247,20 @@ def setup_title(stem: str) -> str:
     return " ".join(w.upper() if set(w) <= set("ivxlc") else w.capitalize() for w in words)
 
 
+#: The File-menu entry holding the scenarios (a PredefinedSetup menu; the engine drops its own *New Game* item
+#: when a module has predefined setups, so this one takes its place).
+NEW_GAME_MENU = "New Game"
+
+
 def _setups(root, files: list[str]) -> None:
-    """A predefined setup (File > New Game) for each scenario save in the module."""
+    """File > New Game > *Scenario 1* ...: a predefined setup for each scenario save in the module, in a
+    ``New Game`` menu (``isMenu``), first scenario first; the startup wizard lists them too."""
+    if not files:
+        return
+    menu = _el(root, P + "module.PredefinedSetup", {"isMenu": "true", "name": NEW_GAME_MENU, "useFile": "false"})
     for name in files:
         stem = name.removesuffix(".vsav")
-        _el(root, P + "module.PredefinedSetup", {"file": name, "isMenu": "false", "name": setup_title(stem),
+        _el(menu, P + "module.PredefinedSetup", {"file": name, "isMenu": "false", "name": setup_title(stem),
                                                  "useFile": "true"})
 
 
