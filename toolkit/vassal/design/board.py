@@ -59,6 +59,34 @@ RegionSpec = vgrid.Region   # one Region of a RegionGrid: a hex's name at its ce
 
 
 @dataclass(frozen=True)
+class PlaceZone:
+    """A named place's hex as a ``Zone`` of the main board (its grid's names unchanged): ``name`` is what the
+    mouse-over viewer shows after the hex name (``$CurrentZone$``), ``path`` the hex's outline in board
+    pixels."""
+
+    name: str
+    path: tuple[tuple[int, int], ...]
+
+    def path_attribute(self) -> str:
+        """The outline as VASSAL's ``Zone`` ``path`` attribute (``x,y;x,y;...``)."""
+        return ";".join(f"{x},{y}" for x, y in self.path)
+
+
+def place_label(cmap: CompiledMap, h: Hex) -> str:
+    """What the mouse-over viewer says of a named hex after its name: the place and its terrains (ids, with
+    spaces for underscores).
+
+    >>> from toolkit.mapdata import open_map
+    >>> cmap = open_map("jerusalem-1948")
+    >>> place_label(cmap, cmap.places["Hulda"]), place_label(cmap, cmap.places["to Tel Aviv"])
+    ('Hulda (clear, village)', 'to Tel Aviv (clear, tel aviv entrance)')
+    """
+    info = cmap.hexes[h]
+    words = ", ".join(t.replace("_", " ") for t in info.terrain)
+    return f"{info.place} ({words})" if words else info.place
+
+
+@dataclass(frozen=True)
 class BoardLayout:
     """Map units to board pixels (``px = scale * x + ox``), image size, and the grid laid on it."""
 
@@ -69,6 +97,7 @@ class BoardLayout:
     height: int
     hexgrid: HexGridSpec | None
     regions: tuple[RegionSpec, ...]
+    places: tuple[PlaceZone, ...] = ()
 
     def pixel(self, x: float, y: float) -> tuple[float, float]:
         """Board pixel of a map point."""
@@ -88,9 +117,21 @@ class BoardLayout:
                                     v_leading=g.leading)
         return vgrid.HexGrid(g.dx, g.dy, g.x0, g.y0, numbering=numbering)
 
+    @cached_property
+    def zoned_grid(self) -> vgrid.ZonedGrid:
+        """The board's grid as the engine names points: the place zones (named as the grid names them) over
+        :attr:`vassal_grid`."""
+        zones = tuple(vgrid.Zone(z.name, z.path, "$gridLocation$", use_parent_grid=True) for z in self.places)
+        return vgrid.ZonedGrid(zones, self.vassal_grid)
+
     def location_name(self, px: int, py: int) -> str:
         """The name the engine gives board pixel ``(px, py)``."""
-        return self.vassal_grid.location_name(px, py) or ""
+        return self.zoned_grid.location_name(px, py) or ""
+
+    def place_at(self, px: int, py: int) -> str:
+        """The place zone's name at board pixel ``(px, py)`` (``$CurrentZone$``), '' outside every place."""
+        zone = self.zoned_grid.zone_at(px, py)
+        return "" if zone is None else zone.name
 
 
 def _origin_hex(cmap: CompiledMap) -> tuple[Hex, int, int]:
@@ -137,10 +178,18 @@ def _board_layout(cmap: CompiledMap, pixels_per_hex: int) -> BoardLayout:
         regions = tuple(RegionSpec(cmap.name(h), *(round(v) for v in
                                                    (k * lay.centre(h)[0] + ox, k * lay.centre(h)[1] + oy)))
                         for h in cmap.grid.hex_list)
-        return BoardLayout(k, ox, oy, width, height, None, regions)
+        return BoardLayout(k, ox, oy, width, height, None, regions, _place_zones(cmap, k, ox, oy))
     naming = cmap.grid.naming
     grid = HexGridSpec(x0, y0, 1.5 * lay.size * k, k * lay.width, col, row, naming.digits - 1)
-    return BoardLayout(k, ox, oy, width, height, grid, ())
+    return BoardLayout(k, ox, oy, width, height, grid, (), _place_zones(cmap, k, ox, oy))
+
+
+def _place_zones(cmap: CompiledMap, k: float, ox: float, oy: float) -> tuple[PlaceZone, ...]:
+    """A zone per named place's hex, in the order of the map's places."""
+    lay = cmap.grid.layout
+    return tuple(PlaceZone(place_label(cmap, h), tuple((round(k * x + ox), round(k * y + oy))
+                                                       for x, y in lay.corners(h)))
+                 for h in cmap.places.values())
 
 
 def _picture_scale(cmap: CompiledMap) -> float:
@@ -164,7 +213,7 @@ def board_image(cmap: CompiledMap, board: BoardLayout, map_file: str | Path | No
             raise ValueError(f"{path}: the image is {picture.size[0]} x {picture.size[1]} pixels, the map's "
                              f"board.size says {board.width} x {board.height}")
         return picture
-    return rasterise(build_scene(cmap, show_title=False), (board.scale, board.ox, board.oy))
+    return rasterise(build_scene(cmap, show_title=False, places_at_edge=True), (board.scale, board.ox, board.oy))
 
 
 def vassal_location(board: BoardLayout, px: int, py: int) -> str:
