@@ -210,7 +210,10 @@ def test_engine_loads_module(built):
     assert (m["name"], boxes["name"]) == (MAP_NAME, BOXES_MAP)
     assert boxes["boards"][0]["grid"] == "ZonedGrid"
     (board,) = m["boards"]
-    assert board["grid"] == "HexGrid" and board["hex"]["numbering"] == "HexGridNumbering"
+    # the HexGrid under a zone per named place (the mouse-over viewer's place names)
+    places = len(load_game("jerusalem-1948").map.places)
+    assert (board["grid"], board["background"], board["zones"]) == ("ZonedGrid", "HexGrid", places)
+    assert board["hex"]["numbering"] == "HexGridNumbering"
     # the engine re-encodes each slot's piece: it must give back exactly what we wrote
     mine = _slot_types(built["path"])
     assert r["pieces"] == len(mine)
@@ -239,8 +242,11 @@ def test_engine_loads_every_module_and_names_every_hex(modules, game_id, tmp_pat
     r = vengine.run_engine(["load", modules[game_id]])
     assert r["ok"], _show(r)
     assert {s["gpid"]: s["type"] for s in r["slots"]} == _slot_types(modules[game_id])
-    grid = r["maps"][0]["boards"][0]["grid"]
-    assert grid == ("RegionGrid" if game_id == "siege-of-jerusalem" else "HexGrid")
+    board = r["maps"][0]["boards"][0]
+    geometric = "RegionGrid" if game_id == "siege-of-jerusalem" else "HexGrid"
+    places = len(load_game(game_id).map.places)   # a zone each, over the grid: names unchanged (below)
+    assert (board["grid"], board.get("background"), board.get("zones")) == \
+        (("ZonedGrid", geometric, places) if places else (geometric, None, None))
     _every_hex_named(modules[game_id], load_game(game_id).map, tmp_path)
 
 

@@ -419,9 +419,18 @@ public final class Harness {
       jb.put("name", b.getName());
       final VASSAL.build.module.map.boardPicker.board.MapGrid g = b.getGrid();
       jb.put("grid", g == null ? null : g.getClass().getSimpleName());
-      if (g instanceof VASSAL.build.module.map.boardPicker.board.HexGrid) {
+      VASSAL.build.module.map.boardPicker.board.MapGrid geometric = g;
+      if (g instanceof VASSAL.build.module.map.boardPicker.board.ZonedGrid) {
+        final VASSAL.build.module.map.boardPicker.board.ZonedGrid zg = (VASSAL.build.module.map.boardPicker.board.ZonedGrid) g;
+        geometric = zg.getBackgroundGrid();
+        jb.put("background", geometric == null ? null : geometric.getClass().getSimpleName());
+        int zones = 0;
+        for (final Iterator<VASSAL.build.module.map.boardPicker.board.mapgrid.Zone> it = zg.getZones(); it.hasNext(); it.next()) zones++;
+        jb.put("zones", zones);
+      }
+      if (geometric instanceof VASSAL.build.module.map.boardPicker.board.HexGrid) {
         final VASSAL.build.module.map.boardPicker.board.HexGrid h =
-          (VASSAL.build.module.map.boardPicker.board.HexGrid) g;
+          (VASSAL.build.module.map.boardPicker.board.HexGrid) geometric;
         final Map<String, Object> jg = new LinkedHashMap<>();
         jg.put("dx", h.getHexWidth());
         jg.put("dy", h.getHexSize());
@@ -778,6 +787,7 @@ public final class Harness {
       case "screenshot": opScreenshot(st, out); break;
       case "hover": opHover(st, out); break;
       case "file_menu": opFileMenu(st, out); break;
+      case "chat": out.put("chat", onEdt(Play::chatLines)); break;
       case "chart": opChart(st, out); break;
       case "save": {
         final File f = new File(str(st, "file"));
@@ -1357,6 +1367,13 @@ public final class Harness {
         return z == null ? null : z.getName();
       }));
       capturePlayerWindow(new File(str(st, "file")), out);
+    }
+
+    /** The chat as a player reads it: the Chatter's conversation as plain text, one entry a line (blank ones too). */
+    static List<String> chatLines() throws Exception {
+      final javax.swing.text.Document d =
+        (javax.swing.text.Document) field(module.getChatter(), VASSAL.build.module.Chatter.class, "doc");
+      return List.of(d.getText(0, d.getLength()).split("\n", -1));
     }
 
     /**
