@@ -1,7 +1,8 @@
 """Issue 21 in the real VASSAL engine (tests/engine): a game of your own, as a player meets it.
 
 File > New Game lists the scenarios and opens the first; the counters print every declared factor
-(``4-4-4``); the mouse-over stack viewer names a hex's place and terrain (``0209 Millbrook (clear, town)``).
+(``4-4-4``); the mouse-over stack viewer names a hex's place and terrain (``0209 Millbrook (clear, town)``); a
+keystroke on a stack of a counter and a marker reports only what a piece did, never an empty command.
 Screenshots go to ``$TOOLKIT_TEST_ARTIFACTS`` (default: the test's temporary folder) to be looked at.  Skips
 with the reason when the engine cannot run.
 """
@@ -37,17 +38,23 @@ def test_new_game_opens_the_first_scenario_with_factors_and_places_in_words(tmp_
     game = load_game(folder)
     cmap, board = game.map, board_layout(game.map)
     millbrook = list(hex_centre(board, cmap, cmap.places["Millbrook"]))
+    west, objective = (list(hex_centre(board, cmap, cmap.grid.parse(n))) for n in ("0105", "1105"))
     module = build_module(folder, tmp_path / "own.vmod")
     steps = [
+        {"op": "side", "name": "Blue"},
         {"op": "file_menu"},
         {"op": "file_menu", "choose": "New Game > Scenario 1"},
         {"op": "pieces", "map": MAIN_MAP, "props": ["CurrentZone"]},
         {"op": "screenshot", "map": MAIN_MAP, "center": millbrook, "file": str(out / "own-counters.png")},
         {"op": "hover", "map": MAIN_MAP, "at": millbrook, "file": str(out / "own-hover-millbrook.png")},
+        {"op": "drag", "map": MAIN_MAP, "from": west, "to": objective},   # onto the Objective marker
+        {"op": "key", "map": MAIN_MAP, "at": objective, "key": "ctrl M"},  # no piece there hides
+        {"op": "key", "map": MAIN_MAP, "at": objective, "key": "ctrl F"},
+        {"op": "chat"},
     ]
     r = vengine.play(module, steps)
     assert r["ok"], json.dumps({"errors": r["errors"], "steps": r["steps"]}, indent=1)[:3000]
-    menu, chose, pieces, _, hover = r["steps"]
+    _, menu, chose, pieces, _, hover, _, _, _, chat = r["steps"]
     # the engine drops its own New Game item for the module's menu of scenarios
     assert [t for t in menu["menu"] if t.startswith("New Game")] == ["New Game > Scenario 1"], menu["menu"]
     assert menu["menu"][0] == "New Game > Scenario 1"
@@ -58,3 +65,5 @@ def test_new_game_opens_the_first_scenario_with_factors_and_places_in_words(tmp_
     assert {p["locationName"] for p in at_millbrook} == {"0209"}
     assert (hover["locationName"], hover["zone"]) == ("0209", "Millbrook (clear, town)")
     assert Path(hover["file"]).stat().st_size > 5000
+    lines = chat["chat"][chat["chat"].index("- Loaded scenario-1.vsav") + 1:]
+    assert [t for t in lines if t.strip()] == ["* Blue Infantry moves 0105 -> 1105 *", "* 1105: Flip (Blue Infantry)"]

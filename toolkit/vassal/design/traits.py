@@ -11,7 +11,7 @@ trait's state at rest.  Keystrokes are ``keyCode,modifiers`` as
 >>> mask_trait("hidden.png", "Arab").type
 'obs;77,130;hidden.png;Face down / up;I;Face down;side:;Peek;Face down (12.1);false'
 >>> report_trait([KEY_FLIP]).type
-'report;70\\\\,130;$location$: $menuCommand$ ($oldPieceName$);;;Report;false'
+'report;70\\\\,130;$oldLocationName$: $menuCommand$ ($oldPieceName$);;;Report;false'
 """
 from __future__ import annotations
 
@@ -28,7 +28,9 @@ KEY_ELIMINATE = f"{ord('E')},{CTRL}"
 KEY_MARK_MOVED = f"{ord('M')},{CTRL_SHIFT}"
 KEY_LABEL = f"{ord('L')},{CTRL}"
 
-REPORT_FORMAT = "$location$: $menuCommand$ ($oldPieceName$)"  # VASSAL adds the "* " itself
+#: A reported keystroke: where the piece was before it (``$oldLocationName$``: after Delete or Eliminate the
+#: piece is gone from the hex), the command and the piece (VASSAL adds the "* " itself).
+REPORT_FORMAT = "$oldLocationName$: $menuCommand$ ($oldPieceName$)"
 
 
 def delete_trait() -> Trait:
@@ -86,7 +88,8 @@ def mark_moved_trait(image: str, x_offset: int, y_offset: int) -> Trait:
 
 
 def report_trait(keys: list[str]) -> Trait:
-    """ReportState ``report;``: every listed keystroke is reported to the chat with the location and the command."""
+    """ReportState ``report;``: every listed keystroke is reported to the chat with the location and the command
+    (list only keys the piece acts on: any other is reported with no command, ``0105:  (Infantry)``)."""
     return Trait("report;" + encode([encode(keys, ","), REPORT_FORMAT, "", "", "Report", "false"], ";"), "-1")
 
 
