@@ -1,6 +1,6 @@
-"""Issue 21, hex information and small fixes: the mouse-over viewer names a hex's place and terrain (a zone per
-named place over the unchanged grid), place names printed where a counter leaves them readable, the boxes
-board leaves room for the window's scrollbar."""
+"""Issue 21, plain words in the module: no phase id where a player reads text, the mouse-over viewer names a
+hex's place and terrain (a zone per named place over the unchanged grid), place names printed where a counter
+leaves them readable, the boxes board leaves room for the window's scrollbar."""
 from __future__ import annotations
 
 import pytest
@@ -61,6 +61,19 @@ def test_place_names_lie_below_the_counter_on_the_vassal_board(jerusalem):
     hulda = next(i for i in places if i.text == "Hulda")
     x, y = layout.centre(game.map.places["Hulda"])
     assert hulda.pos == (x, pytest.approx(y + PLACE_EDGE_DY * layout.size))
+
+
+def test_no_phase_id_is_shown_where_its_name_should_be():
+    """The turn tracker, its reports, the boxes, the help and the charts: every text a player reads in the module
+    (the scenario saves keep ids in their machine-read description, and the tracker state is an index)."""
+    game = load_game("no-prisoners")   # the other games' phase ids are plain words (`road`, `melee`)
+    # ids such as west_allied_random_events (a one-word id such as `road` is a plain word too)
+    renamed = [p for p in game.spec.phases if game.spec.phase_name(p) != p and "_" in p]
+    assert renamed, "the game gives its phases names"
+    for name, data in module_files(game).items():
+        if name.endswith((".xml", ".html", ".htm")):
+            text = data.decode() if isinstance(data, bytes) else data
+            assert not [p for p in renamed if p in text], name
 
 
 @pytest.mark.parametrize("game_id", ["jerusalem-1948", "no-prisoners"])
