@@ -18,7 +18,9 @@ from toolkit.game.module import load_game
 from toolkit.scaffold import new_game
 from toolkit.vassal.build.module import build_module
 from toolkit.vassal.design.board import board_layout, hex_centre
-from toolkit.vassal.design.piecedefs import MAIN_MAP
+from toolkit.vassal.design.boxes import SCROLLBAR_ROOM, boxes_layout
+from toolkit.vassal.design.counters import COUNTER_SIZE
+from toolkit.vassal.design.piecedefs import BOXES_MAP, MAIN_MAP
 
 from vassal_engine import vengine  # noqa: E402  (the real-VASSAL driver)
 
@@ -51,10 +53,11 @@ def test_new_game_opens_the_first_scenario_with_factors_and_places_in_words(tmp_
         {"op": "key", "map": MAIN_MAP, "at": objective, "key": "ctrl M"},  # no piece there hides
         {"op": "key", "map": MAIN_MAP, "at": objective, "key": "ctrl F"},
         {"op": "chat"},
+        {"op": "windows"},
     ]
     r = vengine.play(module, steps)
     assert r["ok"], json.dumps({"errors": r["errors"], "steps": r["steps"]}, indent=1)[:3000]
-    _, menu, chose, pieces, _, hover, _, _, _, chat = r["steps"]
+    _, menu, chose, pieces, _, hover, _, _, _, chat, windows = r["steps"]
     # the engine drops its own New Game item for the module's menu of scenarios
     assert [t for t in menu["menu"] if t.startswith("New Game")] == ["New Game > Scenario 1"], menu["menu"]
     assert menu["menu"][0] == "New Game > Scenario 1"
@@ -67,3 +70,6 @@ def test_new_game_opens_the_first_scenario_with_factors_and_places_in_words(tmp_
     assert Path(hover["file"]).stat().st_size > 5000
     lines = chat["chat"][chat["chat"].index("- Loaded scenario-1.vsav") + 1:]
     assert [t for t in lines if t.strip()] == ["* Blue Infantry moves 0105 -> 1105 *", "* 1105: Flip (Blue Infantry)"]
+    boxes = next(m for m in windows["windows"]["maps"] if m["name"] == BOXES_MAP)
+    drawn = boxes_layout(game, COUNTER_SIZE).width - SCROLLBAR_ROOM   # the blank strip may be hidden
+    assert boxes["viewport"][0] >= drawn, (boxes, drawn)
