@@ -54,6 +54,17 @@ def test_every_declared_factor_is_printed_and_fits(folder):
     assert counter_layout(game, inf, back=True).text("factors") == "2-2-4"
 
 
+def test_factors_that_cannot_fit_are_refused_not_cut(folder, capsys, tmp_path):
+    keys = [f"f{i}" for i in range(8)]
+    edit(folder / "game.yaml", lambda d: d.update(counter_factors=keys))
+    edit(folder / "counters.yaml", lambda d: [c["values"].update({k: 10 + i for i, k in enumerate(keys)})
+                                              for c in d["counters"]])
+    code, _, err = run(capsys, "vmod", folder, "-o", tmp_path / "x.vmod")
+    assert code == 2
+    assert "counters.yaml: counter 'blue-inf': its factors '10-11-12-13-14-15-16-17' do not fit its 56 px face " \
+           "even at 7 px; print fewer values (game.yaml counter_factors: ['f0', 'f1', " in err
+
+
 def test_a_misspelt_factor_key_is_refused_naming_it(folder, capsys, tmp_path):
     edit(folder / "game.yaml", lambda d: d.update(counter_factors=["attack", "defense", "movement"]))
     code, _, err = run(capsys, "vmod", folder, "-o", tmp_path / "x.vmod")
