@@ -421,11 +421,13 @@ public final class Harness {
       jb.put("grid", g == null ? null : g.getClass().getSimpleName());
       VASSAL.build.module.map.boardPicker.board.MapGrid geometric = g;
       if (g instanceof VASSAL.build.module.map.boardPicker.board.ZonedGrid) {
-        final VASSAL.build.module.map.boardPicker.board.ZonedGrid zg = (VASSAL.build.module.map.boardPicker.board.ZonedGrid) g;
+        final VASSAL.build.module.map.boardPicker.board.ZonedGrid zg =
+          (VASSAL.build.module.map.boardPicker.board.ZonedGrid) g;
         geometric = zg.getBackgroundGrid();
         jb.put("background", geometric == null ? null : geometric.getClass().getSimpleName());
         int zones = 0;
-        for (final Iterator<VASSAL.build.module.map.boardPicker.board.mapgrid.Zone> it = zg.getZones(); it.hasNext(); it.next()) zones++;
+        final Iterator<VASSAL.build.module.map.boardPicker.board.mapgrid.Zone> it = zg.getZones();
+        for (; it.hasNext(); it.next()) zones++;
         jb.put("zones", zones);
       }
       if (geometric instanceof VASSAL.build.module.map.boardPicker.board.HexGrid) {
@@ -1333,7 +1335,7 @@ public final class Harness {
       capturePlayerWindow(f, out);
     }
 
-    /** {@code Robot.createScreenCapture} of the whole PlayerWindow into {@code f}; answers {@code file}, {@code size}. */
+    /** {@code Robot.createScreenCapture} of the PlayerWindow into {@code f}; answers {@code file}, {@code size}. */
     static void capturePlayerWindow(File f, Map<String, Object> out) throws Exception {
       final Rectangle r = onEdt(() -> {
         final VASSAL.launch.PlayerWindow pw = module.getPlayerWindow();

@@ -397,9 +397,9 @@ def counter_layout(game: Game, counter: Counter, back: bool = False, size: int =
         flines, fsize = _text_block([[said["factors"]]], width, max(MIN_FONT_PX, round(size * 0.22)), 1,
                                     condensed=True)
         if flines[0] != said["factors"]:  # cut: a factor would be lost
-            raise ValueError(f"{game.folder / 'counters.yaml'}: counter {counter.id!r}: its factors {said['factors']!r} do not fit its "
-                             f"{size} px face even at {MIN_FONT_PX} px; print fewer values (game.yaml "
-                             f"counter_factors: {game.spec.counter_factors})")
+            raise ValueError(f"{game.folder / 'counters.yaml'}: counter {counter.id!r}: its factors "
+                             f"{said['factors']!r} do not fit its {size} px face even at {MIN_FONT_PX} px; print "
+                             f"fewer values (game.yaml counter_factors: {game.spec.counter_factors})")
         fy = bottom - _descent(fsize, True, True) + 1
         fbox = _box(flines[0], fsize, True, True, (size / 2, fy), "factors", fg)
         texts.append(fbox)
