@@ -1,7 +1,7 @@
 """Issue 21 in the real VASSAL engine (tests/engine): a game of your own, as a player meets it.
 
 File > New Game lists the scenarios and opens the first; the counters print every declared factor
-(``4-4-4``); the mouse-over stack viewer names a hex's place and terrain (``0209 Millbrook (clear, town)``); a
+(``4-4-4``); the mouse-over stack viewer names a hex's place and terrain (``0209 Millbrook (Clear, Town)``); a
 keystroke on a stack of a counter and a marker reports only what a piece did, never an empty command.
 Screenshots go to ``$TOOLKIT_TEST_ARTIFACTS`` (default: the test's temporary folder) to be looked at.  Skips
 with the reason when the engine cannot run.
@@ -64,9 +64,9 @@ def test_new_game_opens_the_first_scenario_with_factors_and_places_in_words(tmp_
     assert chose["gameStarted"] and chose["pieces"] == 9, chose
     at_millbrook = [p for p in pieces["pieces"] if [p["x"], p["y"]] == millbrook]
     assert len(at_millbrook) == 2, pieces["pieces"]
-    assert {p["properties"]["CurrentZone"] for p in at_millbrook} == {"Millbrook (clear, town)"}
+    assert {p["properties"]["CurrentZone"] for p in at_millbrook} == {"Millbrook (Clear, Town)"}
     assert {p["locationName"] for p in at_millbrook} == {"0209"}
-    assert (hover["locationName"], hover["zone"]) == ("0209", "Millbrook (clear, town)")
+    assert (hover["locationName"], hover["zone"]) == ("0209", "Millbrook (Clear, Town)")
     assert Path(hover["file"]).stat().st_size > 5000
     lines = chat["chat"][chat["chat"].index("- Loaded scenario-1.vsav") + 1:]
     assert [t for t in lines if t.strip()] == ["* Blue Infantry moves 0105 -> 1105 *", "* 1105: Flip (Blue Infantry)"]

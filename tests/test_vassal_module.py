@@ -211,8 +211,8 @@ def test_engine_loads_module(built):
     assert boxes["boards"][0]["grid"] == "ZonedGrid"
     (board,) = m["boards"]
     # the HexGrid under a zone per named place (the mouse-over viewer's place names)
-    places = len(load_game("jerusalem-1948").map.places)
-    assert (board["grid"], board["background"], board["zones"]) == ("ZonedGrid", "HexGrid", places)
+    zones = len(board_layout(load_game("jerusalem-1948").map).zones)
+    assert (board["grid"], board["background"], board["zones"]) == ("ZonedGrid", "HexGrid", zones)
     assert board["hex"]["numbering"] == "HexGridNumbering"
     # the engine re-encodes each slot's piece: it must give back exactly what we wrote
     mine = _slot_types(built["path"])
@@ -244,9 +244,8 @@ def test_engine_loads_every_module_and_names_every_hex(modules, game_id, tmp_pat
     assert {s["gpid"]: s["type"] for s in r["slots"]} == _slot_types(modules[game_id])
     board = r["maps"][0]["boards"][0]
     geometric = "RegionGrid" if game_id == "siege-of-jerusalem" else "HexGrid"
-    places = len(load_game(game_id).map.places)   # a zone each, over the grid: names unchanged (below)
-    assert (board["grid"], board.get("background"), board.get("zones")) == \
-        (("ZonedGrid", geometric, places) if places else (geometric, None, None))
+    zones = len(board_layout(load_game(game_id).map).zones)   # over the grid: every name unchanged (below)
+    assert (board["grid"], board.get("background"), board.get("zones")) == ("ZonedGrid", geometric, zones)
     _every_hex_named(modules[game_id], load_game(game_id).map, tmp_path)
 
 

@@ -9,7 +9,7 @@ from lxml import etree
 from toolkit.game.module import load_game
 from toolkit.vassal.build.buildfile import HEX_SUMMARY
 from toolkit.vassal.build.module import module_files
-from toolkit.vassal.design.board import board_layout, hex_centre
+from toolkit.vassal.design.board import board_layout, hex_centre, hex_label
 from toolkit.vassal.design.boxes import MARGIN, SCROLLBAR_ROOM, boxes_layout
 from toolkit.vassal.design.counters import COUNTER_SIZE
 from toolkit.render.scene import PLACE_EDGE_DY, build_scene
@@ -23,16 +23,17 @@ def jerusalem():
     return game, board_layout(game.map), etree.fromstring(module_files(game)["buildFile.xml"])
 
 
-def test_every_named_hex_is_a_zone_the_viewer_names(jerusalem):
+def test_every_hex_with_a_place_or_terrain_is_a_zone_the_viewer_names(jerusalem):
     game, board, root = jerusalem
     zoned = root.find(f".//{GRID}ZonedGrid")
     assert zoned.getparent().tag == "VASSAL.build.module.map.boardPicker.Board"
     assert zoned.find(GRID + "HexGrid") is not None
     zones = zoned.findall(GRID + "mapgrid.Zone")
-    assert len(zones) == len(game.map.places)
+    assert len(zones) == len(board.zones) == len([h for h in game.map.grid.hex_list if hex_label(game.map, h)])
+    assert len(zones) > len(game.map.places)
     hulda = next(z for z in zones if z.get("name").startswith("Hulda"))
     assert (hulda.get("name"), hulda.get("locationFormat"), hulda.get("useParentGrid")) == \
-        ("Hulda (clear, village)", "$gridLocation$", "true")
+        ("Hulda (Clear, Village)", "$gridLocation$", "true")
     viewer = root.find(".//VASSAL.build.module.map.CounterDetailViewer")
     assert viewer.get("summaryReportFormat") == viewer.get("emptyHexReportForma") == HEX_SUMMARY \
         == "$LocationName$ $CurrentZone$"
@@ -46,9 +47,7 @@ def test_zones_leave_every_hex_name_as_the_grid_gives_it(jerusalem):
     for h in cmap.grid.hex_list:
         px, py = hex_centre(board, cmap, h)
         assert board.location_name(px, py) == cmap.name(h)
-        info = cmap.hexes[h]
-        assert board.place_at(px, py) == (f"{info.place} ({', '.join(info.terrain).replace('_', ' ')})"
-                                          if info.place else "")
+        assert board.zone_name(px, py) == hex_label(cmap, h)
 
 
 def test_place_names_lie_below_the_counter_on_the_vassal_board(jerusalem):

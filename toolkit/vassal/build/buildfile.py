@@ -9,7 +9,7 @@ lays out a playable module::
       GlobalOptions                             -- without it the main map is never docked nor shown
       PlayerRoster > entry (one per side)
       Map "Main Map" > BoardPicker > Board(board.png) > [ZonedGrid >] HexGrid > HexGridNumbering
-                     | RegionGrid > Region...; [Zone per named place: what the mouse-over viewer shows]
+                     | RegionGrid > Region...; [Zone per hex with a place or terrain: the mouse-over words]
                      + the standard map components (piece mover, menus, zoomer, overview ...)
       Map "Boxes and tracks" > BoardPicker > Board(boxes.png) > ZonedGrid > Zone ...
                      + the same components
@@ -125,17 +125,17 @@ def _map_components(m, width: int, height: int, summary: str = "$LocationName$")
     _el(m, P + "module.properties.GlobalProperties")
 
 
-#: What the mouse-over viewer of the main map writes above a hex: its name, then the place and terrain of a
-#: named hex (the place's zone, ``PlaceZone``; empty elsewhere).
+#: What the mouse-over viewer of the main map writes above a hex: its name, then its place and terrain (the
+#: hex's zone, ``HexZone``: none for an unnamed hex of nothing but the map's first terrain).
 HEX_SUMMARY = "$LocationName$ $CurrentZone$"
 
 
 def _main_map(root, game: Game, board: BoardLayout) -> None:
-    """The map: the board, its grid -- inside a ``ZonedGrid`` with a zone per named place (named as the grid
-    names it, ``$gridLocation$``) when the map has places -- and the usual components."""
+    """The map: the board, its grid -- inside a ``ZonedGrid`` with a zone per hex the mouse-over viewer has words
+    for (named as the grid names it, ``$gridLocation$``) -- and the usual components."""
     m = _map_element(root, MAP_NAME, {})
     b = _board_picker(m, game.spec.title, BOARD_IMAGE)
-    if board.places:
+    if board.zones:
         b = _el(b, GRID + "ZonedGrid")
     if board.hexgrid is not None:
         g = board.hexgrid
@@ -152,7 +152,7 @@ def _main_map(root, game: Game, board: BoardLayout) -> None:
         rg = _el(b, GRID + "RegionGrid", {"fontsize": 9, "snapto": "true", "visible": "false"})
         for r in board.regions:
             _el(rg, GRID + "Region", {"name": r.name, "originx": int(r.x), "originy": int(r.y)})
-    for z in board.places:
+    for z in board.zones:
         _el(b, GRID + "mapgrid.Zone", {"highlightProperty": "", "locationFormat": "$gridLocation$", "name": z.name,
                                         "path": z.path_attribute(), "useHighlight": "false", "useParentGrid": "true"})
     _map_components(m, board.width, board.height, HEX_SUMMARY)

@@ -26,6 +26,7 @@ units to its pixels, docs/map-format.md) is laid on that picture instead of the 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -59,9 +60,9 @@ RegionSpec = vgrid.Region   # one Region of a RegionGrid: a hex's name at its ce
 
 
 @dataclass(frozen=True)
-class PlaceZone:
-    """A named place's hex as a ``Zone`` of the main board (its grid's names unchanged): ``name`` is what the
-    mouse-over viewer shows after the hex name (``$CurrentZone$``), ``path`` the hex's outline in board
+class HexZone:
+    """A hex as a ``Zone`` of the main board (its grid's names unchanged): ``name`` is what the mouse-over
+    viewer shows after the hex name (``$CurrentZone$``, :func:`hex_label`), ``path`` the hex's outline in board
     pixels."""
 
     name: str
@@ -72,18 +73,35 @@ class PlaceZone:
         return ";".join(f"{x},{y}" for x, y in self.path)
 
 
-def place_label(cmap: CompiledMap, h: Hex) -> str:
-    """What the mouse-over viewer says of a named hex after its name: the place and its terrains (ids, with
-    spaces for underscores).
+def hex_label(cmap: CompiledMap, h: Hex) -> str:
+    """What the mouse-over viewer says of a hex after its name: its place and terrains (:func:`terrain_words`),
+    its terrains alone where it has no place; '' (no zone) for an unnamed hex of nothing but the map's first
+    terrain.
 
     >>> from toolkit.mapdata import open_map
     >>> cmap = open_map("jerusalem-1948")
-    >>> place_label(cmap, cmap.places["Hulda"]), place_label(cmap, cmap.places["to Tel Aviv"])
-    ('Hulda (clear, village)', 'to Tel Aviv (clear, tel aviv entrance)')
+    >>> [hex_label(cmap, cmap.places[p]) for p in ("Hulda", "to Tel Aviv")]
+    ['Hulda (Clear, Village)', 'to Tel Aviv (Clear, "to Tel Aviv" entrance)']
+    >>> hex_label(cmap, cmap.grid.parse("0101")), hex_label(cmap, cmap.grid.parse("0132"))
+    ('', '(Hill 1)')
     """
-    info = cmap.hexes[h]
-    words = ", ".join(t.replace("_", " ") for t in info.terrain)
-    return f"{info.place} ({words})" if words else info.place
+    info = cmap.hexes.get(h)
+    if info is None or not info.place and list(info.terrain) in ([], list(cmap.terrain_types)[:1]):
+        return ""
+    words = ", ".join(terrain_words(cmap, t) for t in info.terrain)
+    return " ".join(part for part in (info.place, f"({words})" if words else "") if part)
+
+
+_RULE_REFERENCE = re.compile(r"\s*\(\d[^()]*\)$")
+
+
+def terrain_words(cmap: CompiledMap, terrain: str) -> str:
+    """A terrain as players read it: its ``label`` without a trailing rule reference (``Hill 1 (1.3)`` ->
+    ``Hill 1``), else its id with spaces for underscores, capitalised (``dry_lake`` -> ``Dry lake``)."""
+    known = cmap.terrain_types.get(terrain)
+    if known is not None and known.label:
+        return _RULE_REFERENCE.sub("", known.label)
+    return terrain.replace("_", " ").capitalize()
 
 
 @dataclass(frozen=True)
@@ -97,7 +115,7 @@ class BoardLayout:
     height: int
     hexgrid: HexGridSpec | None
     regions: tuple[RegionSpec, ...]
-    places: tuple[PlaceZone, ...] = ()
+    zones: tuple[HexZone, ...] = ()
 
     def pixel(self, x: float, y: float) -> tuple[float, float]:
         """Board pixel of a map point."""
@@ -119,17 +137,17 @@ class BoardLayout:
 
     @cached_property
     def zoned_grid(self) -> vgrid.ZonedGrid:
-        """The board's grid as the engine names points: the place zones (named as the grid names them) over
+        """The board's grid as the engine names points: the hex zones (named as the grid names them) over
         :attr:`vassal_grid`."""
-        zones = tuple(vgrid.Zone(z.name, z.path, "$gridLocation$", use_parent_grid=True) for z in self.places)
+        zones = tuple(vgrid.Zone(z.name, z.path, "$gridLocation$", use_parent_grid=True) for z in self.zones)
         return vgrid.ZonedGrid(zones, self.vassal_grid)
 
     def location_name(self, px: int, py: int) -> str:
         """The name the engine gives board pixel ``(px, py)``."""
         return self.zoned_grid.location_name(px, py) or ""
 
-    def place_at(self, px: int, py: int) -> str:
-        """The place zone's name at board pixel ``(px, py)`` (``$CurrentZone$``), '' outside every place."""
+    def zone_name(self, px: int, py: int) -> str:
+        """The name of the hex zone at board pixel ``(px, py)`` (``$CurrentZone$``), '' outside every zone."""
         zone = self.zoned_grid.zone_at(px, py)
         return "" if zone is None else zone.name
 
@@ -178,18 +196,18 @@ def _board_layout(cmap: CompiledMap, pixels_per_hex: int) -> BoardLayout:
         regions = tuple(RegionSpec(cmap.name(h), *(round(v) for v in
                                                    (k * lay.centre(h)[0] + ox, k * lay.centre(h)[1] + oy)))
                         for h in cmap.grid.hex_list)
-        return BoardLayout(k, ox, oy, width, height, None, regions, _place_zones(cmap, k, ox, oy))
+        return BoardLayout(k, ox, oy, width, height, None, regions, _hex_zones(cmap, k, ox, oy))
     naming = cmap.grid.naming
     grid = HexGridSpec(x0, y0, 1.5 * lay.size * k, k * lay.width, col, row, naming.digits - 1)
-    return BoardLayout(k, ox, oy, width, height, grid, (), _place_zones(cmap, k, ox, oy))
+    return BoardLayout(k, ox, oy, width, height, grid, (), _hex_zones(cmap, k, ox, oy))
 
 
-def _place_zones(cmap: CompiledMap, k: float, ox: float, oy: float) -> tuple[PlaceZone, ...]:
-    """A zone per named place's hex, in the order of the map's places."""
+def _hex_zones(cmap: CompiledMap, k: float, ox: float, oy: float) -> tuple[HexZone, ...]:
+    """A zone per hex the viewer has words for (:func:`hex_label`), in the grid's order."""
     lay = cmap.grid.layout
-    return tuple(PlaceZone(place_label(cmap, h), tuple((round(k * x + ox), round(k * y + oy))
-                                                       for x, y in lay.corners(h)))
-                 for h in cmap.places.values())
+    labels = ((h, hex_label(cmap, h)) for h in cmap.grid.hex_list)
+    return tuple(HexZone(label, tuple((round(k * x + ox), round(k * y + oy)) for x, y in lay.corners(h)))
+                 for h, label in labels if label)
 
 
 def _picture_scale(cmap: CompiledMap) -> float:
