@@ -40,7 +40,7 @@ def test_new_game_opens_the_first_scenario_with_factors_and_places_in_words(tmp_
     game = load_game(folder)
     cmap, board = game.map, board_layout(game.map)
     millbrook = list(hex_centre(board, cmap, cmap.places["Millbrook"]))
-    west, objective = (list(hex_centre(board, cmap, cmap.grid.parse(n))) for n in ("0105", "1105"))
+    west, objective, hill = (list(hex_centre(board, cmap, cmap.grid.parse(n))) for n in ("0105", "1105", "1109"))
     module = build_module(folder, tmp_path / "own.vmod")
     steps = [
         {"op": "side", "name": "Blue"},
@@ -54,10 +54,11 @@ def test_new_game_opens_the_first_scenario_with_factors_and_places_in_words(tmp_
         {"op": "key", "map": MAIN_MAP, "at": objective, "key": "ctrl F"},
         {"op": "chat"},
         {"op": "windows"},
+        {"op": "hover", "map": MAIN_MAP, "at": hill, "seconds": 0.2, "file": str(out / "own-hover-hill.png")},
     ]
     r = vengine.play(module, steps)
     assert r["ok"], json.dumps({"errors": r["errors"], "steps": r["steps"]}, indent=1)[:3000]
-    _, menu, chose, pieces, _, hover, _, _, _, chat, windows = r["steps"]
+    _, menu, chose, pieces, _, hover, _, _, _, chat, windows, hill_hover = r["steps"]
     # the engine drops its own New Game item for the module's menu of scenarios
     assert [t for t in menu["menu"] if t.startswith("New Game")] == ["New Game > Scenario 1"], menu["menu"]
     assert menu["menu"][0] == "New Game > Scenario 1"
@@ -68,6 +69,7 @@ def test_new_game_opens_the_first_scenario_with_factors_and_places_in_words(tmp_
     assert {p["locationName"] for p in at_millbrook} == {"0209"}
     assert (hover["locationName"], hover["zone"]) == ("0209", "Millbrook (Clear, Town)")
     assert Path(hover["file"]).stat().st_size > 5000
+    assert (hill_hover["locationName"], hill_hover["zone"]) == ("1109", "(Hill)")   # no place: its terrain
     lines = chat["chat"][chat["chat"].index("- Loaded scenario-1.vsav") + 1:]
     assert [t for t in lines if t.strip()] == ["* Blue Infantry moves 0105 -> 1105 *", "* 1105: Flip (Blue Infantry)"]
     boxes = next(m for m in windows["windows"]["maps"] if m["name"] == BOXES_MAP)
