@@ -135,7 +135,7 @@ class GameSpec(_Model):
     phases: list[str]
     boxes: list[str] = ["reinforcements", "eliminated", "off_map"]
     place_lists: dict[str, list[str]] = {}
-    counter_factors: list[str] = []       # value keys printed as "A-B" on counters (strength, then movement)
+    counter_factors: list[str] = []       # value keys printed on counters, in order ("A-D-M"; a missing key is refused)
     symbols: dict[str, str] = {}          # unit type -> a symbol of SYMBOLS (else guessed from the type's name)
     counter_white_types: list[str] = []   # unit types printed on white with the nationality colour as figure
     dice: list[tuple[int, int]] = [(1, 6)]  # the rolls the rules use, as (number of dice, sides)
