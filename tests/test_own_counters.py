@@ -16,7 +16,8 @@ from toolkit.cli import main as toolkit_main
 from toolkit.game.module import load_game
 from toolkit.scaffold import new_game
 from toolkit.vassal.design.board import board_layout
-from toolkit.vassal.design.counters import counter_image_name, counter_images, counter_layout
+from toolkit.game.schema import SYMBOLS
+from toolkit.vassal.design.counters import counter_image_name, counter_images, counter_layout, draw_counter
 
 from test_vassal_counters import check_texts
 
@@ -90,6 +91,18 @@ def test_symbols_map_unit_types_to_named_symbols(folder, capsys, tmp_path):
     edit(folder / "game.yaml", lambda d: d.update(symbols={"panzr": "armour"}))
     code, _, err = run(capsys, "vmod", folder, "-o", tmp_path / "x.vmod")
     assert code == 2 and "symbols names unit type 'panzr', which is not among `unit_types`" in err
+
+
+def test_every_documented_symbol_draws_its_own_picture(folder):
+    pictures = {}
+    for symbol in SYMBOLS:
+        edit(folder / "game.yaml", lambda d: d.update(symbols={"armour": symbol}))
+        game = load_game(folder)
+        layout = counter_layout(game, game.counters["blue-armour"])
+        assert layout.symbol_kind == symbol
+        check_texts(layout, 1, symbol)
+        pictures[symbol] = draw_counter(game, game.counters["blue-armour"]).tobytes()
+    assert len(set(pictures.values())) == len(SYMBOLS)
 
 
 def test_counter_pictures_replace_the_drawn_art(folder):
