@@ -85,7 +85,9 @@ def test_module_builds_and_validates(built):
     while (level := level.find("VASSAL.build.module.turn.ListTurnLevel")) is not None:
         lists.append(decode(level.get("list"), ","))
     assert lists == [game.spec.turns, ["Jewish", "Arab"], [game.spec.phase_name(p) for p in game.spec.phases]]   # 3.1
-    setup = root.find("VASSAL.build.module.PredefinedSetup")
+    menu = root.find("VASSAL.build.module.PredefinedSetup")   # File > New Game > Scenario II
+    assert (menu.get("name"), menu.get("isMenu"), menu.get("useFile")) == ("New Game", "true", "false")
+    setup, = menu.findall("VASSAL.build.module.PredefinedSetup")
     assert setup.get("file") == "scenario-ii.vsav" and "scenario-ii.vsav" in names
 
 
@@ -208,7 +210,10 @@ def test_engine_loads_module(built):
     assert (m["name"], boxes["name"]) == (MAP_NAME, BOXES_MAP)
     assert boxes["boards"][0]["grid"] == "ZonedGrid"
     (board,) = m["boards"]
-    assert board["grid"] == "HexGrid" and board["hex"]["numbering"] == "HexGridNumbering"
+    # the HexGrid under a zone per named place (the mouse-over viewer's place names)
+    zones = len(board_layout(load_game("jerusalem-1948").map).zones)
+    assert (board["grid"], board["background"], board["zones"]) == ("ZonedGrid", "HexGrid", zones)
+    assert board["hex"]["numbering"] == "HexGridNumbering"
     # the engine re-encodes each slot's piece: it must give back exactly what we wrote
     mine = _slot_types(built["path"])
     assert r["pieces"] == len(mine)
@@ -237,8 +242,10 @@ def test_engine_loads_every_module_and_names_every_hex(modules, game_id, tmp_pat
     r = vengine.run_engine(["load", modules[game_id]])
     assert r["ok"], _show(r)
     assert {s["gpid"]: s["type"] for s in r["slots"]} == _slot_types(modules[game_id])
-    grid = r["maps"][0]["boards"][0]["grid"]
-    assert grid == ("RegionGrid" if game_id == "siege-of-jerusalem" else "HexGrid")
+    board = r["maps"][0]["boards"][0]
+    geometric = "RegionGrid" if game_id == "siege-of-jerusalem" else "HexGrid"
+    zones = len(board_layout(load_game(game_id).map).zones)   # over the grid: every name unchanged (below)
+    assert (board["grid"], board.get("background"), board.get("zones")) == ("ZonedGrid", geometric, zones)
     _every_hex_named(modules[game_id], load_game(game_id).map, tmp_path)
 
 

@@ -173,7 +173,7 @@ def test_setups_help_and_charts():
     files = module_files(game)
     root = etree.fromstring(files["buildFile.xml"])
     names = [e.get("name") for e in root.iter("VASSAL.build.module.PredefinedSetup")]
-    assert names == ["Scenario 1", "Scenario 2"]
+    assert names == ["New Game", "Scenario 1", "Scenario 2"]
     assert setup_title("scenario-ii") == "Scenario II"
     assert b"toolkit check GAME.vlog" in files["help/notes.html"]
     charts = {e.get("chartName"): e.get("fileName") for e in root.iter("VASSAL.build.widget.HtmlChart")}

@@ -168,7 +168,8 @@ nationalities:                   # forces of a side (a side may have several), e
 unit_types: [infantry, armour, hq]
 flags: [reduced]                 # unit flags a position may carry
 back_flag: reduced               # a unit with this flag shows its counter's back face (VASSAL: Flip, Ctrl+F)
-counter_factors: [attack, movement]   # the values printed as "A-B" on counters
+counter_factors: [attack, defence, movement]   # the values printed on counters, in order: "4-4-4"
+symbols: {{infantry: infantry, armour: armour, hq: hq}}   # unit type -> NATO symbol (docs/game-files.md)
 dice: [[1, 6]]                   # dice buttons of the module: one six-sided die
 
 turns: ["1", "2", "3", "4", "5", "6"]
@@ -187,7 +188,9 @@ def counters_yaml(game_id: str, title: str) -> str:
     return f"""\
 # {title}: every counter and marker (toolkit.game.CounterManifest, docs/game-files.md).
 # `values` are yours: numbers, text, true/false or null, keyed as you like (`counter_factors` in game.yaml
-# names the two printed on the counter).  `back` holds the values that differ on the back face.
+# names those printed on the counter).  `back` holds the values that differ on the back face.  A counter may
+# show a picture of your own instead of the drawn art: `image: images/blue-inf.png` (and `back_image:`), a
+# file inside this folder.
 game: {game_id}
 counters:
   - {{id: blue-inf, name: Blue Infantry, side: blue, nationality: blue, type: infantry, count: 4,

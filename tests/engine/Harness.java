@@ -419,9 +419,20 @@ public final class Harness {
       jb.put("name", b.getName());
       final VASSAL.build.module.map.boardPicker.board.MapGrid g = b.getGrid();
       jb.put("grid", g == null ? null : g.getClass().getSimpleName());
-      if (g instanceof VASSAL.build.module.map.boardPicker.board.HexGrid) {
+      VASSAL.build.module.map.boardPicker.board.MapGrid geometric = g;
+      if (g instanceof VASSAL.build.module.map.boardPicker.board.ZonedGrid) {
+        final VASSAL.build.module.map.boardPicker.board.ZonedGrid zg =
+          (VASSAL.build.module.map.boardPicker.board.ZonedGrid) g;
+        geometric = zg.getBackgroundGrid();
+        jb.put("background", geometric == null ? null : geometric.getClass().getSimpleName());
+        int zones = 0;
+        final Iterator<VASSAL.build.module.map.boardPicker.board.mapgrid.Zone> it = zg.getZones();
+        for (; it.hasNext(); it.next()) zones++;
+        jb.put("zones", zones);
+      }
+      if (geometric instanceof VASSAL.build.module.map.boardPicker.board.HexGrid) {
         final VASSAL.build.module.map.boardPicker.board.HexGrid h =
-          (VASSAL.build.module.map.boardPicker.board.HexGrid) g;
+          (VASSAL.build.module.map.boardPicker.board.HexGrid) geometric;
         final Map<String, Object> jg = new LinkedHashMap<>();
         jg.put("dx", h.getHexWidth());
         jg.put("dy", h.getHexSize());
@@ -776,6 +787,9 @@ public final class Harness {
       case "key": opKey(st, out); break;
       case "zoom": opZoom(st, out); break;
       case "screenshot": opScreenshot(st, out); break;
+      case "hover": opHover(st, out); break;
+      case "file_menu": opFileMenu(st, out); break;
+      case "chat": out.put("chat", onEdt(Play::chatLines)); break;
       case "chart": opChart(st, out); break;
       case "save": {
         final File f = new File(str(st, "file"));
@@ -1325,6 +1339,11 @@ public final class Harness {
         return w;
       });
       settle(300);
+      capturePlayerWindow(f, out);
+    }
+
+    /** {@code Robot.createScreenCapture} of the PlayerWindow into {@code f}; answers {@code file}, {@code size}. */
+    static void capturePlayerWindow(File f, Map<String, Object> out) throws Exception {
       final Rectangle r = onEdt(() -> {
         final java.awt.Window w = mapName == null ? null : SwingUtilities.getWindowAncestor(findMap(mapName).getView());
         final java.awt.Window shown = w != null ? w : module.getPlayerWindow();
@@ -1343,6 +1362,68 @@ public final class Harness {
       javax.imageio.ImageIO.write(img, "png", f);
       out.put("file", f.getPath());
       out.put("size", List.of(img.getWidth(), img.getHeight()));
+    }
+
+    /**
+     * The mouse brought to map point {@code at} and left there {@code seconds} (default 1.5: past the mouse-over
+     * stack viewer's delay), then the PlayerWindow captured to {@code file}: the viewer's text is in the picture.
+     * Answers the engine's {@code locationName} and {@code zone} (the Zone's name, {@code $CurrentZone$}) of the point.
+     */
+    static void opHover(Map<String, Object> st, Map<String, Object> out) throws Exception {
+      module = VASSAL.build.GameModule.getGameModule();
+      final VASSAL.build.module.Map m = findMap((String) st.get("map"));
+      final Point at = point(st, "at");
+      final Point s = toScreen(m, at)[0];
+      robot.mouseMove(s.x - 4, s.y - 4);
+      settle(100);
+      robot.mouseMove(s.x, s.y); // the viewer's timer starts on this move
+      Thread.sleep((long) (num(st, "seconds", 1.5) * 1000));
+      settle(200);
+      out.put("locationName", onEdt(() -> m.locationName(at)));
+      out.put("zone", onEdt(() -> {
+        final VASSAL.build.module.map.boardPicker.board.mapgrid.Zone z = m.findZone(at);
+        return z == null ? null : z.getName();
+      }));
+      capturePlayerWindow(new File(str(st, "file")), out);
+    }
+
+    /** The chat as a player reads it: the Chatter's conversation as plain text, one entry a line (blank ones too). */
+    static List<String> chatLines() throws Exception {
+      final javax.swing.text.Document d =
+        (javax.swing.text.Document) field(module.getChatter(), VASSAL.build.module.Chatter.class, "doc");
+      return List.of(d.getText(0, d.getLength()).split("\n", -1));
+    }
+
+    /**
+     * The PlayerWindow's File menu as the engine built it: {@code menu}, its item texts ({@code "Sub > Item"} in
+     * submenus); with {@code choose} (such a text), that item clicked ({@code doClick()}, its real action) and a game
+     * it loads waited for.
+     */
+    static void opFileMenu(Map<String, Object> st, Map<String, Object> out) throws Exception {
+      module = VASSAL.build.GameModule.getGameModule();
+      final javax.swing.JPopupMenu file = onEdt(() -> module.getPlayerWindow().getJMenuBar().getMenu(0).getPopupMenu());
+      out.put("menu", onEdt(() -> menuTexts(file)));
+      final Object choose = st.get("choose");
+      if (choose == null) return;
+      final VASSAL.build.module.GameState gs = module.getGameState();
+      onEdt(() -> {
+        javax.swing.MenuElement cur = file;
+        for (final String want : String.valueOf(choose).split(" > ")) {
+          javax.swing.MenuElement next = null;
+          for (final javax.swing.MenuElement e : cur.getSubElements()) {
+            if (e instanceof javax.swing.JMenuItem && want.equals(((javax.swing.JMenuItem) e).getText())) next = e;
+          }
+          if (next == null) throw new IllegalArgumentException("no File menu item " + want + " in " + choose);
+          cur = next instanceof javax.swing.JMenu ? ((javax.swing.JMenu) next).getPopupMenu() : next;
+        }
+        if (gs.isGameStarted()) gs.setModified(false); // no "save the game?" question
+        ((javax.swing.JMenuItem) cur).doClick();
+        return null;
+      });
+      waitForLoad(60);
+      out.put("chose", String.valueOf(choose));
+      out.put("gameStarted", onEdt(gs::isGameStarted));
+      out.put("pieces", onEdt(Play::pieceCount));
     }
 
     /** The Charts window opened from its toolbar button, tab {@code tab} (its title; default the first) shown, captured, closed. */

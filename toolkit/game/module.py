@@ -104,6 +104,10 @@ def _check_manifest(spec: GameSpec, manifest: CounterManifest, file: str) -> Non
                                 expected("side", n.side, sides))
     for i, c in enumerate(manifest.counters):
         where = f"counters[{i}]"
+        for key in ("image", "back_image"):
+            if getattr(c, key) is not None:
+                folder_file(Path(file).parent, getattr(c, key), file, f"{where}.{key}", "counter image",
+                            f"`{key}: images/{c.id}.png`")
         if c.id in seen:
             raise GameDataError(file, f"{where}.id", f"duplicate counter id {c.id!r}; give each counter its own id")
         seen.add(c.id)
@@ -117,10 +121,22 @@ def _check_manifest(spec: GameSpec, manifest: CounterManifest, file: str) -> Non
                                 f"not {c.side!r}")
         if c.type not in spec.unit_types:
             raise GameDataError(file, f"{where}.type", expected("unit type", c.type, spec.unit_types))
+    _check_counter_factors(spec, manifest, file.replace("counters.yaml", "game.yaml"))
     marker_ids = [m.id for m in manifest.markers]
     for i, m in enumerate(marker_ids):
         if m in marker_ids[:i] or m in seen:
             raise GameDataError(file, f"markers[{i}].id", f"duplicate id {m!r}")
+
+
+def _check_counter_factors(spec: GameSpec, manifest: CounterManifest, file: str) -> None:
+    """Refuse a ``counter_factors`` key no counter has among its values (a misspelt key prints nothing)."""
+    keys = {k for c in manifest.counters for k in (*c.values, *(c.back or {}))}
+    for i, key in enumerate(spec.counter_factors):
+        if key not in keys:
+            raise GameDataError(file, f"counter_factors[{i}]",
+                                f"{key!r} is not among any counter's values in counters.yaml "
+                                f"({', '.join(sorted(keys)) or 'none'}); fix the spelling here or give the "
+                                f"counters a `{key}` value")
 
 
 _KEY = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
@@ -186,21 +202,30 @@ def game_map_path(value: str, folder: Path) -> str | Path:
                                           f"{', '.join(i for i, _, _ in list_maps())}); for your own map give its "
                                           "path relative to the game folder, e.g. `map: map.yaml`"))
         return value
+    try:
+        return folder_file(folder, value, file, "map", "map file", "`map: map.yaml`", "or a bundled map id")
+    except GameDataError as err:
+        raise with_line(err) from None
+
+
+def folder_file(folder: Path, value: str, file: str, key: str, what: str, example: str, other: str = "") -> Path:
+    """The file ``value`` names relative to the game ``folder`` (``key`` of ``file``), which must be in the folder:
+    refused, naming the key and the fix, when it leads out of the folder or is not there."""
     path = (folder / value).resolve()
     if not path.is_relative_to(folder.resolve()):
-        raise with_line(GameDataError(file, "map", f"{value!r} leads out of the game folder {str(folder)!r}; "
-                                                   "keep the map file inside it (e.g. `map: map.yaml`)"))
+        raise GameDataError(file, key, f"{value!r} leads out of the game folder {str(folder)!r}; keep the {what} "
+                                       f"inside it (e.g. {example})")
     if not path.is_file():
-        raise with_line(GameDataError(file, "map", f"no map file {value!r} in the game folder {str(folder)!r}; "
-                                                   "give a map file's path relative to the folder (e.g. "
-                                                   "`map: map.yaml`) or a bundled map id"))
+        raise GameDataError(file, key, f"no {what} {value!r} in the game folder {str(folder)!r}; give a {what}'s "
+                                       f"path relative to the folder (e.g. {example}){' ' + other if other else ''}")
     return path
 
 
 def _stamp(folder: Path) -> tuple:
-    """The size and modification time of a game folder's files: a user's game is reloaded when they change."""
+    """The size and modification time of a game folder's files (its map as `toolkit new` names it, too): a
+    user's game is reloaded when they change."""
     out = []
-    for name in ("game.yaml", "counters.yaml", "rules.yaml"):
+    for name in ("game.yaml", "counters.yaml", "rules.yaml", "map.yaml"):
         try:
             st = (folder / name).stat()
             out.append((st.st_size, st.st_mtime_ns))

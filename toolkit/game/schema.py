@@ -77,6 +77,26 @@ ALLOWS = {
 }
 
 
+#: The unit-type symbols a counter can show (``game.yaml`` ``symbols``: unit type -> one of these) and what each
+#: draws in the symbol box (docs/game-files.md).
+SYMBOLS = {
+    "infantry": "a box with a cross (X)",
+    "armour": "a box with an oval (tracks)",
+    "mechanized": "a box with a cross and an oval",
+    "artillery": "a box with a dot",
+    "cavalry": "a box with one diagonal",
+    "recon": "a box with one diagonal and an oval",
+    "airborne": "a box with a cross and a canopy arc",
+    "hq": "a box with a flag",
+    "engineer": "a box with a bridge (E)",
+    "transport": "a box with a line and wheels",
+    "garrison": "a box with a cross over a filled base",
+    "leader": "a star, no box",
+    "dummy": "a question mark, no box",
+    "letters": "a box with the type's initials",
+}
+
+
 class Phase(_Model):
     """A phase's display name, the side it belongs to, what it allows (words of :data:`ALLOWS`) and its rule
     (``game.yaml`` ``phases`` entries may be mappings)."""
@@ -123,7 +143,8 @@ class GameSpec(_Model):
     phases: list[str]
     boxes: list[str] = ["reinforcements", "eliminated", "off_map"]
     place_lists: dict[str, list[str]] = {}
-    counter_factors: list[str] = []       # value keys printed as "A-B" on counters (strength, then movement)
+    counter_factors: list[str] = []       # value keys printed on counters, in order ("A-D-M"; a missing key is refused)
+    symbols: dict[str, str] = {}          # unit type -> a symbol of SYMBOLS (else guessed from the type's name)
     counter_white_types: list[str] = []   # unit types printed on white with the nationality colour as figure
     dice: list[tuple[int, int]] = [(1, 6)]  # the rolls the rules use, as (number of dice, sides)
     back_flag: Optional[str] = None        # the unit flag a counter carries while it shows its back face
@@ -194,6 +215,7 @@ class GameSpec(_Model):
         unknown = [sd for sd in self.player_turns if sd not in sides]
         if unknown:
             raise ValueError(f"player_turns names sides {unknown} that are not among `sides` {sorted(sides)}")
+        self._check_symbols()
         if self.hideable and self.hidden_flag is None:
             raise ValueError("hideable needs hidden_flag: the flag a face-down unit carries")
         for pid, info in self.phase_info.items():
@@ -211,6 +233,17 @@ class GameSpec(_Model):
         return self
 
 
+    def _check_symbols(self) -> None:
+        """``symbols`` maps known unit types to known symbol names."""
+        for unit_type, symbol in self.symbols.items():
+            if unit_type not in self.unit_types:
+                raise ValueError(f"symbols names unit type {unit_type!r}, which is not among `unit_types` "
+                                 f"{self.unit_types}; fix the name or add the type there")
+            if symbol not in SYMBOLS:
+                raise ValueError(f"symbols[{unit_type}]: {symbol!r} is not a symbol; use one of "
+                                 f"{', '.join(SYMBOLS)} (docs/game-files.md)")
+
+
 class Counter(_Model):
     """One counter of the manifest (``count`` copies in the game)."""
 
@@ -223,6 +256,8 @@ class Counter(_Model):
     values: dict[str, Value] = {}
     back: Optional[dict[str, Value]] = None
     back_name: Optional[str] = None
+    image: Optional[str] = None            # a picture of the front (a path inside the game folder), not drawn art
+    back_image: Optional[str] = None       # a picture of the back face (a counter with `back`)
     reconstructed: list[str] = []
     rules: list[str] = []
 

@@ -17,7 +17,9 @@ How the map is drawn, bottom to top:
   railways, streams) as lines between the two hex centres, so a chain of
   hexsides reads as one road;
 * the elevation (when not 0) as a small brown number at the left of the
-  hex, the place name in bold with a white halo just below the centre;
+  hex, the place name in bold with a white halo just below the centre (or,
+  for the VASSAL board, along the bottom edge where a counter leaves it
+  readable);
 * the hex name under the top of each hex, last of the map so no line crosses
   it, with a halo of its hex's colour lightened;
 * the overlays' shapes in the order given, then their labels (so a route
@@ -227,12 +229,14 @@ def parse_dash(dash: str, scale: float) -> tuple[float, ...]:
 # --------------------------------------------------------------- the builder
 
 def build_scene(cmap: CompiledMap, overlays: Sequence[Overlay] = (), *, show_names: bool = True,
-                show_title: bool = True, scale: float | None = None) -> Scene:
+                show_title: bool = True, scale: float | None = None, places_at_edge: bool = False) -> Scene:
     """The scene of a map with overlays drawn on top, in order.
 
     ``scale`` is map units per style unit (see :mod:`.style`); by default a
     hex's size is 30 style units.  ``show_names`` prints hex names,
     ``show_title`` the map title (when it has one) above the map.
+    ``places_at_edge`` prints place names along the bottom edge of their hex, at the hex names' size, where a
+    counter lying in the hex leaves them readable (the VASSAL board).
     """
     s = scale or default_scale(cmap.grid.layout)
     scene = Scene(map_frame(cmap, show_title=show_title, scale=s))
@@ -240,7 +244,7 @@ def build_scene(cmap: CompiledMap, overlays: Sequence[Overlay] = (), *, show_nam
     items += _terrain(cmap, s)
     items += _features(cmap, s, "hexside")
     items += _features(cmap, s, "path")
-    items += _labels(cmap, s)
+    items += _labels(cmap, s, places_at_edge)
     if show_names:
         items += _hex_names(cmap, s)
     drawn = [item for overlay in overlays for item in _overlay(cmap, overlay, s)]
@@ -304,9 +308,16 @@ def _printed_name(cmap: CompiledMap, h: Hex) -> str | None:
         return None
 
 
-def _labels(cmap: CompiledMap, s: float) -> list[Item]:
-    """Elevation numbers and place names, with the offsets suited to the orientation."""
+#: Where a place name goes with ``places_at_edge``: this many hex sizes below the centre, in the band of a
+#: flat-top hex (half-height 0.866) that a VASSAL counter (half-side 0.61 at 80 px per hex) leaves free.
+PLACE_EDGE_DY = 0.74
+
+
+def _labels(cmap: CompiledMap, s: float, places_at_edge: bool = False) -> list[Item]:
+    """Elevation numbers and place names, with the offsets suited to the orientation (place names along the
+    bottom edge of the hex with ``places_at_edge``)."""
     layout = cmap.grid.layout
+    place_dy, place_size = (PLACE_EDGE_DY, style.NAME_SIZE) if places_at_edge else (0.5, style.PLACE_SIZE)
     items: list[Item] = []
     for h in cmap.grid.hexes():
         x, y = layout.centre(h)
@@ -315,7 +326,7 @@ def _labels(cmap: CompiledMap, s: float) -> list[Item]:
             items.append(Text((x - 0.62 * layout.size, y), str(info.elevation), style.ELEVATION_SIZE * s,
                               fill=style.ELEVATION_COLOR, bold=True, tag="elevation"))
         if info and info.place:
-            items.append(Text((x, y + 0.5 * layout.size), info.place, style.PLACE_SIZE * s, bold=True,
+            items.append(Text((x, y + place_dy * layout.size), info.place, place_size * s, bold=True,
                               halo=style.HALO, halo_width=style.PLACE_HALO * s, tag="place"))
     return items
 

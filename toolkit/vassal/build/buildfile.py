@@ -8,7 +8,8 @@ lays out a playable module::
       Documentation > HelpFile                  -- Help menu: the game's notes (help/notes.html)
       GlobalOptions                             -- without it the main map is never docked nor shown
       PlayerRoster > entry (one per side)
-      Map "Main Map" > BoardPicker > Board(board.png) > HexGrid > HexGridNumbering | RegionGrid > Region...
+      Map "Main Map" > BoardPicker > Board(board.png) > [ZonedGrid >] HexGrid > HexGridNumbering
+                     | RegionGrid > Region...; [Zone per hex with a place or terrain: the mouse-over words]
                      + the standard map components (piece mover, menus, zoomer, overview ...)
       Map "Boxes and tracks" > BoardPicker > Board(boxes.png) > ZonedGrid > Zone ...
                      + the same components
@@ -88,8 +89,9 @@ def _board_picker(m, name: str, image: str):
     return _el(bp, BOARD, {"image": image, "name": name, "reversible": "false"})
 
 
-def _map_components(m, width: int, height: int) -> None:
-    """The components VASSAL's editor puts in every new map, plus zoom, LOS thread and an overview window."""
+def _map_components(m, width: int, height: int, summary: str = "$LocationName$") -> None:
+    """The components VASSAL's editor puts in every new map, plus zoom, LOS thread and an overview window;
+    ``summary`` is what the mouse-over viewer writes above a hex or stack."""
     _el(m, M + "StackMetrics", {"bottom": "40,0", "disabled": "false", "down": "37,0", "exSepX": 6, "exSepY": 18,
                                 "top": "38,0", "unexSepX": 2, "unexSepY": 4, "up": "39,0"})
     for component in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
@@ -100,12 +102,12 @@ def _map_components(m, width: int, height: int) -> None:
     _el(m, M + "CounterDetailViewer", {
         "borderWidth": 0, "centerAll": "false", "centerText": "false", "combineCounterSummary": "false",
         "counterReportFormat": "", "delay": 700, "description": "", "display": "from all layers",
-        "emptyHexReportForma": "$LocationName$", "enableHTML": "false", "extraTextPadding": 0, "fgColor": "0,0,0",
+        "emptyHexReportForma": summary, "enableHTML": "false", "extraTextPadding": 0, "fgColor": "0,0,0",
         "fontSize": 11, "graphicsZoom": "1.0", "hotkey": "32,130", "layerList": "", "minDisplayPieces": 2,
         "propertyFilter": "", "showDeck": "false", "showDeckDepth": 1, "showMoveSelectde": "false",
         "showNoStack": "false", "showNonMovable": "false", "showOverlap": "false", "showgraph": "true",
         "showgraphsingle": "false", "showtext": "true", "showtextsingle": "true", "stretchWidthSummary": "false",
-        "summaryReportFormat": "$LocationName$", "unrotatePieces": "false", "version": 3, "verticalOffset": 0,
+        "summaryReportFormat": summary, "unrotatePieces": "false", "version": 3, "verticalOffset": 0,
         "verticalTopText": 5, "zoomlevel": "1.0"})
     levels = ",".join(str(z) for z in ZOOM_LEVELS)
     _el(m, M + "Zoomer", {
@@ -129,9 +131,18 @@ def _map_components(m, width: int, height: int) -> None:
     _el(m, P + "module.properties.GlobalProperties")
 
 
+#: What the mouse-over viewer of the main map writes above a hex: its name, then its place and terrain (the
+#: hex's zone, ``HexZone``: none for an unnamed hex of nothing but the map's first terrain).
+HEX_SUMMARY = "$LocationName$ $CurrentZone$"
+
+
 def _main_map(root, game: Game, board: BoardLayout) -> None:
+    """The map: the board, its grid -- inside a ``ZonedGrid`` with a zone per hex the mouse-over viewer has words
+    for (named as the grid names it, ``$gridLocation$``) -- and the usual components."""
     m = _map_element(root, MAP_NAME, {})
     b = _board_picker(m, game.spec.title, BOARD_IMAGE)
+    if board.zones:
+        b = _el(b, GRID + "ZonedGrid")
     if board.hexgrid is not None:
         g = board.hexgrid
         hg = _el(b, GRID + "HexGrid", {
@@ -147,7 +158,10 @@ def _main_map(root, game: Game, board: BoardLayout) -> None:
         rg = _el(b, GRID + "RegionGrid", {"fontsize": 9, "snapto": "true", "visible": "false"})
         for r in board.regions:
             _el(rg, GRID + "Region", {"name": r.name, "originx": int(r.x), "originy": int(r.y)})
-    _map_components(m, board.width, board.height)
+    for z in board.zones:
+        _el(b, GRID + "mapgrid.Zone", {"highlightProperty": "", "locationFormat": "$gridLocation$", "name": z.name,
+                                        "path": z.path_attribute(), "useHighlight": "false", "useParentGrid": "true"})
+    _map_components(m, board.width, board.height, HEX_SUMMARY)
 
 
 def _boxes_map(root, game: Game, boxes: BoxesLayout) -> None:
@@ -276,11 +290,20 @@ def setup_title(stem: str) -> str:
     return " ".join(w.upper() if set(w) <= set("ivxlc") else w.capitalize() for w in words)
 
 
+#: The File-menu entry holding the scenarios (a PredefinedSetup menu; the engine drops its own *New Game* item
+#: when a module has predefined setups, so this one takes its place).
+NEW_GAME_MENU = "New Game"
+
+
 def _setups(root, files: list[str]) -> None:
-    """A predefined setup (File > New Game) for each scenario save in the module."""
+    """File > New Game > *Scenario 1* ...: a predefined setup for each scenario save in the module, in a
+    ``New Game`` menu (``isMenu``), first scenario first; the startup wizard lists them too."""
+    if not files:
+        return
+    menu = _el(root, P + "module.PredefinedSetup", {"isMenu": "true", "name": NEW_GAME_MENU, "useFile": "false"})
     for name in files:
         stem = name.removesuffix(".vsav")
-        _el(root, P + "module.PredefinedSetup", {"file": name, "isMenu": "false", "name": setup_title(stem),
+        _el(menu, P + "module.PredefinedSetup", {"file": name, "isMenu": "false", "name": setup_title(stem),
                                                  "useFile": "true"})
 
 

@@ -55,7 +55,7 @@ def module_files(game: Game, pixels_per_hex: int = DEFAULT_PIXELS_PER_HEX) -> di
     files = {
         "buildFile.xml": build_file_xml(game, board, boxes, setups=sorted(setups), charts=list(charts)),
         "moduledata": moduledata_xml(game),
-        f"images/{BOARD_IMAGE}": _png(board_image(cmap, board)),
+        f"images/{BOARD_IMAGE}": _png(board_image(cmap, board, _map_path(game))),
         f"images/{BOXES_IMAGE}": _png(boxes_image(game, boxes)),
         f"images/{MOVED_IMAGE}": _png(moved_flag()),
         NOTES_FILE: notes_html(game),
@@ -65,6 +65,11 @@ def module_files(game: Game, pixels_per_hex: int = DEFAULT_PIXELS_PER_HEX) -> di
     files.update((chart_file(title), page) for title, page in charts.items())
     files.update(setups)
     return files
+
+
+def _map_path(game: Game) -> Path | None:
+    """The game's map file, when it is a file (its ``board.image`` is relative to it), not a bundled map id."""
+    return game.map_file if isinstance(game.map_file, Path) else None
 
 
 def scenario_saves(game: Game) -> dict[str, bytes]:

@@ -18,17 +18,24 @@ integers).  Then:
 engine reads it (:mod:`toolkit.vassal.engine.vgrid`: ``HexGrid`` raw row/column with
 Java's integer semantics, ``HexGridNumbering`` names, nearest ``Region``), so
 tests can check every hex without the engine.
+
+A map with a ``board`` section (``map.yaml``: a picture of your own board, its size and ``scale`` from map
+units to its pixels, docs/map-format.md) is laid on that picture instead of the drawn map: the grid follows
+``board.scale``, and :func:`board_image` reads the picture.
 """
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
 from PIL import Image
 
 from ...hexgrid import CCRR, Diagonal, Hex, VassalNumbering
 from ...mapdata.compiled import CompiledMap
+from ...render.onboard import board_image_path
 from ...render.png import rasterise
 from ...render.scene import build_scene, map_frame
 from ..engine import vgrid
@@ -54,6 +61,51 @@ RegionSpec = vgrid.Region   # one Region of a RegionGrid: a hex's name at its ce
 
 
 @dataclass(frozen=True)
+class HexZone:
+    """A hex as a ``Zone`` of the main board (its grid's names unchanged): ``name`` is what the mouse-over
+    viewer shows after the hex name (``$CurrentZone$``, :func:`hex_label`), ``path`` the hex's outline in board
+    pixels."""
+
+    name: str
+    path: tuple[tuple[int, int], ...]
+
+    def path_attribute(self) -> str:
+        """The outline as VASSAL's ``Zone`` ``path`` attribute (``x,y;x,y;...``)."""
+        return ";".join(f"{x},{y}" for x, y in self.path)
+
+
+def hex_label(cmap: CompiledMap, h: Hex) -> str:
+    """What the mouse-over viewer says of a hex after its name: its place and terrains (:func:`terrain_words`),
+    its terrains alone where it has no place; '' (no zone) for an unnamed hex of nothing but the map's first
+    terrain.
+
+    >>> from toolkit.mapdata import open_map
+    >>> cmap = open_map("jerusalem-1948")
+    >>> [hex_label(cmap, cmap.places[p]) for p in ("Hulda", "to Tel Aviv")]
+    ['Hulda (Clear, Village)', 'to Tel Aviv (Clear, "to Tel Aviv" entrance)']
+    >>> hex_label(cmap, cmap.grid.parse("0101")), hex_label(cmap, cmap.grid.parse("0132"))
+    ('', '(Hill 1)')
+    """
+    info = cmap.hexes.get(h)
+    if info is None or not info.place and list(info.terrain) in ([], list(cmap.terrain_types)[:1]):
+        return ""
+    words = ", ".join(terrain_words(cmap, t) for t in info.terrain)
+    return " ".join(part for part in (info.place, f"({words})" if words else "") if part)
+
+
+_RULE_REFERENCE = re.compile(r"\s*\(\d[^()]*\)$")
+
+
+def terrain_words(cmap: CompiledMap, terrain: str) -> str:
+    """A terrain as players read it: its ``label`` without a trailing rule reference (``Hill 1 (1.3)`` ->
+    ``Hill 1``), else its id with spaces for underscores, capitalised (``dry_lake`` -> ``Dry lake``)."""
+    known = cmap.terrain_types.get(terrain)
+    if known is not None and known.label:
+        return _RULE_REFERENCE.sub("", known.label)
+    return terrain.replace("_", " ").capitalize()
+
+
+@dataclass(frozen=True)
 class BoardLayout:
     """Map units to board pixels (``px = scale * x + ox``), image size, and the grid laid on it."""
 
@@ -64,6 +116,7 @@ class BoardLayout:
     height: int
     hexgrid: HexGridSpec | None
     regions: tuple[RegionSpec, ...]
+    zones: tuple[HexZone, ...] = ()
 
     def pixel(self, x: float, y: float) -> tuple[float, float]:
         """Board pixel of a map point."""
@@ -83,9 +136,21 @@ class BoardLayout:
                                     v_leading=g.leading)
         return vgrid.HexGrid(g.dx, g.dy, g.x0, g.y0, numbering=numbering)
 
+    @cached_property
+    def zoned_grid(self) -> vgrid.ZonedGrid:
+        """The board's grid as the engine names points: the hex zones (named as the grid names them) over
+        :attr:`vassal_grid`."""
+        zones = tuple(vgrid.Zone(z.name, z.path, "$gridLocation$", use_parent_grid=True) for z in self.zones)
+        return vgrid.ZonedGrid(zones, self.vassal_grid)
+
     def location_name(self, px: int, py: int) -> str:
         """The name the engine gives board pixel ``(px, py)``."""
-        return self.vassal_grid.location_name(px, py) or ""
+        return self.zoned_grid.location_name(px, py) or ""
+
+    def zone_name(self, px: int, py: int) -> str:
+        """The name of the hex zone at board pixel ``(px, py)`` (``$CurrentZone$``), '' outside every zone."""
+        zone = self.zoned_grid.zone_at(px, py)
+        return "" if zone is None else zone.name
 
 
 def _origin_hex(cmap: CompiledMap) -> tuple[Hex, int, int]:
@@ -116,29 +181,60 @@ def _board_layout(cmap: CompiledMap, pixels_per_hex: int) -> BoardLayout:
                          "imported from a published module (scheme: vassal) is played with that module")
     if pixels_per_hex % 2 or pixels_per_hex < 8:
         raise ValueError(f"pixels_per_hex must be an even whole number >= 8, got {pixels_per_hex}")
-    k = pixels_per_hex / lay.width
-    minx, miny, maxx, maxy = map_frame(cmap, show_title=False)
     origin, col, row = _origin_hex(cmap)
     cx, cy = lay.centre(origin)
-    # Shift by less than a pixel so the origin hex centre is a whole pixel.
-    ox = math.ceil(k * (cx - minx)) - k * cx
-    oy = math.ceil(k * (cy - miny)) - k * cy
-    width, height = max(1, round(k * (maxx - minx))), max(1, round(k * (maxy - miny)))  # as render.rasterise
+    if cmap.board is not None:
+        k, ox, oy, (width, height) = _picture_scale(cmap), 0.0, 0.0, cmap.board.size
+    else:
+        k = pixels_per_hex / lay.width
+        minx, miny, maxx, maxy = map_frame(cmap, show_title=False)
+        # Shift by less than a pixel so the origin hex centre is a whole pixel.
+        ox = math.ceil(k * (cx - minx)) - k * cx
+        oy = math.ceil(k * (cy - miny)) - k * cy
+        width, height = max(1, round(k * (maxx - minx))), max(1, round(k * (maxy - miny)))  # as render.rasterise
     x0, y0 = round(k * cx + ox), round(k * cy + oy)
     if isinstance(cmap.grid.naming, Diagonal):
         regions = tuple(RegionSpec(cmap.name(h), *(round(v) for v in
                                                    (k * lay.centre(h)[0] + ox, k * lay.centre(h)[1] + oy)))
                         for h in cmap.grid.hex_list)
-        return BoardLayout(k, ox, oy, width, height, None, regions)
+        return BoardLayout(k, ox, oy, width, height, None, regions, _hex_zones(cmap, k, ox, oy))
     naming = cmap.grid.naming
-    grid = HexGridSpec(x0, y0, 1.5 * lay.size * k, float(pixels_per_hex), col, row, naming.digits - 1)
-    return BoardLayout(k, ox, oy, width, height, grid, ())
+    grid = HexGridSpec(x0, y0, 1.5 * lay.size * k, k * lay.width, col, row, naming.digits - 1)
+    return BoardLayout(k, ox, oy, width, height, grid, (), _hex_zones(cmap, k, ox, oy))
 
 
-def board_image(cmap: CompiledMap, board: BoardLayout) -> Image.Image:
-    """The board image: the map without title, drawn with the board's exact transform (smoothed while the canvas
-    stays within :data:`BOARD_MAX_PIXELS`, which keeps a module build within a few hundred MB)."""
-    return rasterise(build_scene(cmap, show_title=False), (board.scale, board.ox, board.oy), BOARD_MAX_PIXELS)
+def _hex_zones(cmap: CompiledMap, k: float, ox: float, oy: float) -> tuple[HexZone, ...]:
+    """A zone per hex the viewer has words for (:func:`hex_label`), in the grid's order."""
+    lay = cmap.grid.layout
+    labels = ((h, hex_label(cmap, h)) for h in cmap.grid.hex_list)
+    return tuple(HexZone(label, tuple((round(k * x + ox), round(k * y + oy)) for x, y in lay.corners(h)))
+                 for h, label in labels if label)
+
+
+def _picture_scale(cmap: CompiledMap) -> float:
+    """Board pixels per map unit of a map laid on its own picture: ``board.scale``, the same both ways (VASSAL's
+    hexes are regular)."""
+    sx, sy = cmap.board.scale
+    if not math.isclose(sx, sy, rel_tol=1e-6):
+        raise ValueError(f"map {cmap.id!r}: board.scale {[sx, sy]}: a VASSAL hex grid needs the same scale both "
+                         "ways; give `scale: [s, s]`")
+    return sx
+
+
+def board_image(cmap: CompiledMap, board: BoardLayout, map_file: str | Path | None = None) -> Image.Image:
+    """The board image: the map's own picture (``board.image``, relative to ``map_file``) when it has one, else
+    the map without title drawn with the board's exact transform (smoothed while the canvas stays within
+    :data:`BOARD_MAX_PIXELS`, which keeps a module build within a few hundred MB)."""
+    if cmap.board is not None and map_file is not None:
+        path = board_image_path(cmap, map_file)
+        with Image.open(path) as src:
+            picture = src.convert("RGB")
+        if picture.size != (board.width, board.height):
+            raise ValueError(f"{path}: the image is {picture.size[0]} x {picture.size[1]} pixels, the map's "
+                             f"board.size says {board.width} x {board.height}")
+        return picture
+    return rasterise(build_scene(cmap, show_title=False, places_at_edge=True), (board.scale, board.ox, board.oy),
+                     BOARD_MAX_PIXELS)
 
 
 def vassal_location(board: BoardLayout, px: int, py: int) -> str:

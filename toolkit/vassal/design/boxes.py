@@ -29,6 +29,10 @@ COLUMNS = 8
 TURNS_PER_ROW = 8
 TURN_COLUMNS = 2  # slots a row of a turn's box on the turn record track
 MARGIN = 12
+#: Blank board at the right for the window's vertical scrollbar: the engine packs the window to the board's
+#: width, then cuts its height to the desktop, and the scrollbar that appears takes 15 px of the viewport (a
+#: 792 px board was seen through a 777 px viewport).
+SCROLLBAR_ROOM = 16
 
 
 @dataclass(frozen=True)
@@ -131,7 +135,7 @@ def boxes_layout(game: Game, counter_px: int) -> BoxesLayout:
         zones.append(Zone(box_title(box), "box", box, MARGIN, y, box_w, h, pitch) if box
                      else Zone(MARKERS_ZONE, "markers", "", MARGIN, y, box_w, h, pitch))
         y += h + MARGIN
-    return BoxesLayout(box_w + 2 * MARGIN, y, tuple(zones))
+    return BoxesLayout(box_w + 2 * MARGIN + SCROLLBAR_ROOM, y, tuple(zones))
 
 
 def boxes_image(game: Game, layout: BoxesLayout) -> Image.Image:

@@ -53,7 +53,7 @@ from typing import Mapping, Sequence
 from PIL import Image, ImageDraw
 
 from ...game.module import Game
-from ...game.schema import Counter, Marker, Side
+from ...game.schema import Counter, GameSpec, Marker, Side
 from ...render.png import text_font
 from .board import DEFAULT_PIXELS_PER_HEX
 
@@ -121,22 +121,24 @@ def _num(v: object) -> str:
 
 
 def factors_text(values: Mapping[str, object], keys: Sequence[str]) -> str:
-    """The factors line of a face from the game's ``counter_factors`` keys (strength then movement):
-    ``S-M``, ``(S)`` for strength that does not attack (``strength_use: none``, ``melee_defense_only``),
-    ``/C`` capacity; ``xN`` leaders."""
+    """The factors line of a face: every value of the game's ``counter_factors`` keys the face has, in order,
+    joined by ``-`` (``A-D-M``); the first in brackets when it does not attack (``strength_use: none``,
+    ``melee_defense_only``); ``/C`` capacity; ``xN`` leaders.
+
+    >>> factors_text({"attack": 5, "defence": 4, "movement": 6}, ["attack", "defence", "movement"])
+    '5-4-6'
+    """
     if values.get("leader_multiplier") is not None:
         return "x" + _num(values["leader_multiplier"])
-    if len(keys) < 2:
+    parts = [_num(values[k]) for k in keys if values.get(k) is not None]
+    if not parts:
         return ""
-    strength, mp, cap = values.get(keys[0]), values.get(keys[1]), values.get("capacity")
-    if strength is None and mp is None:
-        return ""
-    s = "" if strength is None else _num(strength)
-    if s and (values.get("strength_use") == "none" or values.get("melee_defense_only") is True):
-        s = f"({s})"
-    text = s if mp is None else (f"{s}-{_num(mp)}" if s else _num(mp))
-    if cap is not None:
-        text += f"/{_num(cap)}"
+    if keys and values.get(keys[0]) is not None and (values.get("strength_use") == "none"
+                                                     or values.get("melee_defense_only") is True):
+        parts[0] = f"({parts[0]})"
+    text = "-".join(parts)
+    if values.get("capacity") is not None:
+        text += f"/{_num(values['capacity'])}"
     return text
 
 
@@ -266,6 +268,7 @@ class FaceLayout:
     texts: tuple[TextBox, ...]
     symbol: tuple[int, int, int, int] | None = None
     symbol_type: str = ""
+    symbol_kind: str = ""
     bands: tuple[tuple[int, int, int, int], ...] = ()
 
     def text(self, role: str) -> str:
@@ -393,6 +396,10 @@ def counter_layout(game: Game, counter: Counter, back: bool = False, size: int =
     if said["factors"]:
         flines, fsize = _text_block([[said["factors"]]], width, max(MIN_FONT_PX, round(size * 0.22)), 1,
                                     condensed=True)
+        if flines[0] != said["factors"]:  # cut: a factor would be lost
+            raise ValueError(f"{game.folder / 'counters.yaml'}: counter {counter.id!r}: its factors "
+                             f"{said['factors']!r} do not fit its {size} px face even at {MIN_FONT_PX} px; print "
+                             f"fewer values (game.yaml counter_factors: {game.spec.counter_factors})")
         fy = bottom - _descent(fsize, True, True) + 1
         fbox = _box(flines[0], fsize, True, True, (size / 2, fy), "factors", fg)
         texts.append(fbox)
@@ -438,13 +445,31 @@ def counter_layout(game: Game, counter: Counter, back: bool = False, size: int =
     if said["range"]:
         tw = f.getlength(said["range"])
         texts.append(_box(said["range"], side_size, True, True, (x0 + sw + gap + tw / 2, baseline), "range", fg))
-    sym_text = _symbol_text(counter.type, symbol, fg, bg)
+    kind = symbol_kind(game.spec, counter.type)
+    sym_text = _symbol_text(kind, counter.type, symbol, fg)
     if sym_text is not None:
         texts.append(sym_text)
-    return FaceLayout(size, bg, fg, tuple(texts), symbol, counter.type, tuple(bands))
+    return FaceLayout(size, bg, fg, tuple(texts), symbol, counter.type, kind, tuple(bands))
 
 
-def _symbol_kind(unit_type: str) -> str:
+def symbol_kind(spec: GameSpec, unit_type: str) -> str:
+    """The symbol (a name of ``schema.SYMBOLS``) of a unit type: ``game.yaml`` ``symbols``, else guessed.
+
+    >>> spec = GameSpec.model_validate({"id": "g", "title": "G", "map": "m", "sides": [], "nationalities": [],
+    ...     "unit_types": ["panzer", "grenadier"], "turns": ["1"], "phases": ["p"], "symbols": {"panzer": "armour"}})
+    >>> symbol_kind(spec, "panzer"), symbol_kind(spec, "grenadier")
+    ('armour', 'letters')
+    """
+    return spec.symbols.get(unit_type) or guessed_symbol(unit_type)
+
+
+def guessed_symbol(unit_type: str) -> str:
+    """The symbol guessed from words in a unit type's name (``inf``, ``cav``, ``tank``, ``art`` ...), else
+    ``letters`` (the type's initials in a box).
+
+    >>> guessed_symbol("light_infantry"), guessed_symbol("panzer")
+    ('infantry', 'letters')
+    """
     t = unit_type.lower()
     for kind, keys in (("dummy", ("dummy",)), ("leader", ("leader", "general", "commander")), ("letters", ("tower", "train")),
                        ("infantry", ("inf",)), ("cavalry", ("cav",)),
@@ -457,9 +482,8 @@ def _symbol_kind(unit_type: str) -> str:
     return "letters"
 
 
-def _symbol_text(unit_type: str, box, fg, bg) -> TextBox | None:
+def _symbol_text(kind: str, unit_type: str, box, fg) -> TextBox | None:
     """The text drawn inside a symbol: the letters of an unknown type, the '?' of a dummy leader."""
-    kind = _symbol_kind(unit_type)
     x0, y0, x1, y1 = box
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     if kind == "dummy":
@@ -473,13 +497,12 @@ def _symbol_text(unit_type: str, box, fg, bg) -> TextBox | None:
     return _box(lines[0], s, True, True, (cx, cy + _cap_height(s, True, True) / 2), "symbol", fg)
 
 
-def _draw_symbol(d: ImageDraw.ImageDraw, unit_type: str, box: tuple[int, int, int, int], fg, bg) -> None:
-    """A NATO-style symbol for ``unit_type`` inside ``box`` (x0, y0, x1, y1); never outside it."""
+def _draw_symbol(d: ImageDraw.ImageDraw, kind: str, unit_type: str, box: tuple[int, int, int, int], fg) -> None:
+    """The NATO-style symbol ``kind`` of ``unit_type`` inside ``box`` (x0, y0, x1, y1); never outside it."""
     x0, y0, x1, y1 = box
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     w, h = x1 - x0, y1 - y0
     lw = 2 if h >= 12 else 1
-    kind = _symbol_kind(unit_type)
     t = unit_type.lower()
     if kind == "dummy":  # a question mark (a text of the layout), no box
         return
@@ -494,11 +517,14 @@ def _draw_symbol(d: ImageDraw.ImageDraw, unit_type: str, box: tuple[int, int, in
         d.polygon(pts, fill=fg)
         return
     d.rectangle(box, outline=fg, width=lw)
-    if kind == "infantry":
+    if kind in ("infantry", "mechanized", "airborne"):
         d.line([(x0, y0), (x1, y1)], fill=fg, width=lw)
+    if kind in ("infantry", "mechanized", "airborne", "cavalry", "recon"):
         d.line([(x0, y1), (x1, y0)], fill=fg, width=lw)
-    elif kind == "cavalry":
-        d.line([(x0, y1), (x1, y0)], fill=fg, width=lw)
+    if kind in ("mechanized", "recon"):
+        d.ellipse([x0 + w * 0.18, y0 + h * 0.25, x1 - w * 0.18, y1 - h * 0.25], outline=fg, width=1)
+    if kind == "airborne":  # a canopy: an arc above the bottom edge
+        d.arc([cx - w * 0.2, y1 - h * 0.45, cx + w * 0.2, y1 + h * 0.05], 180, 360, fill=fg, width=1)
     elif kind == "armour":
         d.ellipse([x0 + w * 0.18, y0 + h * 0.25, x1 - w * 0.18, y1 - h * 0.25], outline=fg, width=lw)
         if "armored_car" in t or "recon" in t:
@@ -548,7 +574,7 @@ def paint(layout: FaceLayout) -> Image.Image:
     for band in layout.bands:
         d.rectangle(band, fill=layout.foreground)
     if layout.symbol is not None and layout.symbol_type:
-        _draw_symbol(d, layout.symbol_type, layout.symbol, layout.foreground, layout.background)
+        _draw_symbol(d, layout.symbol_kind, layout.symbol_type, layout.symbol, layout.foreground)
     for t in layout.texts:
         d.text(t.pos, t.text, fill=t.fill, font=t.font(), anchor="ms")
     return img
@@ -600,13 +626,23 @@ def draw_hidden(side: Side, size: int = COUNTER_SIZE) -> Image.Image:
     return img
 
 
+def counter_face(game: Game, counter: Counter, back: bool = False, size: int = COUNTER_SIZE) -> Image.Image:
+    """One face of a counter: its picture (``image``/``back_image`` in ``counters.yaml``, a file of the game
+    folder, scaled to the counter's square) when it has one, else the drawn art."""
+    picture = counter.back_image if back else counter.image
+    if picture is None:
+        return draw_counter(game, counter, back, size)
+    with Image.open(game.folder / picture) as src:
+        return src.convert("RGB").resize((size, size), Image.Resampling.LANCZOS)
+
+
 def counter_images(game: Game, size: int = COUNTER_SIZE) -> dict[str, bytes]:
     """Every counter face, marker and hidden face as PNG bytes, by file name (under ``images/``)."""
     out: dict[str, bytes] = {}
     for c in game.manifest.counters:
-        out[counter_image_name(c.id)] = _png(draw_counter(game, c, False, size))
+        out[counter_image_name(c.id)] = _png(counter_face(game, c, False, size))
         if c.back is not None:
-            out[counter_image_name(c.id, back=True)] = _png(draw_counter(game, c, True, size))
+            out[counter_image_name(c.id, back=True)] = _png(counter_face(game, c, True, size))
     for m in game.manifest.markers:
         out[marker_image_name(m.id)] = _png(draw_marker(m, size))
     for s in hidden_sides(game):

@@ -116,7 +116,7 @@ def prototypes(game: Game) -> dict[str, tuple[Trait, ...]]:
     moved = mark_moved_trait(MOVED_IMAGE, half - 6, -half - 6)  # on the corner, clear of the name
     out = {}
     for side in game.spec.sides:
-        out[side.name] = (report_trait([KEY_FLIP, KEY_MASK, KEY_ELIMINATE, KEY_DELETE]), delete_trait(), clone_trait(),
+        out[side.name] = (report_trait([KEY_ELIMINATE, KEY_DELETE]), delete_trait(), clone_trait(),
                           send_to_zone_trait("Eliminate", KEY_ELIMINATE, BOXES_MAP,
                                              box_title(game.spec.eliminated_box)),
                           moved, marker_trait({"side_name": side.name, LAYER_PROPERTY: UNIT_LAYER}))
@@ -141,6 +141,9 @@ def counter_def(game: Game, c: Counter, gpid: str) -> PieceDef:
     """The palette piece of a counter."""
     side = next(s for s in game.spec.sides if s.id == c.side)
     traits: list[Trait] = [prototype_trait(side.name)]
+    own_keys = [key for key, has in ((KEY_MASK, hideable(game, c)), (KEY_FLIP, c.back is not None)) if has]
+    if own_keys:  # reported by the piece that has them: a key on a mixed stack reports no empty command
+        traits.append(report_trait(own_keys))
     if hideable(game, c):
         traits.append(mask_trait(hidden_image_name(c.side)))
     if facing_flags(game, c):

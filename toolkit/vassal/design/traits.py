@@ -11,7 +11,7 @@ trait's state at rest.  Keystrokes are ``keyCode,modifiers`` as
 >>> mask_trait("hidden.png", "Arab").type
 'obs;77,130;hidden.png;Face down / up;I;Face down;side:;Peek;Face down (12.1);false'
 >>> report_trait([KEY_FLIP]).type
-'report;70\\\\,130;$location$: $menuCommand$ ($oldPieceName$);;;Report;false'
+'report;70\\\\,130;$oldLocationName$: $menuCommand$ ($oldPieceName$);;;Report;false'
 """
 from __future__ import annotations
 
@@ -31,7 +31,9 @@ KEY_ROTATE_CW = f"{ord(']')},{CTRL}"
 KEY_ROTATE_CCW = f"{ord('[')},{CTRL}"
 KEY_TO_TURN = f"{ord('T')},{CTRL_SHIFT}"   # sent to the turn markers when the turn tracker moves
 
-REPORT_FORMAT = "$location$: $menuCommand$ ($oldPieceName$)"  # VASSAL adds the "* " itself
+#: A reported keystroke: where the piece was before it (``$oldLocationName$``: after Delete or Eliminate the
+#: piece is gone from the hex), the command and the piece (VASSAL adds the "* " itself).
+REPORT_FORMAT = "$oldLocationName$: $menuCommand$ ($oldPieceName$)"
 
 
 def delete_trait() -> Trait:
@@ -89,7 +91,8 @@ def mark_moved_trait(image: str, x_offset: int, y_offset: int) -> Trait:
 
 
 def report_trait(keys: list[str]) -> Trait:
-    """ReportState ``report;``: every listed keystroke is reported to the chat with the location and the command."""
+    """ReportState ``report;``: every listed keystroke is reported to the chat with the location and the command
+    (list only keys the piece acts on: any other is reported with no command, ``0105:  (Infantry)``)."""
     return Trait("report;" + encode([encode(keys, ","), REPORT_FORMAT, "", "", "Report", "false"], ";"), "-1")
 
 

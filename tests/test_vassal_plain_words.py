@@ -1,0 +1,83 @@
+"""Issue 21, plain words in the module: no phase id where a player reads text, the mouse-over viewer names a
+hex's place and terrain (a zone per named place over the unchanged grid), place names printed where a counter
+leaves them readable, the boxes board leaves room for the window's scrollbar."""
+from __future__ import annotations
+
+import pytest
+from lxml import etree
+
+from toolkit.game.module import load_game
+from toolkit.vassal.build.buildfile import HEX_SUMMARY
+from toolkit.vassal.build.module import module_files
+from toolkit.vassal.design.board import board_layout, hex_centre, hex_label
+from toolkit.vassal.design.boxes import MARGIN, SCROLLBAR_ROOM, boxes_layout
+from toolkit.vassal.design.counters import COUNTER_SIZE
+from toolkit.render.scene import PLACE_EDGE_DY, build_scene
+
+GRID = "VASSAL.build.module.map.boardPicker.board."
+
+
+@pytest.fixture(scope="module")
+def jerusalem():
+    game = load_game("jerusalem-1948")
+    return game, board_layout(game.map), etree.fromstring(module_files(game)["buildFile.xml"])
+
+
+def test_every_hex_with_a_place_or_terrain_is_a_zone_the_viewer_names(jerusalem):
+    game, board, root = jerusalem
+    zoned = root.find(f".//{GRID}ZonedGrid")
+    assert zoned.getparent().tag == "VASSAL.build.module.map.boardPicker.Board"
+    assert zoned.find(GRID + "HexGrid") is not None
+    zones = zoned.findall(GRID + "mapgrid.Zone")
+    assert len(zones) == len(board.zones) == len([h for h in game.map.grid.hex_list if hex_label(game.map, h)])
+    assert len(zones) > len(game.map.places)
+    hulda = next(z for z in zones if z.get("name").startswith("Hulda"))
+    assert (hulda.get("name"), hulda.get("locationFormat"), hulda.get("useParentGrid")) == \
+        ("Hulda (Clear, Village)", "$gridLocation$", "true")
+    viewer = root.find(".//VASSAL.build.module.map.CounterDetailViewer")
+    assert viewer.get("summaryReportFormat") == viewer.get("emptyHexReportForma") == HEX_SUMMARY \
+        == "$LocationName$ $CurrentZone$"
+    boxes_viewer = root.findall(".//VASSAL.build.module.map.CounterDetailViewer")[1]
+    assert boxes_viewer.get("summaryReportFormat") == "$LocationName$"
+
+
+def test_zones_leave_every_hex_name_as_the_grid_gives_it(jerusalem):
+    game, board, _ = jerusalem
+    cmap = game.map
+    for h in cmap.grid.hex_list:
+        px, py = hex_centre(board, cmap, h)
+        assert board.location_name(px, py) == cmap.name(h)
+        assert board.zone_name(px, py) == hex_label(cmap, h)
+
+
+def test_place_names_lie_below_the_counter_on_the_vassal_board(jerusalem):
+    game, board, _ = jerusalem
+    layout = game.map.grid.layout
+    half_counter = COUNTER_SIZE / 2 / board.scale          # map units
+    half_hex = layout.size * 3 ** 0.5 / 2
+    assert half_counter < PLACE_EDGE_DY * layout.size < half_hex
+    places = [i for i in build_scene(game.map, show_title=False, places_at_edge=True).items if i.tag == "place"]
+    hulda = next(i for i in places if i.text == "Hulda")
+    x, y = layout.centre(game.map.places["Hulda"])
+    assert hulda.pos == (x, pytest.approx(y + PLACE_EDGE_DY * layout.size))
+
+
+def test_no_phase_id_is_shown_where_its_name_should_be():
+    """The turn tracker, its reports, the boxes, the help and the charts: every text a player reads in the module
+    (the scenario saves keep ids in their machine-read description, and the tracker state is an index)."""
+    game = load_game("no-prisoners")   # the other games' phase ids are plain words (`road`, `melee`)
+    # ids such as west_allied_random_events (a one-word id such as `road` is a plain word too)
+    renamed = [p for p in game.spec.phases if game.spec.phase_name(p) != p and "_" in p]
+    assert renamed, "the game gives its phases names"
+    for name, data in module_files(game).items():
+        if name.endswith((".xml", ".html", ".htm")):
+            text = data.decode() if isinstance(data, bytes) else data
+            assert not [p for p in renamed if p in text], name
+
+
+@pytest.mark.parametrize("game_id", ["jerusalem-1948", "no-prisoners"])
+def test_boxes_board_leaves_room_for_the_scrollbar(game_id):
+    layout = boxes_layout(load_game(game_id), COUNTER_SIZE)
+    right = max(z.x + z.w for z in layout.zones)
+    assert layout.width - right == MARGIN + SCROLLBAR_ROOM
+    assert layout.width - 15 >= right + MARGIN   # seen through a viewport 15 px narrower, nothing is cut
