@@ -1339,11 +1339,20 @@ public final class Harness {
         return w;
       });
       settle(300);
-      capturePlayerWindow(f, out);
+      captureWindow(f, mapName, out);
+      if (hidden != null) {  // and hidden again, as the player found it
+        onEdt(() -> {
+          hidden.setVisible(false);
+          return null;
+        });
+      }
     }
 
-    /** {@code Robot.createScreenCapture} of the PlayerWindow into {@code f}; answers {@code file}, {@code size}. */
-    static void capturePlayerWindow(File f, Map<String, Object> out) throws Exception {
+    /**
+     * {@code Robot.createScreenCapture} of the window holding map {@code mapName} (the PlayerWindow for a docked
+     * map, or when no map is named) into {@code f}; answers {@code file}, {@code size}.
+     */
+    static void captureWindow(File f, String mapName, Map<String, Object> out) throws Exception {
       final Rectangle r = onEdt(() -> {
         final java.awt.Window w = mapName == null ? null : SwingUtilities.getWindowAncestor(findMap(mapName).getView());
         final java.awt.Window shown = w != null ? w : module.getPlayerWindow();
@@ -1352,12 +1361,6 @@ public final class Harness {
       });
       settle(300);
       final java.awt.image.BufferedImage img = robot.createScreenCapture(r);
-      if (hidden != null) {  // and hidden again, as the player found it
-        onEdt(() -> {
-          hidden.setVisible(false);
-          return null;
-        });
-      }
       if (f.getParentFile() != null) f.getParentFile().mkdirs();
       javax.imageio.ImageIO.write(img, "png", f);
       out.put("file", f.getPath());
@@ -1384,7 +1387,7 @@ public final class Harness {
         final VASSAL.build.module.map.boardPicker.board.mapgrid.Zone z = m.findZone(at);
         return z == null ? null : z.getName();
       }));
-      capturePlayerWindow(new File(str(st, "file")), out);
+      captureWindow(new File(str(st, "file")), (String) st.get("map"), out);
     }
 
     /** The chat as a player reads it: the Chatter's conversation as plain text, one entry a line (blank ones too). */
