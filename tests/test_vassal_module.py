@@ -260,6 +260,10 @@ def test_engine_places_every_piece_of_a_toolkit_save(built, tmp_path):
     assert r["ok"], _show(r)
     name = position.game.map.name
     gpids = piece_gpids(position.game)
-    want = Counter((gpids[u.counter.id], name(u.hex) if u.hex else box_title(u.box)) for u in position.units)
+    arrivals = position.game.spec.arrivals_box   # a reinforcement with its turn waits on the turn record track
+
+    def where(u):
+        return name(u.hex) if u.hex else f"Turn {u.arrives}" if u.arrives and u.box == arrivals else box_title(u.box)
+    want = Counter((gpids[u.counter.id], where(u)) for u in position.units)
     want += Counter((gpids[m.marker], f"Turn {m.turn}" if m.turn else MARKERS_ZONE) for m in position.markers)
     assert Counter((p["gpid"], p["location"]) for p in r["pieces"]) == want
