@@ -77,6 +77,15 @@ def test_terrain_road_river_and_enemy_costs(steppe):
     assert "0604" not in d
 
 
+def test_a_line_prohibited_to_a_class_is_no_shortcut_for_it(steppe):
+    rules = yaml.safe_load((steppe / "rules.yaml").read_text())
+    rules["movement"]["lines"]["road"]["cost"] = {"foot": 0.5, "mech": "P"}
+    (steppe / "rules.yaml").write_text(yaml.safe_dump(rules))
+    pos = position(steppe, [u("pz", "ger-pz", "0305")])
+    # 6.5 with the road barred to armour: into forest 0304 at the forest's 3 (6.2), not the road's ½ (nor free)
+    assert dest(moves(pos, "pz"))["0304"]["cost"] == 3
+
+
 def test_major_river_prohibited_to_armour_costly_for_foot(steppe):
     tank = position(steppe, [u("t", "sov-tank", "0806")], phase="soviet_movement")
     assert refused(moves(tank, "t"))["0905"] == {"hex": "0905", "reason": "mech units may not cross the "

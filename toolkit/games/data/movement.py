@@ -121,11 +121,11 @@ class DataMove:
             lines = [(f, rate) for f, rate in m.lines.items() if f in side and rate.kind is None]
         else:                   # a kind of movement: its own lines, at their rate (1 MP where none is given)
             lines = [(f, m.lines.get(f)) for f in self.kind.along if f in side]
-            if not lines:
-                return None, Reason(self.kind.rule, f"{self.kind_name} movement goes only along "
-                                                    f"{', '.join(self.kind.along)}")
-        if lines:   # along a road or rail: its rate instead of the terrain and hexsides
-            costs = [max(self._line(rate, c) for c in self.classes) for _, rate in lines]
+        costs = [max(rates) for _, rate in lines if None not in (rates := [self._line(rate, c) for c in self.classes])]
+        if self.kind is not None and not costs:
+            return None, Reason(self.kind.rule, f"{self.kind_name} movement goes only along "
+                                                f"{', '.join(self.kind.along)}")
+        if costs:   # along a road or rail its rate, instead of the terrain and hexsides (a class it bars, P: none)
             return min(costs), None
         total = 0
         for cls in self.classes:
@@ -143,8 +143,8 @@ class DataMove:
         return total, None
 
     @staticmethod
-    def _line(rate, cls: str) -> int:
-        return 2 if rate is None else (half_points(rate.cost, cls) or 0)
+    def _line(rate, cls: str) -> int | None:
+        return 2 if rate is None else half_points(rate.cost, cls)
 
     def _terrain(self, h: Hex, cls: str) -> tuple[int | None, str]:
         key = (h, cls)
