@@ -147,6 +147,17 @@ def drag(page, start: tuple[float, float], end: tuple[float, float]) -> None:
     page.mouse.up()
 
 
+def empty_point(page, x: float, y: float, hex_px: float) -> tuple[float, float]:
+    """A point near ``(x, y)`` where a press grabs the map, not a counter (a drag that starts on a counter
+    carries it), as a player pans by grabbing bare map."""
+    for ox, oy in [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1), (2, 0), (-2, 0)]:
+        px, py = x + ox * hex_px, y + oy * hex_px
+        if not page.evaluate("([x, y]) => { const v = toolkitPage.view, h = v.hexAt(x, y); return !!h && v.grab(h); }",
+                             [px, py]):
+            return px, py
+    raise AssertionError(f"no bare map near ({x:.0f}, {y:.0f}) to drag")
+
+
 def bring_into_view(page, hex_name: str, hex_px: float = HEX_PX) -> None:
     """As a player would: wheel to zoom in until hexes are ``hex_px`` wide, then drag the map (as often as it
     takes) until the hex is in the middle."""
@@ -161,7 +172,8 @@ def bring_into_view(page, hex_name: str, hex_px: float = HEX_PX) -> None:
             return
         dx = max(-box["width"] / 2 + 20, min(box["width"] / 2 - 20, cx - x))
         dy = max(-box["height"] / 2 + 20, min(box["height"] / 2 - 20, cy - y))
-        drag(page, (cx - dx / 2, cy - dy / 2), (cx + dx / 2, cy + dy / 2))
+        sx, sy = empty_point(page, cx - dx / 2, cy - dy / 2, hex_px)
+        drag(page, (sx, sy), (sx + dx, sy + dy))
     raise AssertionError(f"dragging the map did not bring {hex_name} to the middle")
 
 

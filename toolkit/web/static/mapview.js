@@ -193,6 +193,7 @@ export class MapView {
       if (press && (press.dragging || Math.hypot(e.clientX - press.x, e.clientY - press.y) > DRAG_PX)) {
         if (!press.dragging) {
           svg.setPointerCapture(press.id);
+          if (press.carried && !this.grab(press.carried)) press.carried = null;   // its stack left while pressed
           if (press.carried) this.emit("carry", press.carried);
         }
         press.dragging = true;
