@@ -115,6 +115,7 @@ def moves_json(position: Position, unit_ids: Sequence[str], result: MoveResult) 
     """The stable JSON form of a legal-move search (see docs/cli.md)."""
     name = position.game.map.name
     dests = sorted(result.destinations.values(), key=lambda d: (d.cost, name(d.hex)))
+    paths = labelled_paths(dests, name)   # each path ends with its destination's name
     return {
         "unit": unit_ids[0] if len(unit_ids) == 1 else list(unit_ids),
         "from": name(result.start) if result.start is not None else None,
@@ -124,9 +125,9 @@ def moves_json(position: Position, unit_ids: Sequence[str], result: MoveResult) 
         "mp": None if result.budget is None else result.budget / 2,
         "refused": None if result.refused is None else {"reason": result.refused.message,
                                                          "rule": result.refused.rule},
-        "destinations": [{"hex": name(d.hex), "cost": d.mp, "path": list(path), "stop": d.stop is not None,
+        "destinations": [{"hex": path[-1], "cost": d.cost / 2, "path": list(path), "stop": d.stop is not None,
                           **({"stop_rule": d.stop.rule} if d.stop else {})}
-                         for d, path in zip(dests, labelled_paths(dests, name))],
+                         for d, path in zip(dests, paths)],
         "unreachable": [{"hex": name(h), "reason": r.message, "rule": r.rule}
                         for h, r in sorted(result.unreachable.items(), key=lambda kv: name(kv[0]))],
         "exits": [{"exit": label, "hex": name(d.hex), "cost": d.mp, "path": [name(h) for h in d.path]}

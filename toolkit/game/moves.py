@@ -69,7 +69,10 @@ class MoveRules(Protocol):
         names of the off-map exits from a hex; rules whose moving stack is more than
         the units asked for (units bound to move with them) may give ``moving_units``,
         the ids of every unit that moves, and ``bound``, each bound unit's id with the
-        rule that binds it.
+        rule that binds it.  Rules with an ``expanded`` set have it filled by the search
+        with every hex expanded so far (cheapest first): rules for which entering a hex
+        ends the move, or not, by that hex alone and in one mode may leave steps into
+        those hexes out, as such a step can improve nothing.
         """
 
 
@@ -161,6 +164,8 @@ def legal_moves(rules: MoveRules) -> MoveResult:
     tie = count()
     queue: list = []
 
+    limit = budget if budget is not None else float("inf")
+
     def relax(steps: Iterable[Step | Blocked], cost: int, origin: State | None) -> None:
         unreachable, push = result.unreachable, heapq.heappush
         for step in steps:
@@ -168,24 +173,27 @@ def legal_moves(rules: MoveRules) -> MoveResult:
                 if step.to not in unreachable:
                     unreachable[step.to] = step.reason
                 continue
-            to, stop = step.to, step.stop
-            new = cost + step.cost
-            if budget is not None and new > budget:
+            to, step_cost, stop, no_end, mode = step
+            new = cost + step_cost
+            if new > limit:
                 if new < over_budget.get(to, new + 1):
                     over_budget[to] = new
                 continue
-            key = (to, stop is not None, step.mode)
+            key = (to, stop is not None, mode)
             old = best.get(key)
             if old is None or new < old:
                 best[key], parent[key], reason_stop[key] = new, origin, stop
-                if step.no_end is None:
+                if no_end is None:
                     end = ends.get(to)
                     if end is None or new < end[0]:
                         ends[to] = (new, key)
                 elif to not in unreachable:
-                    unreachable[to] = step.no_end
+                    unreachable[to] = no_end
                 push(queue, (new, next(tie), key))
 
+    expanded = getattr(rules, "expanded", None)
+    if expanded is not None:
+        expanded.clear()
     entries = getattr(rules, "entries", None)
     if entries is not None:
         relax(entries(), 0, None)
@@ -198,6 +206,8 @@ def legal_moves(rules: MoveRules) -> MoveResult:
         if cost > best.get(state, cost):
             continue
         here, stopped, mode = state
+        if expanded is not None:
+            expanded.add(here)
         if stopped:
             _explain_beyond(rules, result, state, cost, reason_stop[state])
             continue

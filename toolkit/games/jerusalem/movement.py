@@ -67,7 +67,8 @@ class MapFacts:
         self.edge = frozenset(h for h, near in self.neighbors.items() if len(near) < 6)
         self.road_exits = {h: info.features["map_edge_entry"] for h, info in cmap.hexes.items()
                            if "map_edge_entry" in info.features and self.road_in_hex(h)}  # 14.6
-        self.cost_caches: dict[int, dict[tuple, int]] = {}  # per tables: (from, to, road, mechanized) -> half MP
+        # per tables (kept alive beside its id): per (mechanized, all_pairs, city_only): hex -> its edges
+        self.edge_tables: dict[int, tuple[object, dict[tuple, dict[Hex, list]]]] = {}
         self.roads: dict[tuple[Hex, Hex], str] = {}
         self.rails: set[tuple[Hex, Hex]] = set()
         for side, attrs in cmap.hexsides.items():
@@ -109,8 +110,6 @@ class MapFacts:
         """Hexes to the nearest Jerusalem city hex."""
         return min(h.distance(c) for c in self.city)
 
-
-MISSING = object()  # a cache miss (None is a cached answer)
 
 _FACTS: dict[tuple[str, str], MapFacts] = {}
 
@@ -230,6 +229,7 @@ class JerusalemMove:
         self.alone_violation = stacking_violation(self.moving)
         self._ending: dict[Hex, tuple] = {}     # per search: the entered hex's ZOC stop and end refusal
         self._entering: dict[Hex, tuple] = {}   # per search: the entered hex's own entry refusals
+        self.expanded: set[Hex] = set()          # filled by the search (MoveRules.expanded)
         self.bomber = movers[0] if (len(movers) == 1 and not self.pickup and movers[0].counter.value("bomber")
                                     and len(self.moving) == 1) else None  # 13.1.1: alone, not carried
         self.lonely = [u for u in self.moving if u.counter.value("must_stack")]  # 12.6 note
@@ -237,7 +237,8 @@ class JerusalemMove:
         self.all_pairs = self.tables.movement.city_road_links == "all_pairs"  # the reading of 1.3, 8.1
         if self.lonely and any(u.type not in LEADERS for u in self.moving):
             self.lonely = []
-        self.costs = self.facts.cost_caches.setdefault(id(self.tables), {})  # the map and tables never change
+        tables_edges = self.facts.edge_tables.setdefault(id(self.tables), (self.tables, {}))[1]
+        self.edge_table = tables_edges.setdefault((self.mechanized, self.all_pairs, self.city_only), {})
 
     # -- whole-stack checks --------------------------------------------------------------------
     @cached_property
@@ -468,26 +469,53 @@ class JerusalemMove:
                 yield Blocked(gate, blocked)
                 continue
             cost = TERRORIST_STEP if self.terrorist else self._cost(gate, gate, road)
-            stop = ZOC_STOP if gate in self.zoc and not self.ignores_zoc else None  # 14.4
-            yield Step(gate, cost, stop, self._end_refusal(gate))
-
+            yield Step(gate, cost, *self._end_of(gate))  # 14.4: entering into an enemy ZOC stops there too
 
     def steps(self, at: Hex, cost_so_far: int, mode=None) -> Iterable[Step | Blocked]:
-        """Every step out of ``at`` and its cost, or why it is refused."""
-        f = self.facts
-        all_pairs = self.all_pairs
-        if self.city_only:  # 12.9.3: within the city
-            targets = [c for c in f.city if c != at] if all_pairs else [c for c in f.neighbors[at] if c in f.city]
-        else:
+        """Every step out of ``at`` and its cost, or why it is refused.
+
+        Hexes the search has expanded already (:attr:`expanded`) are left out: whether entering a hex ends the
+        move depends on that hex alone here, so a step into one can improve nothing."""
+        built, bombs, city_only, city, expanded = self.roads, self.bomb_targets, self.city_only, self.facts.city, \
+            self.expanded
+        by_edge = self.road_phase or self.is_convoy or at == self.start   # refusals of the step itself (8.1, 6.2.1, 4.4)
+        entering, ending = self._entering, self._ending
+        for b, road, cost in self._edges(at):
+            if b in expanded or (city_only and b not in city):  # 12.9.3: within the city
+                continue
+            if road is None and built and frozenset((at, b)) in built:  # 15.3, 15.4: a bulldozer road
+                road, cost = "secondary", self._cost(at, b, "secondary")
+            blocked = (self._entry_refusal(at, b, road) if by_edge
+                       else (entering.get(b) or self._entering_of(b))[3])
+            if blocked:
+                yield Blocked(b, blocked)
+                continue
+            if self.terrorist:
+                cost = TERRORIST_STEP
+            yield Step(b, cost, *(ending.get(b) or self._end_of(b)))
+            if b in bombs and self._bomb_refusal(b) is None:
+                yield Step(b, cost, BOMB_STOP, None)  # 13.1.3: ends here to bomb; passing through stays legal
+
+    def _edges(self, at: Hex) -> list[tuple[Hex, str | None, int]]:
+        """The hexes one step from ``at`` (the city as one road network under ``city_road_links: all_pairs``), each
+        with the printed road joining them and the step's terrain cost for this stack: map and tables only, so
+        worked out once for every search."""
+        edges = self.edge_table.get(at)
+        if edges is None:
+            f = self.facts
             targets = f.neighbors[at]
-            if all_pairs and at in f.city:
-                targets = targets + [c for c in f.city if c != at and c not in targets]
-        targets_bomb = self.bomb_targets
-        for b in targets:
-            step = self._step(at, b)
-            yield step
-            if b in targets_bomb and type(step) is Step and self._bomb_refusal(b) is None:
-                yield Step(b, step.cost, BOMB_STOP, None)  # 13.1.3: ends here to bomb; passing through stays legal
+            if self.all_pairs and (at in f.city or self.city_only):  # 1.3, 8.1: the older reading
+                targets = targets + sorted(c for c in f.city if c != at and c not in targets)
+            edges = self.edge_table[at] = [(b, road, self._cost(at, b, road))
+                                           for b in targets for road in [f.printed_road(at, b)]]
+        return edges
+
+    def _end_of(self, b: Hex) -> tuple[Reason | None, Reason | None]:
+        """What entering ``b`` means for the end of the move: the ZOC stop (4.2) and why it may not end there;
+        worked out once per search."""
+        stop = ZOC_STOP if b in self.zoc and not self.ignores_zoc else None
+        ending = self._ending[b] = (stop, self._end_refusal(b))
+        return ending
 
     def _bomb_refusal(self, b: Hex) -> Reason | None:
         """Why El Kutub may not end on this Jewish-held bombable hex to bomb it (13.1.2, 1.3)."""
@@ -502,36 +530,9 @@ class JerusalemMove:
             return Reason("1.3", "units may pass through but not remain here before May III")
         return None
 
-    def _road(self, a: Hex, b: Hex) -> str | None:
-        printed = self.facts.printed_road(a, b)
-        if printed or not self.roads:
-            return printed
-        return "secondary" if frozenset((a, b)) in self.roads else None
-
-    def _step(self, a: Hex, b: Hex) -> Step | Blocked:
-        road = self._road(a, b)
-        blocked = self._entry_refusal(a, b, road)
-        if blocked:
-            return Blocked(b, blocked)
-        if self.terrorist:
-            cost = TERRORIST_STEP
-        else:
-            key = (a, b, road, self.mechanized)
-            cost = self.costs.get(key)
-            if cost is None:
-                cost = self.costs[key] = self._cost(a, b, road)
-        ending = self._ending.get(b, MISSING)
-        if ending is MISSING:  # what depends on the entered hex alone is worked out once per search
-            stop = ZOC_STOP if b in self.zoc and not self.ignores_zoc else None
-            ending = self._ending[b] = (stop, self._end_refusal(b))
-        return Step(b, cost, *ending)
-
     def _entry_refusal(self, a: Hex, b: Hex, road: str | None) -> Reason | None:
         """Why the stack may not enter ``b`` from ``a``; the checks in rule order, those of ``b`` alone cached."""
-        by_hex = self._entering.get(b, MISSING)
-        if by_hex is MISSING:
-            by_hex = self._entering[b] = self._hex_entry_refusals(b)
-        bevingrad, stream, occupants = by_hex
+        bevingrad, stream, occupants, _ = self._entering.get(b) or self._entering_of(b)
         if bevingrad:
             return bevingrad
         if self.road_phase and road is None:
@@ -546,15 +547,18 @@ class JerusalemMove:
             return Reason("4.4", "a unit may not move directly from one enemy ZOC to another")
         return occupants
 
-    def _hex_entry_refusals(self, b: Hex) -> tuple[Reason | None, Reason | None, Reason | None]:
+    def _entering_of(self, b: Hex) -> tuple[Reason | None, Reason | None, Reason | None, Reason | None]:
         """The refusals to enter ``b`` that do not depend on where from: Bevingrad (1.3), a stream without a
-        road for wheels (1.3), and the city tether, enemies and stacking (12.9.4, 4.2, 5.x)."""
+        road for wheels (1.3), and the city tether, enemies and stacking (12.9.4, 4.2, 5.x); then the first of
+        them.  Worked out once per search."""
         f = self.facts
         bevingrad = (Reason("1.3", "no unit may enter Bevingrad before May III")
                      if not self.british_gone and b in f.bevingrad else None)
         stream = (Reason("1.3", "trucks and buses may not enter a stream hex without a road")
                   if self.wheeled and f.stream(b) and not f.road_in_hex(b) else None)
-        return bevingrad, stream, self._occupant_refusal(b)
+        occupants = self._occupant_refusal(b)
+        refusals = self._entering[b] = (bevingrad, stream, occupants, bevingrad or stream or occupants)
+        return refusals
 
     def _occupant_refusal(self, b: Hex) -> Reason | None:
         f = self.facts
