@@ -49,6 +49,8 @@ def test_other_requests_are_answered_while_a_heavy_answer_runs(tmp_path, monkeyp
         assert heavy.is_alive() and "reach" not in answers   # ... and the others were answered meanwhile
         open(flag, "w").close()
         heavy.join(60)
+        for prepare in [t for t in threading.enumerate() if t.name.startswith("prepare ")]:
+            prepare.join(60)                              # the clicks answered ahead (app.prepare_clicks)
     assert answers["reach"].status_code == 200 and answers["reach"].json() == {"side": "jewish"}
     assert not book.workers.running
 

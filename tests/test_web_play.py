@@ -124,3 +124,47 @@ def test_answers_are_compressed(client):
     for url in ("/api/map.svg", "/api/source"):
         r = client.get(url, params={"source": J2}, headers={"accept-encoding": "gzip"})
         assert r.headers["content-encoding"] == "gzip"
+
+
+def _prepared(book) -> None:
+    """Wait for the clicks answered ahead (``app.prepare_clicks``)."""
+    import threading
+
+    for thread in [t for t in threading.enumerate() if t.name.startswith("prepare ")]:
+        thread.join(60)
+
+
+def test_the_clicks_on_a_shown_position_and_after_a_move_are_answered_ahead_as_computed():
+    from toolkit.web.sources import SourceBook
+
+    book = SourceBook()
+    with TestClient(create_app(book)) as c:
+        shown = ok(c, "/api/source", source=J2)
+        _prepared(book)
+        phasing = [u["id"] for u in shown["units"] if u["side"] == shown["phasing_side"] and u["hex"]]
+        kept = {json.loads(key[2])["unit"] for key in book.kept.answers if key[:2] == (J2, "moves")}
+        assert kept == set(phasing) and "j-ac-1" in kept
+        ahead = c.get("/api/moves", params={"source": J2, "unit": "j-ac-1"})
+        book.kept.clear()
+        assert c.get("/api/moves", params={"source": J2, "unit": "j-ac-1"}).content == ahead.content
+        reach = book.get(J2).answers
+        assert all(("reach", side) in reach for side in shown["sides"])
+        assert reach[("reach", "arab")] == ok(c, "/api/reach", source=J2, side="arab")
+        moves = ok(c, "/api/moves", source=J2, unit="j-plm-1")
+        after = ok(c, "/api/play", source=J2, step=f"move:j-plm-1>{moves['destinations'][0]['hex']}")
+        _prepared(book)                                   # the position after the move: its clicks too
+        assert any(key[:2] == (after["id"], "moves") for key in book.kept.answers)
+
+
+def test_kept_megabytes_from_the_environment(monkeypatch):
+    from toolkit.web.sources import SourceBook, kept_bytes
+
+    monkeypatch.setenv("TOOLKIT_KEPT_MB", "lots")
+    with pytest.raises(ValueError, match="TOOLKIT_KEPT_MB='lots': give a whole number of megabytes"):
+        kept_bytes()
+    monkeypatch.setenv("TOOLKIT_KEPT_MB", "0")
+    book = SourceBook()
+    with TestClient(create_app(book)) as c:
+        first = ok(c, "/api/moves", source=J2, unit="j-ac-1")
+        assert not book.kept.answers                      # nothing kept
+        assert ok(c, "/api/moves", source=J2, unit="j-ac-1") == first

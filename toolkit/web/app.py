@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import logging
 import re
+import threading
 import time
 from dataclasses import replace
 from functools import wraps
@@ -29,6 +30,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..answers import (REFUSALS, SightLine, check_answer, command_answer, error_text, hex_json, moves_json,
                        odds_answer, reach_answer, search_moves, supply_answer, victory_answer, zoc_answer)
+from ..game import Position
 from ..vassal.saves.positions import position_save
 from .describe import source_json
 from .pictures import excerpt_png, excerpt_svg, geometry_json, map_svg, with_board_image
@@ -37,6 +39,7 @@ from .queries import (BadQuery, CheckQuery, HexQuery, LosQuery, MovesQuery, NoQu
 from .sources import MAX_UPLOAD_BYTES, Source, SourceBook, too_large
 
 STATIC = Path(__file__).resolve().parent / "static"
+MAX_PREPARED_UNITS = 200   # a position with more units of the phasing side gets no clicks answered ahead
 GZIP_LEVEL = 1   # answers over a kilobyte are sent compressed, fast (j-ac-1's 177 KB of moves: 18 KB in 0.5 ms)
 MAP_GZIP_LEVEL = 9   # the map picture, compressed once (the Jerusalem! SVG: 2.1 MB, about 95 KB)
 log = logging.getLogger("toolkit.web")
@@ -90,7 +93,9 @@ def sources(book: SourceBook, request: Request) -> dict:
 def source(book: SourceBook, request: Request) -> dict:
     """``GET /api/source?source=ID``."""
     _, src = _source(book, request)
-    return source_json(src)
+    answer = source_json(src)
+    prepare_clicks(book, src)
+    return answer
 
 
 @api
@@ -136,21 +141,60 @@ def moves(book: SourceBook, request: Request) -> dict:
                            f"{', '.join(phases)}")
         side = position.game.spec.phase_side(q.phase) or position.phasing_side
         position = replace(position, phase=q.phase, phasing_side=side)
+    body = book.kept.get((src.id, "moves", q.model_dump_json()), lambda: moves_body(position, f"source {src.id}", q))
+    return Response(body, media_type="application/json")
+
+
+def moves_body(position: Position, label: str, q: MovesQuery) -> bytes:
+    """The answer of ``/api/moves`` for ``q`` in ``position`` (its source named ``label`` in refusals), encoded."""
     ids = [q.unit, *q.with_units]
+    result = search_moves(position, label, ids, q.pickup, q.terrorist, q.enter, q.kind)
+    return AnswerJSON(moves_json(position, ids, result)).body
 
-    def answer() -> bytes:
-        result = search_moves(position, f"source {src.id}", ids, q.pickup, q.terrorist, q.enter, q.kind)
-        return AnswerJSON(moves_json(position, ids, result)).body
 
-    key = (src.id, "moves", q.model_dump_json())
-    return Response(book.kept.get(key, answer), media_type="application/json")
+def prepare_clicks(book: SourceBook, src: Source) -> None:
+    """Answer ahead, in worker processes (:mod:`.workers`), the clicks a player makes next on a position the page
+    shows, and keep the answers: a click on each unit of the phasing side on the map (at most
+    :data:`MAX_PREPARED_UNITS`), then each side's enemy-reach layer.  Best effort: what is asked meanwhile is
+    answered as usual."""
+    if src.kind != "position" or src.id in book.prepared or not book.kept.limit:
+        return
+    book.prepared.add(src.id)
+    position = src.position
+    units = [u.id for u in position.units if u.side == position.phasing_side and u.hex is not None]
+    if 0 < len(units) <= MAX_PREPARED_UNITS:
+        threading.Thread(target=_prepare, args=(book, src, position, units), daemon=True,
+                         name=f"prepare {src.id}").start()
+
+
+def _prepare(book: SourceBook, src: Source, position: Position, units: list[str]) -> None:
+    queries = [MovesQuery.model_validate({"source": src.id, "unit": uid}) for uid in units]
+    try:
+        answers = book.workers.run(f"the unit clicks of {src.id}", _click_answers, position, f"source {src.id}",
+                                   queries)
+        with book.lock:
+            for dumped, body in answers.items():
+                book.kept.put((src.id, "moves", dumped), body)
+        for side in (s.id for s in position.game.spec.sides):
+            reach = book.workers.run(f"/api/reach of {src.id}", reach_answer, position, side)
+            with book.lock:
+                src.remember(("reach", side), lambda: reach)
+    except (WebError, RuntimeError) as err:
+        log.info("%s: not answered ahead: %s", src.id, err)
+
+
+def _click_answers(position: Position, label: str, queries: list[MovesQuery]) -> dict[str, bytes]:
+    """Each query's encoded ``/api/moves`` answer by its parameters (in a worker)."""
+    return {q.model_dump_json(): moves_body(position, label, q) for q in queries}
 
 
 @api
 def play(book: SourceBook, request: Request) -> dict:
     """``GET /api/play?source=ID&step=S[&step=S2...]``: the position after the steps, as a new source."""
     q, src = _source(book, request, PlayQuery)
-    return source_json(book.play(src, q.step))
+    played = book.play(src, q.step)
+    prepare_clicks(book, played)
+    return source_json(played)
 
 
 @api
@@ -301,6 +345,7 @@ async def open_file(request: Request) -> Response:
 def _opened(book: SourceBook, raw: bytes, filename: str | None) -> dict:
     src: Source = book.upload(raw, filename)   # read without the lock: other requests go on meanwhile
     with book.lock:
+        prepare_clicks(book, src)
         return source_json(src)
 
 

@@ -30,7 +30,8 @@ MAX_UPLOAD_BYTES = 5 << 20   # an uploaded position or save
 MAX_UPLOADS = 16             # uploads kept in memory (the oldest is dropped first)
 MAX_POSITION_UNITS = 10_000  # units of a position the viewer opens
 MAX_PLAYED = 256             # played positions kept in memory (the oldest is dropped first; a link replays it)
-MAX_KEPT_BYTES = 64 << 20    # unit clicks' answers kept, encoded (the least recently asked dropped first)
+KEPT_MB = 64                 # unit clicks' answers kept, encoded (the least recently asked dropped first) ...
+KEPT_MB_VARIABLE = "TOOLKIT_KEPT_MB"   # ... or as many megabytes as this says; 0: every click computed
 POSITION_FOLDERS = ("scenarios", "examples")
 _UNSAFE_NAME = re.compile(r"[\x00-\x1f\x7f/\\:]")
 
@@ -114,7 +115,8 @@ class SourceBook:
         self.played_ids: dict[str, Source] = {}
         self.plays = 0
         self.pictures: dict[tuple, Any] = {}   # per compiled map: its SVG and geometry
-        self.kept = KeptAnswers(MAX_KEPT_BYTES)   # (source id, endpoint, parameters) -> the encoded answer
+        self.kept = KeptAnswers(kept_bytes())   # (source id, endpoint, parameters) -> the encoded answer
+        self.prepared: set[str] = set()   # position sources whose unit clicks were answered ahead (app.prepare_clicks)
 
     def _add_map(self, cmap: CompiledMap) -> Source:
         """A map the user named (a map file, a game folder's map), listed under its id unless a bundled map has it."""
@@ -248,17 +250,31 @@ class KeptAnswers:
         if found is not None:
             self.answers.move_to_end(key)
             return found
-        found = self.answers[key] = compute()
-        self.size += len(found)
-        while self.size > self.limit and len(self.answers) > 1:
+        return self.put(key, compute())
+
+    def put(self, key: Any, answer: bytes) -> bytes:
+        """Keep ``answer`` under ``key`` (the answer computed ahead of the question, or again)."""
+        self.size += len(answer) - len(self.answers.pop(key, b""))
+        self.answers[key] = answer
+        while self.size > self.limit and self.answers:
             _, dropped = self.answers.popitem(last=False)
             self.size -= len(dropped)
-        return found
+        return answer
 
     def clear(self) -> None:
         """Forget every answer (the benchmark's first clicks)."""
         self.answers.clear()
         self.size = 0
+
+
+def kept_bytes() -> int:
+    """The bytes of answers kept: :data:`KEPT_MB` megabytes, or the whole number ``TOOLKIT_KEPT_MB`` says."""
+    text = os.environ.get(KEPT_MB_VARIABLE, "").strip()
+    if not text:
+        return KEPT_MB << 20
+    if not text.isdigit():
+        raise ValueError(f"{KEPT_MB_VARIABLE}={text[:40]!r}: give a whole number of megabytes (0: keep no answers)")
+    return int(text) << 20
 
 
 def too_large(size: int | None = None) -> TooLarge:
