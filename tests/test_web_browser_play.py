@@ -200,3 +200,27 @@ def test_a_phone_shows_the_map_and_a_tap_selects(chromium, jerusalem):
     assert page.locator("#standing").is_visible()
     shot(page, "phone-panel")
     assert not page.errors
+
+
+def _touch(cdp, kind: str, points: list[tuple[float, float]]) -> None:
+    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
+        {"x": x, "y": y, "id": k, "radiusX": 4, "radiusY": 4, "force": 1} for k, (x, y) in enumerate(points)]})
+
+
+def test_a_phone_pinch_zooms_about_the_fingers_and_moves_nothing(chromium, jerusalem):
+    page = open_page(chromium, jerusalem + "/", **PHONE)
+    page.evaluate("() => toolkitPage.view.focus('3520', 30)")
+    x, y = hex_point(page, "3520")
+    before = page.evaluate("() => toolkitPage.view.hexPixels()")
+    cdp = page.context.new_cdp_session(page)
+    spread = [(x - 40, y), (x + 40, y)]
+    _touch(cdp, "touchStart", spread)
+    for step in range(1, 9):   # the fingers move apart: 80 px to 160 px
+        _touch(cdp, "touchMove", [(x - 40 - 5 * step, y), (x + 40 + 5 * step, y)])
+    _touch(cdp, "touchEnd", [])
+    after = page.evaluate("() => toolkitPage.view.hexPixels()")
+    assert after / before == pytest.approx(2, rel=0.05)                 # the spread doubled: hexes twice as wide
+    assert hex_point(page, "3520") == pytest.approx((x, y), abs=2)      # the hex between the fingers stays there
+    assert page.evaluate("() => toolkitPage.play.source.steps.length") == 0   # a pinch is no move
+    shot(page, "phone-pinch")
+    assert not page.errors
