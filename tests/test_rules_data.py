@@ -400,3 +400,18 @@ def test_a_game_without_rules_says_how_to_get_them(steppe):
     (steppe / "rules.yaml").unlink()
     done = _run("moves", str(steppe / "scenarios" / "scenario-1.yaml"), "g-pz-2", "--game", str(steppe))
     assert done.returncode == 2 and "docs/rules-data.md" in done.stderr and "docs/plugins.md" in done.stderr
+
+
+# -- rule topics ---------------------------------------------------------------------------------------------------
+def test_rule_topics_come_from_where_rules_yaml_cites_them_and_the_folders_file_wins(steppe):
+    topics = load_game(str(steppe)).rule_topics
+    assert topics["7.1"] == "ZOC: enter" and topics["6.2"] == "movement: terrain"
+    assert topics["6.4"] == "movement: hexsides (major river)" and topics["9.5"] == "combat: modifiers (armour)"
+    rules = yaml.safe_load((steppe / "rules.yaml").read_text())
+    cited = {rules["zoc"]["rule"], rules["movement"]["terrain"]["rule"], rules["combat"]["terrain_rule"]}
+    assert cited <= set(topics)                                    # every section's citation has its topic
+    own = steppe.parent / "own-topics"
+    shutil.copytree(steppe, own)
+    (own / "rule_topics.yaml").write_text('"7.1": entering an enemy ZOC stops the move\n')
+    topics = load_game(str(own)).rule_topics
+    assert topics["7.1"] == "entering an enemy ZOC stops the move" and topics["6.2"] == "movement: terrain"

@@ -13,7 +13,7 @@ import yaml
 from toolkit.answers import reach_answer, zoc_answer
 from toolkit.games import load_position_or_save
 from web_browser_support import (ROOT, bring_into_view, check_shown, checked, cli_json, hex_point, missing,
-                                 open_page, select_unit, serve, shot, units_moved)
+                                 open_page, rule_text, select_unit, serve, shot, units_moved)
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
 
@@ -73,7 +73,7 @@ def test_the_fastest_unit_moves_as_toolkit_moves_says(chromium, steppe):
     stop = next(d for d in expected["destinations"] if d["stop"])       # entering an enemy ZOC ends the move
     said = hover_says(page, stop["hex"])
     assert said["rule"] == stop["stop_rule"] == "7.1"
-    assert f"the move must stop here ({stop['stop_rule']})" in said["text"]
+    assert said["text"].endswith(f"the move must stop here (rule {rule_text(stop['stop_rule'], GAME)})")
     shot(page, "steppe-moves")
     assert not page.errors
 
@@ -85,7 +85,8 @@ def test_a_swamp_refused_to_armour_says_why_with_the_games_rule(chromium, steppe
     select_unit(page, *FASTEST)
     said = hover_says(page, swamp["hex"])
     assert (said["reason"], said["rule"]) == (swamp["reason"], "6.2")
-    assert said["text"] == f"{swamp['hex']}: unreachable — {swamp['reason']} (rule 6.2)"
+    assert said["text"] == f"{swamp['hex']}: unreachable — {swamp['reason']} (rule 6.2 — movement: terrain)"
+    assert rule_text("6.2", GAME) == "6.2 — movement: terrain"          # the topic from where rules.yaml cites it
     shot(page, "steppe-unreachable")
     assert not page.errors
 
@@ -165,6 +166,6 @@ def test_check_lists_the_stacking_violation_as_the_cli(chromium, steppe, tmp_pat
     assert page.text_content("#check-result") == "No rule broken."       # the scenario as published
     # Both panzers join the infantry in 0104: 5 stacking points of 3.
     overstacked = units_moved(ROOT / SCENARIO, ("g-pz-1", "g-pz-2"), "0104", tmp_path / "overstacked.yaml")
-    assert checked(page, overstacked) == check_shown(steppe_json("check", str(overstacked)))
+    assert checked(page, overstacked) == check_shown(steppe_json("check", str(overstacked)), GAME)
     shot(page, "steppe-check")
     assert not page.errors

@@ -21,7 +21,7 @@ from typing import Iterator
 
 import yaml
 
-from toolkit.game.module import load_bundled_game
+from toolkit.game.module import load_bundled_game, load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -232,8 +232,12 @@ def checked(page, position: Path) -> dict:
 
 
 def rule_text(rule: str, game: str | None = None) -> str:
-    """A rule number as the page writes it: with its topic from the bundled ``game``'s ``rule_topics.yaml``."""
-    topic = load_bundled_game(game).rule_topics.get(rule) if game else None
+    """A rule number as the page writes it: with its topic from ``game`` (a bundled game's id or a game folder
+    under the repository: its ``rule_topics.yaml``, and its ``rules.yaml``'s citations)."""
+    if game is None:
+        return rule
+    found = load_game(str(ROOT / game)) if "/" in game else load_bundled_game(game)
+    topic = found.rule_topics.get(rule)
     return f"{rule} — {topic}" if topic else rule
 
 

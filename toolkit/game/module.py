@@ -12,7 +12,7 @@ import yaml
 from ..bundled import bundled_dir
 from ..datafile import DataFileError, expected, load_yaml_model
 from ..mapdata import CompiledMap, list_maps, open_map
-from .rulesdata import RulesData, check_rules
+from .rulesdata import RulesData, check_rules, cited_topics
 from .schema import Counter, CounterManifest, GameSpec, Marker
 
 DOC = "docs/game-files.md"
@@ -64,15 +64,17 @@ class Game:
 
     @cached_property
     def rule_topics(self) -> dict[str, str]:
-        """What each rule number the rules cite is about, a few words each (``rule_topics.yaml`` in the game's
-        folder: a mapping of rule number to topic; empty when the folder has none)."""
+        """What each rule number the rules cite is about, a few words each: ``rule_topics.yaml`` in the game's
+        folder (a mapping of rule number to topic), over those worked out from where ``rules.yaml`` cites each
+        rule (:func:`~toolkit.game.rulesdata.cited_topics`); empty when the folder has neither."""
+        cited = cited_topics(self.rules_data) if self.rules_data is not None else {}
         file = self.folder / "rule_topics.yaml"
         if not file.is_file():
-            return {}
+            return cited
         data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
         if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
             raise GameDataError(f"{file}: expected a mapping of rule number to topic (a few words), see {DOC}")
-        return {str(k): v for k, v in data.items()}
+        return {**cited, **{str(k): v for k, v in data.items()}}
 
     @property
     def bundled(self) -> bool:

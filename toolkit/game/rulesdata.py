@@ -14,6 +14,8 @@ entry.  A cost is one number for every movement class, or a mapping ``class -> c
 """
 from __future__ import annotations
 
+import re
+
 from typing import Annotated, Literal, Optional, Union
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
@@ -342,6 +344,39 @@ class RulesData(_Model):
     reinforcements: Optional[Reinforcements] = None
     victory: Optional[Victory] = None
     placement: Placement = Placement()
+
+
+def cited_topics(rules: RulesData) -> dict[str, str]:
+    """What each rule number a ``rules.yaml`` cites is about, from where it is cited (the first place wins): the
+    page's rule topics for a game whose folder has no ``rule_topics.yaml`` entry for it.
+
+    >>> data = RulesData(game="g", zoc=Zoc(rule="7.0", enter=ZocEnter(effect="stop", rule="7.1")))
+    >>> cited_topics(data)
+    {'7.0': 'ZOC', '7.1': 'ZOC: enter'}
+    """
+    topics: dict[str, str] = {}
+
+    def walk(value, path: tuple[str, ...]) -> None:
+        if isinstance(value, BaseModel):
+            if getattr(value, "rule", ""):
+                topics.setdefault(value.rule, ": ".join(path))
+            for name in type(value).model_fields:
+                field = getattr(value, name)
+                if name.endswith("_rule") and field:
+                    topics.setdefault(field, ": ".join((*path, name.removesuffix("_rule"))))
+                elif name != "rule":
+                    walk(field, (*path, name) if path else (name,))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, (*path[:-1], f"{path[-1]} ({key})") if path else (str(key),))
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                label = getattr(item, "id", None) or getattr(item, "hex", None)
+                walk(item, (*path[:-1], f"{path[-1]} ({label})") if label and path else path)
+
+    walk(rules, ())
+    return {rule: re.sub(r"\b(zoc|mp|vp)\b", lambda m: m.group(1).upper(), topic.replace("_", " "))
+            for rule, topic in topics.items()}
 
 
 def rules_json_schema() -> dict:

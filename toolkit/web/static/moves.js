@@ -167,7 +167,7 @@ export class Moves {
     const d = this.destinations.get(hex);
     if (d) {
       svgEl("polyline", {points: this.view.pathPoints(d.path), class: "move-path"}, this.view.layer("path"));
-      const stop = d.stop ? `; the move must stop here (${ruleText(this.source, d.stop_rule)})` : "";
+      const stop = d.stop ? "; the move must stop here" : "";   // the page adds its rule
       return {text: `${hex}: ${mpLabel(d.cost)} MP via ${d.path.join(" → ")}${stop}`, rule: d.stop_rule || null};
     }
     const u = this.unreachable.get(hex);
