@@ -203,6 +203,7 @@ class SourceBook:
         while len(self.uploads) > MAX_UPLOADS:
             oldest = next(k for k in self.uploads if k != self.current)
             del self.uploads[oldest]
+            self.prepared.discard(oldest)
         return source
 
 
@@ -223,6 +224,7 @@ class SourceBook:
             while len(self.played) > MAX_PLAYED:
                 _, oldest = self.played.popitem(last=False)
                 del self.played_ids[oldest.id]
+                self.prepared.discard(oldest.id)
         self.played.move_to_end(key)
         return self.played[key]
 
