@@ -41,6 +41,7 @@ from ...render.scene import build_scene, map_frame
 from ..engine import vgrid
 
 DEFAULT_PIXELS_PER_HEX = 80
+LOCATION_MEMO = 100_000  # board pixels whose names are remembered (forgotten all at once past that)
 BOARD_MAX_PIXELS = 24_000_000  # the drawing canvas of a board (96 MB): larger boards are drawn without supersampling
 
 
@@ -144,8 +145,19 @@ class BoardLayout:
         return vgrid.ZonedGrid(zones, self.vassal_grid)
 
     def location_name(self, px: int, py: int) -> str:
-        """The name the engine gives board pixel ``(px, py)``."""
-        return self.zoned_grid.location_name(px, py) or ""
+        """The name the engine gives board pixel ``(px, py)`` (remembered: a log's steps place the same pieces
+        on the same pixels again and again)."""
+        names = self._location_names
+        name = names.get((px, py))
+        if name is None:
+            if len(names) >= LOCATION_MEMO:
+                names.clear()
+            name = names[(px, py)] = self.zoned_grid.location_name(px, py) or ""
+        return name
+
+    @cached_property
+    def _location_names(self) -> dict[tuple[int, int], str]:
+        return {}
 
     def zone_name(self, px: int, py: int) -> str:
         """The name of the hex zone at board pixel ``(px, py)`` (``$CurrentZone$``), '' outside every zone."""

@@ -15,6 +15,7 @@ outward (each level escapes its own TABs), ending in a BasicPiece
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .seqenc import decode as _slow_decode
 from .seqenc import encode, splitter, unquote as _unquote
@@ -64,7 +65,7 @@ class Trait:
     type: str
     state: str = ""
 
-    @property
+    @cached_property
     def kind(self) -> str:
         """The trait's id: its type up to the first ``;`` (``mark``, ``emb2``, ``prototype`` ...)."""
         return self.type.split(";", 1)[0]
