@@ -62,6 +62,7 @@ def test_new_game_opens_the_first_scenario_with_factors_and_places_in_words(tmp_
     # the engine drops its own New Game item for the module's menu of scenarios
     assert [t for t in menu["menu"] if t.startswith("New Game")] == ["New Game > Scenario 1"], menu["menu"]
     assert menu["menu"][0] == "New Game > Scenario 1"
+    assert all(text and text != "null" for text in menu["menu"]), menu["menu"]   # no blank item a player sees
     assert chose["gameStarted"] and chose["pieces"] == 9, chose
     at_millbrook = [p for p in pieces["pieces"] if [p["x"], p["y"]] == millbrook]
     assert len(at_millbrook) == 2, pieces["pieces"]

@@ -108,6 +108,12 @@ def test_scenario_ii_round_trip(game, layout, tmp_path):
     assert _clean(pf.units) == _clean(u for u in orig.units if u.hex is not None)
     assert (pf.turn, pf.phase, pf.phasing_side, pf.scenario, pf.params) == \
         (orig.turn, orig.phase, orig.phasing_side, orig.scenario, orig.params)
+    # the description VASSAL shows players says in words what the toolkit's own (second) line holds
+    players, toolkit_line = save.savedata["description"].splitlines()
+    spec = game.spec
+    side = next(s.name for s in spec.sides if s.id == pos.phasing_side)
+    assert players == f"{spec.title}, scenario {pos.scenario}: turn {pos.turn}, {spec.phase_name(pos.phase)}, {side}"
+    assert toolkit_line.startswith("toolkit-position {")
     # by gpid alone (the module's PieceSlots), without the Marker properties
     pf2, unplaced2 = save_to_position(save, game, {g: c for c, g in gpids.items()})
     assert unplaced2 == [] and {u.counter for u in pf2.units} == {u.counter for u in pf.units}

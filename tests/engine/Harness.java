@@ -901,8 +901,10 @@ public final class Harness {
       return out;
     }
 
+    /** The items a player sees: hidden ones (the engine hides its New Game item for a module's scenarios) left out. */
     static void flatten(javax.swing.JPopupMenu menu, String prefix, List<String> out) {
       for (final Component c : menu.getComponents()) {
+        if (!c.isVisible()) continue;
         if (c instanceof javax.swing.JMenu) {
           final javax.swing.JMenu sub = (javax.swing.JMenu) c;
           flatten(sub.getPopupMenu(), prefix + sub.getText() + " > ", out);

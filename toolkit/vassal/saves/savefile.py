@@ -392,17 +392,33 @@ def _board_offsets(placements: list[BoardPlacement], boards: Mapping[str, object
 
 
 def _read_meta(save: SaveContents) -> dict:
-    desc = save.savedata.get("description", "")
-    if desc.startswith(POSITION_TAG):
-        try:
-            meta = json.loads(desc[len(POSITION_TAG):])
-        except ValueError:
-            return {}
-        except RecursionError:
-            raise SaveError(f"{save.source}: savedata description: the position's JSON is nested too deeply") \
-                from None
-        return meta if isinstance(meta, dict) else {}
-    return {}
+    """Turn, phase, phasing side, scenario and params from the description's line the toolkit wrote (after the
+    players' line: :func:`_description`; first, in saves written before it had one)."""
+    line = next((ln for ln in save.savedata.get("description", "").splitlines() if ln.startswith(POSITION_TAG)), "")
+    if not line:
+        return {}
+    try:
+        meta = json.loads(line[len(POSITION_TAG):])
+    except ValueError:
+        return {}
+    except RecursionError:
+        raise SaveError(f"{save.source}: savedata description: the position's JSON is nested too deeply") from None
+    return meta if isinstance(meta, dict) else {}
+
+
+def _description(position: Position) -> str:
+    """A save's description: a line for players (the game, its scenario, the turn, the phase and its side, as
+    VASSAL shows it when the save is opened), then the toolkit's line (:data:`POSITION_TAG` and JSON)."""
+    spec = position.game.spec
+    sides = {side.id: side.name for side in spec.sides}
+    where = f"{spec.title}" + (f", scenario {position.scenario}" if position.scenario else "")
+    when = ", ".join(part for part in (
+        f"turn {position.turn}" if position.turn else "",
+        spec.phase_name(position.phase) if position.phase else "",
+        sides.get(position.phasing_side, position.phasing_side or "")) if part)
+    meta = {"turn": position.turn, "phase": position.phase, "phasing_side": position.phasing_side,
+            "scenario": position.scenario, "params": position.params}
+    return f"{where}: {when}\n{POSITION_TAG}{json.dumps(meta, sort_keys=True)}"
 
 
 def save_to_position(save: SaveContents, game: Game, module_pieces: Mapping[str, str] | None = None, *,
@@ -782,9 +798,7 @@ def encode_save(position: Position, layout: SaveLayout, *, module_name: str | No
     cmds.append("end_save")
     text = encode(cmds, ESC)
     key = hashlib.sha256(text.encode("utf-8")).digest()[0]
-    meta = {"turn": position.turn, "phase": position.phase, "phasing_side": position.phasing_side,
-            "scenario": position.scenario, "params": position.params}
-    savedata = _savedata(module_version, vassal_version, POSITION_TAG + json.dumps(meta, sort_keys=True))
+    savedata = _savedata(module_version, vassal_version, _description(position))
     if moduledata is None:
         moduledata = _moduledata(module_name or game.spec.title, module_version, vassal_version)
     buf = io.BytesIO()
