@@ -434,9 +434,12 @@ def bench_log(position, n: int) -> bytes:
 
 
 def build_peak_mb(game: str, out: Path) -> float:
-    """The peak resident memory of a fresh process that builds a game's module (MB)."""
-    code = ("import resource, sys; from toolkit.vassal.build.module import build_module; "
-            "build_module(sys.argv[1], sys.argv[2]); print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    """The peak resident memory of a fresh process that builds a game's module (MB): its ``VmHWM`` (Linux's
+    ``ru_maxrss`` keeps the high-water mark of the process it was forked from, this one's when it is large)."""
+    code = ("import re, resource, sys; from pathlib import Path; from toolkit.vassal.build.module import build_module; "
+            "build_module(sys.argv[1], sys.argv[2]); status = Path('/proc/self/status'); "
+            "found = re.search(r'VmHWM:\\s*(\\d+)', status.read_text()) if status.exists() else None; "
+            "print(found.group(1) if found else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     kb = subprocess.run([sys.executable, "-c", code, game, str(out)], check=True, capture_output=True, text=True)
     return round(int(kb.stdout.split()[-1]) / 1024, 1)
 
