@@ -1,6 +1,7 @@
 """``toolkit serve``: the viewer's app on a local socket (uvicorn) until Ctrl-C."""
 from __future__ import annotations
 
+import gc
 import socket
 import sys
 import threading
@@ -55,6 +56,8 @@ def serve(app: Starlette, host: str = LOCAL_HOST, port: int = DEFAULT_PORT, open
         opener.daemon = True
         opener.start()
     server = _Server(uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1))
+    gc.collect()
+    gc.freeze()   # what is open now (maps, positions) lives as long as the server: no collection scans it again
     try:
         server.run(sockets=[sock])
     finally:
