@@ -14,6 +14,7 @@ The speed targets (issue 2) are the ``target`` column; ``ok`` says if it is met.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -528,6 +529,8 @@ def web_rows(repeat: int) -> list[dict]:
             return statistics.median(server_ms(url, first, **params) for _ in range(runs))
 
         server_ms("/api/source", source=source)   # opened as the page does first: its clicks answered ahead
+        gc.collect()
+        gc.freeze()                                 # as toolkit serve does with what it opened (toolkit/web/server.py)
         movable = [u.id for u in position.units if u.side == position.phasing_side and u.hex is not None
                    and u.carried_by is None]
         time.sleep(1.0)                             # the player looks at the position for a second
