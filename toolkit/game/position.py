@@ -12,12 +12,14 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Hashable, Iterable, TypeVar
 
 from ..datafile import expected, read_regular, yaml_model
 from ..hexgrid import Hex, HexNameError
 from .module import DOC, Game, GameDataError, _bundled_ids, load_bundled_game, with_line
 from .schema import Counter, MarkerPlacement, PositionFile, UnitPlacement, Value
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,14 @@ class Position:
     params: dict[str, Value] = field(default_factory=dict)
     scenario: str | None = None
     source: str = "<position>"
+    memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)   # see :meth:`remembered`
+
+    def remembered(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """What ``compute()`` works out from this position, kept under ``key`` for the next calculator that asks
+        (a position never changes; ``dataclasses.replace`` makes a new one with nothing kept)."""
+        if key not in self.memo:
+            self.memo[key] = compute()
+        return self.memo[key]
 
     @cached_property
     def by_id(self) -> dict[str, Unit]:

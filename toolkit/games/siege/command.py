@@ -27,7 +27,7 @@ from ...game import Position, Unit
 from ...game.moves import Reason
 from ...hexgrid import Hex
 from .tables import load_tables
-from .zoc import FORTRESS, JEWISH, ROMAN, Board, formation, fresh, unit_class, zoc
+from .zoc import FORTRESS, JEWISH, ROMAN, Board, board_and_zoc, formation, fresh, unit_class, zoc
 
 ANY_JEWISH_HQ = ("zealots", "cauldron", "ballista", "onager", "catapult")   # 5.4 (Jewish Artillery and Zealots)
 
@@ -277,10 +277,8 @@ def command(position: Position, only: Sequence[str] | None = None) -> CommandRep
 
     ``only`` limits the report to some units (and the HQs that may command them).
     """
-    from .movement import SiegeMove, facts_for
-    tables = load_tables(position.game.folder)
-    board = Board.of(position, facts_for(position, tables))
-    zmap = zoc(position, board)
+    from .movement import SiegeMove
+    board, zmap = board_and_zoc(position)
     subjects = [u for u in position.units if u.hex is not None]
     if only is not None:
         wanted = set(only)

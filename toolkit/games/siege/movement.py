@@ -69,8 +69,8 @@ from ...game import Position, Unit
 from ...game.moves import Blocked, MoveResult, Reason, Step, legal_moves
 from ...hexgrid import Hex
 from .tables import Tables, load_tables
-from .zoc import (BUILT_UP, ELEVATED, FORTRESS, INFANTRY, JEWISH, ROMAN, Board, MapFacts, formation, fresh,
-                  is_combat, map_facts, unit_class, value, zoc)
+from .zoc import (BUILT_UP, ELEVATED, FORTRESS, INFANTRY, JEWISH, ROMAN, Board, MapFacts, board_and_zoc, formation,
+                  fresh, is_combat, map_facts, unit_class, value, zoc)
 
 ENGINE_TYPES = ("ram", "siege_tower", "armored_tower")
 TOWERS = ("siege_tower", "armored_tower")
@@ -844,7 +844,8 @@ def moves(position: Position, unit_ids: Sequence[str], pickup: Sequence[str] = (
     off = all(u.hex is None for u in units)
     out = any(u.has("out_of_cc") for u in units) or (not off and bool(out_of_command(position, unit_ids)))
     where = position.game.map.resolve(enter) if enter is not None and off else None
-    rules = SiegeMove(position, units, out_of_cc=out, enter=where)
+    board, zmap = board_and_zoc(position)
+    rules = SiegeMove(position, units, out_of_cc=out, enter=where, board=board, zmap=zmap)
     if pickup or terrorist or (enter is not None and not off):
         refused = Reason("8.3" if pickup or terrorist else "3.3",
                          "The Siege of Jerusalem has no transports or terrorist moves: move units as a stack (a "

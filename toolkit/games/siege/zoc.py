@@ -332,13 +332,22 @@ class ZocMap:
         return out
 
 
-def zoc(position: Position, board: Board | None = None) -> ZocMap:
-    """Each hex's ZOC sources with kind and rule (7.1-7.2), by exerting side; nothing at night (18.2)."""
-    if board is None:
+def board_and_zoc(position: Position) -> tuple[Board, ZocMap]:
+    """The position's :class:`Board` (with the game's own tables) and its ZOC map, worked out once per position
+    (every unit's moves and command control ask for them)."""
+    def work_out() -> tuple[Board, ZocMap]:
         from .tables import load_tables
         t = load_tables(position.game.folder)
         board = Board.of(position, map_facts(position.game.map, t.movement.entry_hexsides,
                                              t.movement.blocked_hexsides))
+        return board, zoc(position, board)
+    return position.remembered(("siege", "board and zoc"), work_out)
+
+
+def zoc(position: Position, board: Board | None = None) -> ZocMap:
+    """Each hex's ZOC sources with kind and rule (7.1-7.2), by exerting side; nothing at night (18.2)."""
+    if board is None:
+        return board_and_zoc(position)[1]
     by_side: dict[str, dict[Hex, list[ZocSource]]] = {s.id: {} for s in position.game.spec.sides}
     for u in position.units:
         for h, src in sources_of(u, board):
