@@ -193,11 +193,34 @@ def test_a_phone_shows_the_map_and_a_tap_selects(chromium, jerusalem):
     page.touchscreen.tap(*hex_point(page, "3520"))
     page.locator('#stack-picker button[data-unit="j-hgh-3"]').tap()
     page.wait_for_selector(".layer-moves .dest")
-    assert shaded(page) == expected(cli_json("moves", SCENARIO_II, "j-hgh-3"))
+    moves = cli_json("moves", SCENARIO_II, "j-hgh-3")
+    assert shaded(page) == expected(moves)
     shot(page, "phone-map")
+    # Played by taps: the Haganah unit to a destination two hexes on, then the armoured car it came with.
+    to = next(d["hex"] for d in moves["destinations"] if len(d["path"]) == 3)
+    page.touchscreen.tap(*hex_point(page, to))
+    page.wait_for_function("() => document.querySelectorAll('#play-log li.log-move').length === 1")
+    assert "j-hgh-3" in stack_units(page, to)
+    page.locator("#deselect").tap()                   # it stays selected, and 3520 may be one of its destinations
+    assert page.locator(".layer-moves .dest").count() == 0 and page.locator("#deselect").is_hidden()
+    page.touchscreen.tap(*hex_point(page, "3520"))
+    page.locator('#stack-picker button[data-unit="j-hac-2"]').tap()
+    page.wait_for_selector(".layer-moves .dest")
+    car = page.evaluate("() => fetch(`/api/moves?source=${encodeURIComponent(toolkitPage.play.source.id)}"
+                        "&unit=j-hac-2`).then(r => r.json())")
+    to_car = next(d["hex"] for d in car["destinations"] if len(d["path"]) == 2 and d["hex"] != to)
+    page.touchscreen.tap(*hex_point(page, to_car))
+    page.wait_for_function("() => document.querySelectorAll('#play-log li.log-move').length === 2")
+    assert "j-hac-2" in stack_units(page, to_car)
+    shot(page, "phone-two-moves")
     page.tap("#panel-toggle")
     page.wait_for_timeout(400)
     assert page.locator("#standing").is_visible()
+    assert page.eval_on_selector_all("#play-log li.log-move", "els => els.map(e => e.textContent)") == [
+        f"j-hgh-3 3520 → {to} ({next(d['cost'] for d in moves['destinations'] if d['hex'] == to):g} MP)",
+        f"j-hac-2 3520 → {to_car} ({next(d['cost'] for d in car['destinations'] if d['hex'] == to_car):g} MP)"]
+    page.tap("#undo")
+    page.wait_for_function("() => document.querySelectorAll('#play-log li.log-move').length === 1")
     shot(page, "phone-panel")
     assert not page.errors
 

@@ -50,7 +50,7 @@ function drawStacks() {
   markUnits(layer, state.flagged, "flagged");
 }
 const markFlagged = (ids) => { state.flagged = ids; drawStacks(); };
-const markSelected = (ids) => { state.selected = ids; drawStacks(); };
+const markSelected = (ids) => { state.selected = ids; $("deselect").hidden = !ids.size; drawStacks(); };
 
 // ---------------------------------------------------------------- sources
 
@@ -295,12 +295,19 @@ document.addEventListener("keydown", (e) => {
   if (e.key !== "Escape") return;
   $("keys-help").hidden = true;
   view.clear("goto");
-  hidePicker($("stack-picker"));
-  moves.clear();
+  clearSelection();
   los.clear();
-  markSelected(new Set());
   clearCheck(view, $("check-result"), markFlagged);
 });
+
+// Nothing selected: the unit's moves and its marks gone (Esc, or the ✕ under the zoom buttons: a phone has no
+// Esc, and a tap on another stack that is a destination moves there).
+function clearSelection() {
+  hidePicker($("stack-picker"));
+  moves.clear();
+  markSelected(new Set());
+}
+$("deselect").addEventListener("click", clearSelection);
 
 // A phone: the panel folds away under the map, the button in the bar unfolds it.
 $("panel-toggle").addEventListener("click", () => {
