@@ -243,8 +243,9 @@ class JerusalemMove:
     # -- whole-stack checks --------------------------------------------------------------------
     @cached_property
     def zoc(self) -> set[Hex]:
-        """Hexes in enemy ZOC."""
-        return enemy_zoc(self.position, self.facts, self.side)
+        """Hexes in enemy ZOC (worked out once per position and side)."""
+        return self.position.remembered(("jerusalem", "enemy zoc", self.side),
+                                        lambda: enemy_zoc(self.position, self.facts, self.side))
 
     @cached_property
     def roads(self) -> set[frozenset[Hex]]:
