@@ -102,9 +102,9 @@ class Destination:
 
 
 def labelled_paths(destinations: Iterable[Destination], label: Callable[[Hex], Any]) -> list[tuple]:
-    """Each destination's (of one search) :attr:`Destination.path` with ``label`` applied to every hex, the search tree walked
-    once for all of them: a prefix shared by many paths is labelled once, each hex once (a move's thousand
-    destinations answered without a thousand walks)."""
+    """Each destination's (of one search) :attr:`Destination.path` with ``label`` applied to every hex, the search
+    tree walked once for all of them: a prefix shared by many paths is labelled once, each hex once (a move's
+    thousand destinations answered without a thousand walks)."""
     done: dict[tuple, tuple] = {}
     labels: dict[Hex, Any] = {}
     out = []

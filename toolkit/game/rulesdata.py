@@ -444,7 +444,8 @@ class RulesCheck:
             self.combat(types, phases)
         if r.retreat:
             self.retreat()
-        for key, blocks in (("supply", r.supply and r.supply.blocked_by), ("command", r.command and r.command.blocked_by)):
+        for key, blocks in (("supply", r.supply and r.supply.blocked_by),
+                            ("command", r.command and r.command.blocked_by)):
             if blocks:
                 self.names(f"{key}.blocked_by.terrain", blocks.terrain, list(self.cmap.terrain_types), "terrain")
                 self.features(f"{key}.blocked_by.hexsides", blocks.hexsides, "hexside")
