@@ -61,6 +61,16 @@ def pytest_runtest_makereport(item, call):
 
 
 @pytest.fixture(scope="module")
+def jerusalem():
+    """``toolkit serve`` of Jerusalem! Scenario II for one module of the browser tier: its address (modules of
+    other tiers define a ``jerusalem`` of their own)."""
+    from web_browser_support import SCENARIO_II, serve
+
+    with serve(SCENARIO_II) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
 def chromium():
     """Debian's Chromium under Playwright, one per module of the browser tier (tests/web_browser_support.py)."""
     from web_browser_support import browser

@@ -13,20 +13,13 @@ import sys
 import pytest
 import yaml
 
-from web_browser_support import (ROOT, api, bring_into_view, check_shown, checked, cli_json, first_paint,
-                                 hex_point, missing, open_page, rule_text, select_unit, serve, shot, units_moved)
+from web_browser_support import (NO_PRISONERS, ROOT, SCENARIO_II, api, bring_into_view, check_shown, checked,
+                                 cli_json, first_paint, hex_point, missing, open_page, rule_text,
+                                 select_unit, serve, shot, units_moved)
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
 
-SCENARIO_II = "modules/jerusalem-1948/scenarios/scenario-ii.yaml"
 JERUSALEM = "jerusalem-1948"
-NO_PRISONERS = "modules/no-prisoners/scenarios/scenario-1.yaml"
-
-
-@pytest.fixture(scope="module")
-def jerusalem():
-    with serve(SCENARIO_II) as base:
-        yield base
 
 
 @pytest.fixture(scope="module")

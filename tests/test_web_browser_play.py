@@ -9,13 +9,11 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from web_browser_support import (attack, bring_into_view, cli_json, hex_point, missing, open_page, select_unit, serve,
-                                 shot)
+from web_browser_support import (NO_PRISONERS, SCENARIO_II, attack, bring_into_view, cli_json, hex_point,
+                                 missing, open_page, select_unit, serve, shot)
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
 
-SCENARIO_II = "modules/jerusalem-1948/scenarios/scenario-ii.yaml"
-NO_PRISONERS = "modules/no-prisoners/scenarios/scenario-1.yaml"
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
 # The armoured car's moves answered late: the page's fetch of them held back 1.5 s.
 SLOW_CAR = """(() => {
@@ -23,12 +21,6 @@ SLOW_CAR = """(() => {
   window.fetch = (url, opts) => String(url).includes("unit=j-ac-1")
     ? new Promise((ok) => setTimeout(ok, 1500)).then(() => fetch0(url, opts)) : fetch0(url, opts);
 })();"""
-
-
-@pytest.fixture(scope="module")
-def jerusalem():
-    with serve(SCENARIO_II) as base:
-        yield base
 
 
 def shaded(page) -> list[tuple[str, float]]:

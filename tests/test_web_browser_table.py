@@ -6,18 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from web_browser_support import attack, cli_json, hex_point, missing, open_page, select_unit, serve, shot
+from web_browser_support import (NO_PRISONERS, SCENARIO_II, attack, cli_json, hex_point, missing,
+                                 open_page, select_unit, serve, shot)
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
-
-SCENARIO_II = "modules/jerusalem-1948/scenarios/scenario-ii.yaml"
-NO_PRISONERS = "modules/no-prisoners/scenarios/scenario-1.yaml"
-
-
-@pytest.fixture(scope="module")
-def jerusalem():
-    with serve(SCENARIO_II) as base:
-        yield base
 
 
 def legend(page) -> list[str]:

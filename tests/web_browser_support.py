@@ -32,6 +32,8 @@ SERVER_START_S = 60       # the server answers /api/sources within this
 READY_MS = 30_000         # a page shows its source within this
 SCREENSHOTS = ROOT / "dist" / "screenshots"
 LARGEST_MAP_POSITION = "modules/jerusalem-1948/scenarios/scenario-ii.yaml"
+SCENARIO_II = LARGEST_MAP_POSITION                         # Jerusalem! Scenario II
+NO_PRISONERS = "modules/no-prisoners/scenarios/scenario-1.yaml"
 HEX_PX = 46              # zoomed in until a hex is this wide on the screen: counters and costs legible
 
 
@@ -271,3 +273,4 @@ def measure_first_paint(position: str = LARGEST_MAP_POSITION, runs: int = 5) -> 
     return {"map_ready_ms": statistics.median(r["map_ready_ms"] for r in runs_),
             "first_contentful_paint_ms": statistics.median(r["first_contentful_paint_ms"] or 0 for r in runs_),
             "map_svg_bytes": runs_[-1]["map_svg_bytes"], "runs": runs}
+

@@ -129,7 +129,7 @@ def hex_info(book: SourceBook, request: Request) -> dict:
 
 
 @api
-def moves(book: SourceBook, request: Request) -> dict:
+def moves(book: SourceBook, request: Request) -> Response:
     """``GET /api/moves`` = ``toolkit moves POSITION UNIT ... --json`` (``phase`` overrides the position's, and
     its phasing side too when the phase names a side: No Prisoners' ``west_cp_movement``)."""
     q, src = _source(book, request, MovesQuery)
