@@ -30,7 +30,7 @@ from typing import Any, Callable, Sequence
 
 from ...game import Position, Unit
 from ...hexgrid import Hex
-from .combat import KINDS, LEADERS, TERROR, CombatResult, combat
+from .combat import KINDS, LEADERS, ONLY_WHEN_ALONE, TERROR, CombatResult, combat
 from .tables import load_tables
 from .units import is_city_bound_commander
 
@@ -352,8 +352,9 @@ def _may_attack(u: Unit) -> bool:
 
 def attack_options(position: Position) -> list[tuple[tuple[str, ...], tuple[str, ...], str | None]]:
     """Cheap candidates (attackers, defenders, kind) for the phasing side, sorted: each enemy unit not yet
-    attacked (9.9) by every able unit adjacent to its hex (9.1), by each unfired artillery unit in range alone
-    (``"barrage"``, 10.1, 10.5), and terrorists on an Arab garrison in the overland phase (13.2).  ``resolve`` may
+    attacked (9.9), a leader, truck or the convoy only when no other unit is with it (9.10), by every able unit
+    adjacent to its hex (9.1), by each unfired artillery unit in range alone (``"barrage"``, 10.1, 10.5; never
+    at a leader, 10.3), and terrorists on an Arab garrison in the overland phase (13.2).  ``resolve`` may
     still refuse one (9.10, 9.11, 10.6, spotting ...)."""
     side = position.phasing_side
     mine = [u for u in position.units if u.side == side and _may_attack(u)]
@@ -364,10 +365,11 @@ def attack_options(position: Position) -> list[tuple[tuple[str, ...], tuple[str,
     out: set[tuple[tuple[str, ...], tuple[str, ...], str | None]] = set()
     for h, targets in enemy.items():
         near = tuple(sorted(u.id for u in mine if u.type != "artillery" and u.hex.distance(h) == 1))
-        for t in targets:
+        alone = all(t.type in ONLY_WHEN_ALONE for t in position.at(h) if t.side != side)
+        for t in (t for t in targets if alone or t.type not in ONLY_WHEN_ALONE):   # 9.10
             if near:
                 out.add((near, (t.id,), None))
-            for art in mine:
+            for art in (a for a in mine if t.type not in LEADERS):   # 10.3
                 reach = art.counter.value("range")
                 if art.type == "artillery" and not art.has("fired") and reach and art.hex.distance(h) <= reach:
                     out.add(((art.id,), (t.id,), "barrage"))
