@@ -254,13 +254,20 @@ def _may_fire(pos: Position, firer: str, targets: list[str], attacked: Sequence[
     return combat(pos, [firer], targets, kind="first_fire", attacked=attacked).refused is None
 
 
+def _in_range(u: Unit, hexes: list[Hex]) -> bool:
+    """An artillery unit that has not fired this player turn (10.1) and reaches one of the hexes (1.2.1)."""
+    reach = u.counter.value("range") if u.type == "artillery" and not u.has("fired") else None
+    return bool(reach) and any(u.hex.distance(h) <= reach for h in hexes)
+
+
 def _first_fire(run: _Run, attackers: Sequence[str], defenders: Sequence[str]) -> list[str]:
     """9.4.1, 9.7: the defender's first fire at the attackers; returns the halftracks / buses that fired (9.11)."""
     pos = run.position
     hexes = {pos.by_id[d].hex for d in defenders}
     side = pos.by_id[defenders[0]].side
+    near = [pos.by_id[a].hex for a in _on_map(pos, attackers)]
     candidates = sorted(u.id for u in pos.units if u.side == side and u.hex is not None and u.type not in LEADERS
-                        and (u.hex in hexes or u.type == "artillery"))
+                        and (u.hex in hexes or _in_range(u, near)))
     targets: list[str] = []
     for a in sorted(_on_map(pos, attackers)):
         if targets and pos.by_id[a].hex != pos.by_id[targets[0]].hex:
