@@ -8,6 +8,7 @@ supply, command, check and victory); none adds a rule.  Bad input raises the too
 from __future__ import annotations
 
 import re
+from inspect import signature
 from typing import Any, Sequence
 
 from .game import Game, GameDataError, Position, sequence, stacking
@@ -254,8 +255,10 @@ def retreat_answer(position: Position, unit_ids: Sequence[str], attack_hex: str 
         raise ValueError("--attackers / --from-attack-hex: give the enemy units of the combat (on the map), or "
                          "the hex they attacked from")
     rules = Rules(position.game)
-    found = rules.retreat(position, list(unit_ids), sorted({u.hex for u in enemy}, key=cmap.name), hexes=hexes,
-                          result=result)
+    hook = rules.retreat
+    named = {"attackers": [u.id for u in enemy]} if "attackers" in signature(hook).parameters else {}
+    found = hook(position, list(unit_ids), sorted({u.hex for u in enemy}, key=cmap.name), hexes=hexes,
+                 result=result, **named)   # a game whose result marks the attackers (Jerusalem! 9.8.2) names them
     data = rules.retreat_json(found)
     if apply is not None:
         going = [f.unit.id for f in found.units if f.destinations]

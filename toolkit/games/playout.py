@@ -4,7 +4,9 @@ log with one step changed must not).
 
 In each phase the phasing side moves some of its units to random legal destinations (when the phase allows
 movement), makes some of the attacks its rules offer (``attack_options``, when the phase allows combat, fire or
-melee; an attack the rules refuse is skipped), then ends the phase; the game goes on until the sequence of play
+melee; an attack the rules refuse is skipped), then ends the phase.  An action after which the game's ``check``
+finds a violation the position did not have is not made, and is counted (``Playout.refused``: where the move
+search and the check disagree, a finding for the rules); the game goes on until the sequence of play
 says it is over (:class:`toolkit.game.sequence.GameOver`).  The same position and seed give the same game.
 """
 from __future__ import annotations
@@ -29,6 +31,7 @@ class Playout:
     steps: list[tuple[Action, Position]] = field(default_factory=list)
     ended: GameOver | None = None
     turns: int = 1
+    refused: list[str] = field(default_factory=list)   # actions the rules offered that made a new violation
 
     @property
     def last(self) -> Position:
@@ -38,7 +41,8 @@ class Playout:
     def summary(self) -> str:
         """One line: how the game ended, with the number of actions and turns."""
         why = f"the game ended: {self.ended}" if self.ended else "the game did not end"
-        return f"{why}; {len(self.steps)} actions over {self.turns} turns, last {self.last.turn}"
+        return (f"{why}; {len(self.steps)} actions over {self.turns} turns, last {self.last.turn}"
+                + (f"; {len(self.refused)} offered actions made a violation" if self.refused else ""))
 
 
 def play_random(position: Position, seed: int, *, moves: int = 6, attacks: int = 3,
@@ -85,8 +89,8 @@ def _moves(game: Playout, pos: Position, rng: random.Random, most: int) -> Posit
         dests = sorted((name(h) for h in result.destinations if h != pos.by_id[uid].hex))
         if not dests:
             continue
-        pos = _record(game, apply(pos, Action("move", (uid,), rng.choice(dests))))
-        made += 1
+        made += _try(game, pos, Action("move", (uid,), rng.choice(dests)), rng)
+        pos = game.last
     return pos
 
 
@@ -102,9 +106,22 @@ def _attacks(game: Playout, pos: Position, rng: random.Random, most: int) -> Pos
             break
         attackers, defenders, kind = rng.choice(offered)
         action = Action("combat", tuple(attackers), None, tuple(defenders), {"kind": kind} if kind else {})
-        try:
-            pos = _record(game, apply(pos, action, rng))
-        except IllegalAction:
-            continue
-        made += 1
+        made += _try(game, pos, action, rng)
+        pos = game.last
     return pos
+
+
+def _try(game: Playout, pos: Position, action: Action, rng: random.Random) -> bool:
+    """Make the action unless the rules refuse it or it leaves a violation the position did not have."""
+    try:
+        out = apply(pos, action, rng)
+    except IllegalAction:
+        return False
+    check = rules_for(pos.game).check
+    before = {v.message for v in check(pos)}
+    new = [v for v in check(out.position) if v.message not in before]
+    if new:
+        game.refused.append(f"{out.action.text()}: {new[0].message}")
+        return False
+    _record(game, out)
+    return True
