@@ -158,6 +158,7 @@ class GameSpec(_Model):
     facing: Optional[Facing] = None        # counters that show a facing (VASSAL: a rotation of one hexside a step)
     turn_markers: list[str] = []           # markers that stand on the turn record track at the current turn
     phase_info: dict[str, Phase] = {}      # filled from the mapping entries of `phases`
+    flags_cleared: dict[str, str] = {}
 
     @model_validator(mode="before")
     @classmethod
