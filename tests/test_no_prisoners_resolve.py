@@ -211,7 +211,7 @@ def test_ae_the_defender_pursues(npr):
     assert check(after) == []
 
 
-# -- 19.3 infiltration ---------------------------------------------------------------------------------------------------
+# -- 19.3 infiltration -------------------------------------------------------------------------------------------
 # The German infantry (0202) and a Turk (0102) attack w1 at 0203; North (0101) is held (CP supply).  5-1 on the
 # MOCRT, die 1: EX.
 INFILTRATION = [("north", "t1", "0101"), ("g", "ginf", "0202"), ("x", "t1", "0102"), ("w", "w1", "0203")]

@@ -12,7 +12,8 @@ from test_no_prisoners_movement import dests, npg, position, why  # noqa: F401  
 
 from toolkit.game import load_position
 from toolkit.game.module import modules_dir
-from toolkit.games.no_prisoners import moves
+from toolkit.game.play import make_move
+from toolkit.games.no_prisoners import after_move, moves
 
 
 def spend(pos, **spent):
@@ -127,3 +128,41 @@ def test_scenario_1_42nd_division_spent():
     assert dests(pos, r) == {"0609": 1, "0408": 2, "0410": 2, "0308": 3, "0309": 3, "0411": 3}
     assert r.destinations[pos.game.map.resolve("0609")].stop.rule == "8.5"
     assert dests(pos, r) == {k: v for k, v in dests(pos, fresh).items() if v <= 3}
+
+
+# -- after_move: what one move leaves for the next ----------------------------------------------------------------
+def move(pos, ids, to, kind="normal"):
+    """``pos`` after the move of ``ids`` to hex ``to`` found by :func:`moves`, with :func:`after_move`'s marks."""
+    result = moves(pos, ids, kind=kind)
+    dest = result.destinations[pos.game.map.resolve(to)]
+    return after_move(pos, make_move(pos, result, dest, ids), ids, kind, dest)
+
+
+def test_after_disengaging_half_the_ma_stays(npg):
+    pos = move(position(npg, [("a", "w-inf4", "0510"), ("t", "t-inf", "0610")]), ["a"], "0410")
+    a = pos.by_id["a"]
+    assert a.spent == 1 and a.has("disengaged")
+    assert moves(pos, ["a"]).budget == 2                                # half of MA 4, less 1 (10.6 B)
+    assert moves(pos, ["a"], kind="strategic").refused.rule == "8.1 D"
+
+
+def test_after_a_rail_move_no_second_one(npg):
+    pos = move(position(npg, [("a", "w-inf2", "0104")]), ["a"], "0804", kind="rail")
+    a = pos.by_id["a"]
+    assert a.spent == 0 and a.has("rail_moved")
+    assert moves(pos, ["a"], kind="rail").refused.rule == "8.8 B"
+    assert moves(pos, ["a"]).budget == 4
+
+
+def test_after_a_strategic_move_only_strategic(npg):
+    pos = move(position(npg, [("a", "w-inf2", "0110"), ("t", "t-inf", "0610")]), ["a"], "0310", kind="strategic")
+    assert pos.by_id["a"].spent == 2 and pos.by_id["a"].has("strategic_moved")
+    assert moves(pos, ["a"]).refused.rule == "8.1 C"
+    assert moves(pos, ["a"], kind="strategic").budget == 4
+
+
+def test_after_an_amphibious_move(npg):
+    pos = move(position(npg, [("a", "w-inf", "0102")]), ["a"], "0202", kind="amphibious")
+    assert pos.by_id["a"].spent == 5 and pos.by_id["a"].has("amphibious_moved")
+    assert pos.params["amphibious_used"] == "W:1916"                    # 20.2 A: the Western landing of 1916
+    assert moves(pos, ["a"]).refused.rule == "20.2 B"

@@ -49,17 +49,30 @@ Scenario special rules come from ``tables.yaml`` ``scenario_rules`` (26.5 B: in 
 Western Movement Phase the units set up at Gaza and Beersheba may enter an EZOC strategically, and stop).
 
 A reinforcement landing by sea (20.3, ``kind="amphibious"`` for a unit in the ``reinforcements`` box) starts off
-the map: its landings are the search's entries.  Reinforcement placement (6.x: placement, not movement) is :mod:`.reinforcements`'s, the railhead
-marker's own move (16.2 B) :mod:`.railhead`'s.
+the map: its landings are the search's entries.  Reinforcement placement (6.x: placement, not movement) is
+:mod:`.reinforcements`'s, the railhead marker's own move (16.2 B) :mod:`.railhead`'s.
+
+Movement already made this phase (a unit's ``spent``, in MP) counts: a move continued is one move with the part
+already made, so each unit has its kind's allowance less ``spent`` (8.2 A, 8.3 C; a stack the least of its units'):
+
+* nothing left: refused (8.3 C), except a rail move, which costs no MP (8.8 A) and may still be made once;
+* the one-hex minimum (8.4) is one hex a phase: only a stack that has spent nothing gets it;
+* a unit that has spent MP and stands in an enemy ZOC entered it this phase: its move is over (8.5);
+* one type a phase (8.1 C): a unit flagged ``strategic_moved`` goes on only strategically; one flagged
+  ``disengaged`` has half its MA (10.6 B) and no strategic movement (8.1 D);
+* an amphibious move needs the whole MA (20.2 B): no MP spent.
+
+:func:`after_move` sets those flags (and ``rail_moved``, ``amphibious_moved``, the ``amphibious_used`` parameter)
+on the position once a move is made, for the next move of the same units.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
 
 from ...game import Position, Unit
-from ...game.moves import Blocked, MoveResult, Reason, Step, _mp, legal_moves
+from ...game.moves import Blocked, Destination, MoveResult, Reason, Step, _mp, legal_moves
 from ...hexgrid import Hex
 from .mapfacts import ALLIED, DAMASCUS, EASTERN, WESTERN, MapFacts, map_facts
 from .places import place_hexes
@@ -562,3 +575,25 @@ def moves(position: Position, unit_ids: Sequence[str], pickup: Sequence[str] = (
     """
     units = [position.by_id[u] for u in unit_ids]
     return legal_moves(NoPrisonersMove(position, units, kind, tuple(pickup), terrorist, enter))
+
+
+def after_move(before: Position, after: Position, unit_ids: Sequence[str], kind: str,
+               dest: Destination) -> Position:
+    """``after`` (``before`` with the move to ``dest`` of :func:`moves` made) with what that move leaves for later
+    moves: ``strategic_moved`` (8.1 C), ``disengaged`` when the stack left an enemy ZOC (10.6 B), ``rail_moved`` when
+    its path used the rail (8.8 B), ``amphibious_moved`` and the sector's year in ``amphibious_used`` after a sea move
+    (20.2 A/B; not for an AR+ unit landing in an Allied-held port, 20.3 B)."""
+    rules = NoPrisonersMove(before, [before.by_id[u] for u in unit_ids], kind)
+    mode = dest._key[2] if dest._key else None
+    add = {"strategic_moved"} if kind == "strategic" else set()
+    add |= {"disengaged"} if rules.disengaging else set()
+    add |= {"rail_moved"} if mode in (RAIL, RAILED) else set()
+    params = dict(after.params)
+    if kind == "amphibious":
+        add.add("amphibious_moved")
+        u = before.by_id[unit_ids[0]]
+        if not (u.hex is None and str(rules._v(u, "arrival", "")).startswith("AR+")):
+            used = str(params.get(AMPHIBIOUS_PARAM) or "").split()
+            params[AMPHIBIOUS_PARAM] = " ".join([*used, f"{(rules.sector or '?')[0]}:{_year(before.turn)}"])
+    moved = after.moved({uid: replace(after.by_id[uid], flags=after.by_id[uid].flags | add) for uid in unit_ids})
+    return replace(moved, params=params) if params != after.params else moved

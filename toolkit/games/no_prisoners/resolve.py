@@ -73,8 +73,8 @@ def resolve(position: Position, attackers: Sequence[str], defenders: Sequence[st
     die = roll(6)
     row = res.rows[table][die - 1]
     commanded = next((s.unit for s in res.shifts if s.id == "command"), None)
-    _note(notes, "11.3", f"{number(res.attack)} against {number(res.defence)}: {res.raw_odds}, column {res.odds} on the {table}; "
-                         f"die {die}: {row.code}")
+    _note(notes, "11.3", f"{number(res.attack)} against {number(res.defence)}: {res.raw_odds}, column {res.odds} on "
+                         f"the {table}; die {die}: {row.code}")
     land = [u for u in attackers if not is_support_counter(position.by_id[u])]
     target = position.by_id[defenders[0]].hex
     from_hexes = sorted({position.by_id[u].hex for u in land}, key=position.game.map.name)

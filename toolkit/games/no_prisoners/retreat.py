@@ -1,8 +1,9 @@
 """*No Prisoners* combat results applied (11.3, 12.x), through :mod:`toolkit.game.retreat`.
 
-A result code (tables.yaml ``results``) gives each side a loss (``all``: every unit eliminated; ``half`` or
-``one``: the owner chooses which, 11.3, so the answer says how many of the units named) and a retreat of a number of hexes (12.1 A-C), each hex
-farther from the combat position so that it ends exactly that far away (12.2 A).  A retreat never enters enemy
+A result code (tables.yaml ``results``) gives each side a loss (``all``: every unit eliminated; ``half`` (rounded
+up) or ``one``: the owner chooses which, 11.3, so the answer says how many of the units named) and a retreat of a
+number of hexes (12.1 A-C), each hex farther from the combat position so that it ends exactly that far away
+(12.2 A).  A retreat never enters enemy
 units (9.3), prohibited terrain or hexsides (8.4), the other sector (17.1) or, for the Central Powers, Damascus
 (21.3 A); entering an enemy ZOC eliminates the unit (10.7 B, 12.2 A), so no retreat goes there; ending over the
 stacking limit is a last resort whose excess is eliminated (9.2 C, 12.2 A).
