@@ -282,3 +282,14 @@ def test_random_rolls_and_choices_give_legal_positions(npr, units, side, phase, 
                 continue
             assert check(after) == [], notes
             assert all(after.by_id[a].has("attacked") for a in attackers)
+
+
+def test_same_rolls_and_choices_same_result(npr):
+    p = pos(npr, TOWN)
+    outcomes = []
+    for _ in range(2):
+        rng = random.Random(7)
+        outcomes.append(resolve(p, ["a", "b"], ["t1", "t2", "t3"], roll=lambda n: rng.randint(1, n),
+                                choose=lambda what, options: rng.choice(list(options))))
+    (one, notes_one), (two, notes_two) = outcomes
+    assert one.units == two.units and notes_one == notes_two

@@ -67,9 +67,7 @@ def resolve(position: Position, attackers: Sequence[str], defenders: Sequence[st
         raise ValueError(f"4.2.1.4: {position.phase} is not a combat phase; attacks are made only in the phasing "
                          "side's First and Second Combat Phases (11.2)")
     notes: list[dict] = []
-    res = _declared(position, attackers, defenders, kind, choose, notes)
-    table = res.table if kind is not None or not res.mocrt_allowed else \
-        choose("11.13 A: the attacker's CRT for this combat", [MOCRT, RCRT])
+    res, table = _declared(position, attackers, defenders, kind, choose, notes)
     die = roll(6)
     row = res.rows[table][die - 1]
     commanded = next((s.unit for s in res.shifts if s.id == "command"), None)
@@ -89,11 +87,13 @@ def resolve(position: Position, attackers: Sequence[str], defenders: Sequence[st
 
 
 def _declared(position: Position, attackers, defenders, kind, choose: Choose, notes: list[dict]):
-    """The combat as the attacker declares it: refused with the rule, or with the command bonus he takes (11.10 A)."""
-    table = KINDS.get(kind or "")
-    res = combat(position, attackers, defenders, table=table)
+    """The combat as the attacker declares it, refused with the rule, and its CRT: the one ``kind`` names or he
+    picks (11.13 A), then the command bonus if he takes it (11.10 A)."""
+    res = combat(position, attackers, defenders, table=KINDS.get(kind or ""))
     if res.refused is not None:
         raise ValueError(f"{res.refused.rule}: {res.refused.message}")
+    table = res.table if kind is not None or not res.mocrt_allowed else \
+        choose("11.13 A: the attacker's CRT for this combat", [MOCRT, RCRT])
     hq = next((s.unit for s in res.shifts if s.id == "command"), None)
     if hq is not None and not choose(f"11.10 A: declare {hq}'s command bonus (one column right; 13.5: one more "
                                      "pursuit hex)?", [False, True]):
@@ -101,7 +101,7 @@ def _declared(position: Position, attackers, defenders, kind, choose: Choose, no
         _note(notes, "11.10 A", f"the attacker does not declare {hq}'s command bonus")
     for s in res.shifts:
         _note(notes, s.rule, s.why)
-    return res
+    return res, table
 
 
 def _flags(position: Position, attackers: Sequence[str], which: str, hq: str | None) -> Position:
