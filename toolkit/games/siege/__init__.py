@@ -55,10 +55,9 @@ __all__ += ["advances", "assault", "engine_facing", "flank_attack"]
 from .control import control, control_json  # noqa: E402
 __all__ += ["control", "control_json"]
 
-# Melee results applied: Disruption, elimination and retreats (14.x, 15.x, 7.5)
-from ...game.retreat import retreats_json as retreat_json  # noqa: E402
-from .retreat import retreat  # noqa: E402
-__all__ += ["retreat", "retreat_json"]
+# Melee and Fire results applied: Disruption, elimination and retreats, off the map too (13.5, 14.x, 15.x, 7.5)
+from .retreat import apply_retreat, retreat, retreat_json  # noqa: E402
+__all__ += ["apply_retreat", "retreat", "retreat_json"]
 
 # The table answers of `toolkit siege` (13.2, 13.4, 17.1-17.3, 18.5, 18.6, 18.9x, 19.21, 19.22)
 from .answers import dead_pile, draw_replacements, missile_shot, recovery_rolls, shafts, vp  # noqa: E402

@@ -1,0 +1,101 @@
+"""The Siege of Jerusalem: results and sequence of play made exact (issue 29): Recovery out of CC by the CC trace
+(5.12), retreats (15.1-15.5), Fire results (13.5), Testudo and Wreckage (16.4, 14.5), one combat as one action
+(resolve), the end of an Assault Period (18.1) and the Recovery Phase's Reserves (18.61)."""
+from __future__ import annotations
+
+import pytest
+from siege_positions import pos
+
+from toolkit.games.siege import apply_retreat, recovery, retreat, retreat_json
+from toolkit.games.siege.retreat import OFF, options
+
+
+# -- 5.12: Recovery out of CC, by the CC trace --------------------------------------------------------------------
+def test_5_12_out_of_cc_from_the_trace_not_the_flag():
+    # a Disrupted Legionary 20 hexes from the only HQ of Legio V: out of CC by 5.1, +1 to its Recovery roll (5.12)
+    far = pos([("a", "v-1-7-8", "KK30", "disrupted"), ("hq", "v-hq", "KK10")], phase="recovery")
+    r = recovery(far, "a", 3, enemy_missile=False)
+    assert [(m["id"], m["rule"]) for m in r["modifiers"]] == [("not_in_cc", "5.12")] and r["final"] == 4
+    # the same unit two hexes from its HQ, though flagged out_of_cc: the trace decides, no drm
+    near = pos([("a", "v-1-7-8", "KK30", "disrupted", "out_of_cc"), ("hq", "v-hq", "KK28")], phase="recovery")
+    assert recovery(near, "a", 3, enemy_missile=False)["modifiers"] == []
+
+
+# -- 15.1-15.5: retreats ------------------------------------------------------------------------------------------
+def answer_of(position, units, enemy, **request):
+    found = retreat(position, units, [position.by_id[e].hex for e in enemy], **request)
+    return found, {u["unit"]: u for u in retreat_json(found)["units"]}
+
+
+def dests(row):
+    return [d["hex"] for d in row["destinations"]]
+
+
+def test_15_3_example_rout_and_panic_then_down_the_stairway():
+    # 15.3 example on the New City's wall: the Regular on the Wall P41 is Disrupted in melee by the Legionary on P40
+    # (enemy-held, 8.11); its only retreat is the Wall P42, holding a Militia and a Cauldron (Wall stacking 1: the
+    # Cauldron is stacking-free, the Militia fills it): Rout.  Then the full Bastion P43 (two Militia): Panic.  15.2:
+    # no double MF through full hexes, so 1 + 1 MF of its Disrupted 5 leave 3; the fully stacked Wall P44 would
+    # eliminate it, so it must go down the Stairway to Q42 (2 MF), nearer the Temple District (15.1), where it may
+    # stop, or go one more MF toward the Refuge (R41, R42).
+    p = pos([("r", "v-1-7-8", "P40"), ("j", "y-regulars-5-7", "P41"), ("m1", "y-militia-2-6", "P42"),
+             ("c", "cauldron", "P42"), ("m2", "y-militia-2-6", "P43"), ("m3", "y-militia-2-6", "P43"),
+             ("m4", "y-militia-2-6", "P44")], phase="melee")
+    _, rows = answer_of(p, ["j"], ["r"], result="D")
+    j = rows["j"]
+    assert j["retreat"]["most"] == 5.0 and j["last_resorts"] == 2
+    assert [(d["hex"], d["path"], d["cost"], d["flags"]) for d in j["destinations"]] == [
+        ("Q42", ["P41", "P42", "P43", "Q42"], 4.0, ["disrupted", "panicked"]),
+        ("R41", ["P41", "P42", "P43", "Q42", "R41"], 5.0, ["disrupted", "panicked"]),
+        ("R42", ["P41", "P42", "P43", "Q42", "R42"], 5.0, ["disrupted", "panicked"])]
+    refused = {r["hex"]: r["rule"] for r in j["refused"]}
+    assert refused["P44"] == "15.3" and refused["P40"] == "8.11" and refused["P42"] == "15.1"
+    # a Cauldron alone in P42 leaves the Wall open: passing it has no effect (15.3); the Bastion still Routs it
+    alone = pos([("r", "v-1-7-8", "P40"), ("j", "y-regulars-5-7", "P41"), ("c", "cauldron", "P42"),
+                 ("m2", "y-militia-2-6", "P43"), ("m3", "y-militia-2-6", "P43"), ("m4", "y-militia-2-6", "P44")],
+                phase="melee")
+    assert dests(answer_of(alone, ["j"], ["r"], result="D")[1]["j"])[0] == "P42"
+
+
+def test_15_4_a_roman_at_the_map_edge_never_steps_back_inward():
+    # The Legionary in AA14 (one hex from the edge) is driven back two hexes (B, 14.2) by the Regular in AA15, whose
+    # ZOC covers BB14 and Z15 (7.5).  Its Refuge is the map edge (15.4): AA13, BB13 and Z14; from there along the
+    # edge (CC12, Y14) or off the map, never back inward to CC13 or Y15 (15.1).
+    p = pos([("r", "v-1-7-8", "AA14"), ("j", "y-regulars-5-7", "AA15")], phase="melee", side="jewish")
+    found, rows = answer_of(p, ["r"], ["j"], result="B")
+    r = rows["r"]
+    assert dests(r) == ["AA13", "BB13", "Z14", "CC12", "Y14"]
+    assert {h: rule for h, rule in ((x["hex"], x["rule"]) for x in r["refused"])} == {
+        "AA15": "8.11", "BB14": "7.5", "Z15": "7.5", "CC13": "15.1", "Y15": "15.1"}
+    # 15.5: off the map from Z14 (1 hex, and the edge counts as the second), into the off_map box
+    assert r["off_board"]["path"] == ["AA14", "Z14"] and r["off_board"]["box"] == "off_map"
+    assert options(found, "r") == ["AA13", "BB13", "CC12", "Y14", "Z14", OFF]
+    after = apply_retreat(found, {"r": OFF})
+    assert after.by_id["r"].hex is None and after.by_id["r"].box == "off_map"
+
+
+def test_15_5_jews_leave_the_map_only_when_no_way_toward_the_temple():
+    # The Regular in AA14 driven back two hexes (B, 14.2) by the Cavalry in AA15 (ZOC into BB14, Z15; 7.5): from the
+    # edge hex Z14 no open step is nearer the Temple District (AA14 and Z15 in ZOC), so it may leave the map there,
+    # escaping Jerusalem (15.5, 18.92); from AA13 and BB13 a step toward it is open, so not there.
+    p = pos([("j", "y-regulars-5-7", "AA14"), ("r", "v-cavalry", "AA15")], phase="melee", side="roman")
+    found, rows = answer_of(p, ["j"], ["r"], result="B")
+    assert rows["j"]["off_board"]["path"] == ["AA14", "Z14"] and rows["j"]["off_board"]["box"] == "escaped"
+    assert apply_retreat(found, {"j": OFF}).by_id["j"].box == "escaped"
+    # with the Cavalry in Z15 instead, BB14 (nearer the Temple) is open: every retreat goes that way, none leaves
+    q = pos([("j", "y-regulars-5-7", "AA14"), ("r", "v-cavalry", "Z15")], phase="melee", side="roman")
+    found, rows = answer_of(q, ["j"], ["r"], result="B")
+    assert rows["j"]["off_board"] is None and dests(rows["j"]) == ["BB14", "BB15", "CC14"]
+    with pytest.raises(ValueError, match="15.5"):
+        apply_retreat(found, {"j": OFF})
+
+
+def test_13_5_disrupted_by_fire_stays():
+    # the same D against the Regular in the open, in a Fire Phase: Disrupted, it stays (13.5, 14.3); no B by Fire
+    p = pos([("r", "v-velites", "KK29"), ("j", "y-regulars-5-7", "JJ30")], phase="fire")
+    _, rows = answer_of(p, ["j"], ["r"], result="D")
+    assert rows["j"]["stays"]["rule"] == "13.5" and rows["j"]["retreat"] is None and rows["j"]["flipped"]
+    melee = pos([("r", "v-velites", "KK29"), ("j", "y-regulars-5-7", "JJ30")], phase="melee")
+    assert answer_of(melee, ["j"], ["r"], result="D")[1]["j"]["retreat"]["rule"] == "15.1"
+    with pytest.raises(ValueError, match="13.5"):
+        retreat(p, ["j"], [p.by_id["r"].hex], result="B")
