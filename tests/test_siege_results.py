@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from siege_positions import pos
 
-from toolkit.games.siege import apply_retreat, recovery, retreat, retreat_json
+from toolkit.games.siege import apply_retreat, attack_options, check, recovery, resolve, retreat, retreat_json
 from toolkit.games.siege.retreat import OFF, options
 
 
@@ -99,3 +99,124 @@ def test_13_5_disrupted_by_fire_stays():
     assert answer_of(melee, ["j"], ["r"], result="D")[1]["j"]["retreat"]["rule"] == "15.1"
     with pytest.raises(ValueError, match="13.5"):
         retreat(p, ["j"], [p.by_id["r"].hex], result="B")
+
+
+# -- resolve: one combat, every consequence -------------------------------------------------------------------------
+def scripted(rolls, picks):
+    """A roll and a choose that play ``rolls`` and ``picks`` in order, recording every question asked."""
+    rolls, picks, asked = list(rolls), list(picks), []
+
+    def choose(what, options):
+        asked.append((what, list(options)))
+        return picks.pop(0)
+    return (lambda sides: rolls.pop(0)), choose, asked
+
+
+def where(position):
+    name = position.game.map.name
+    return {u.id: (name(u.hex) if u.hex else u.box, sorted(u.flags)) for u in position.units}
+
+
+def test_resolve_melee_d_retreat_and_advance():
+    # Two Legionaries (7 + 6) against the Regular (5) in the open: 13-5 is 2-1 (11.81); no drm (an incomplete cohort);
+    # die 5: D (tables.yaml melee_table 2-1).  The defender keeps the D (14.2), Disrupts its one unit (14.3), which
+    # retreats within 5 MF toward the Temple District (15.1: the hexes of toolkit retreat), to JJ31; the hex is empty:
+    # "a" advances into it under Multiple Attack marker A, "b" stays (11.9); both attacked (11.8).
+    p = pos([("a", "v-1-7-8", "KK29"), ("b", "v-1-6-8", "KK29"), ("j", "y-regulars-5-7", "JJ30")], phase="melee")
+    roll, choose, asked = scripted([5], [False, "j", "JJ31", True, False])
+    after, notes = resolve(p, ["a", "b"], ["j"], roll=roll, choose=choose)
+    hexes = [d["hex"] for d in retreat_json(retreat(p.moved({"j": p.by_id["j"]}), ["j"], [p.by_id["a"].hex],
+                                                     result="D"))["units"][0]["destinations"]]
+    assert asked == [("take a B (retreat) instead of the D (14.2)", [False, True]),
+                     ("unit to Disrupt (14.3, 14.33)", ["j"]),
+                     ("hex j retreats to (15.1)", sorted(hexes)),
+                     ("advance a into JJ30 (11.86, 11.9)", [False, True]),
+                     ("advance b into JJ30 (11.86, 11.9)", [False, True])]
+    assert where(after) == {"a": ("JJ30", ["attacked", "multiple_attack_a"]), "b": ("KK29", ["attacked"]),
+                            "j": ("JJ31", ["disrupted"])}
+    assert notes[0] == {"rule": "11.81", "text": "2-1: die 5, drm +0, final 5: D"}
+    assert check(after) == []
+
+
+def test_resolve_14_5_an_eliminated_catapult_leaves_wreckage():
+    # The Zealot (7) against the lone Catapult (1, defence only): 7-1, die 4: DE; one defender: the E first (11.82)
+    p = pos([("z", "zealots-7-7", "JJ30"), ("c", "v-catapult", "KK29"), ("h", "v-hq", "KK28")], phase="melee",
+            side="jewish")
+    roll, choose, asked = scripted([4], ["c", False])
+    after, notes = resolve(p, ["z"], ["c"], roll=roll, choose=choose)
+    assert where(after)["c"] == ("dead_pile", []) and [(m.marker, p.game.map.name(m.hex)) for m in after.markers] \
+        == [("wreckage", "KK29")]
+    assert {"rule": "14.4", "text": "c eliminated: an E result eliminates it"} in notes
+    assert asked[0] == ("unit to eliminate (14.4)", ["c"])
+
+
+def test_resolve_16_4_a_testudo_of_one_fresh_legionary_disbands():
+    # Three Regulars (2 AF each, 9.2) fire at the Testudo of two Legionaries: 6 AF, testudo row column 2 (13.4); no
+    # drm (13.3: not in a Testudo); die 6: D.  The Disrupted Legionary stays (13.5); one Fresh Heavy Infantry is
+    # left: the Testudo disbands into a Broken Testudo (16.4), its marker gone.
+    p = pos([("t1", "v-1-7-8", "KK29", "testudo"), ("t2", "v-1-6-8", "KK29", "testudo"),
+             ("j1", "y-regulars-5-7", "JJ30"), ("j2", "y-regulars-5-7", "JJ30"), ("j3", "y-regulars-5-7", "KK30")],
+            markers=[{"marker": "testudo", "hex": "KK29"}], phase="fire", side="roman")
+    roll, choose, _ = scripted([6], ["t1"])
+    after, notes = resolve(p, ["j1", "j2", "j3"], ["t1", "t2"], roll=roll, choose=choose)
+    assert notes[0]["text"] == "testudo row, column 2: die 6, drm +0, final 6: D"
+    assert where(after)["t1"] == ("KK29", ["broken_testudo", "disrupted"])
+    assert where(after)["t2"] == ("KK29", ["broken_testudo"]) and after.markers == ()
+    assert [n["rule"] for n in notes[1:]] == ["14.3", "13.5", "16.4"] and check(after) == []
+
+
+def test_resolve_refusals_name_their_rule():
+    p = pos([("a", "v-1-7-8", "KK29"), ("j", "y-regulars-5-7", "JJ30")], phase="movement")
+    roll, choose, _ = scripted([], [])
+    with pytest.raises(ValueError, match=r"^4\.1: no melee in the movement phase"):
+        resolve(p, ["a"], ["j"], kind="melee", roll=roll, choose=choose)
+    done = pos([("a", "v-1-7-8", "KK29", "attacked"), ("j", "y-regulars-5-7", "JJ30")], phase="melee")
+    with pytest.raises(ValueError, match=r"^11\.8: "):
+        resolve(done, ["a"], ["j"], roll=roll, choose=choose)
+    theirs = pos([("a", "v-1-7-8", "KK29"), ("j", "y-regulars-5-7", "JJ30")], phase="melee", side="jewish")
+    with pytest.raises(ValueError, match=r"^4\.14: "):
+        resolve(theirs, ["a"], ["j"], roll=roll, choose=choose)
+
+
+def test_attack_options_of_a_melee_phase():
+    p = pos([("a", "v-1-7-8", "KK29"), ("b", "v-1-6-8", "KK29"), ("c", "v-1-5-8", "KK29", "attacked"),
+             ("j", "y-regulars-5-7", "JJ30"), ("k", "y-regulars-5-7", "MM30")], phase="melee")
+    assert attack_options(p) == [(("a",), ("j",), "melee"), (("a", "b"), ("j",), "melee"), (("b",), ("j",), "melee")]
+
+
+def test_random_combats_leave_legal_positions():
+    # property: from the demonstration's Fire and Melee Phases and an open-field melee, chains of random combats
+    # (random rolls and choices) give positions the checker accepts, and the same rolls and choices the same result
+    import random
+    import yaml
+    from toolkit.game import PositionFile, position_from_file
+    from toolkit.game.module import load_game
+    data = yaml.safe_load((load_game("siege-of-jerusalem").folder / "scenarios" / "demonstration.yaml").read_text())
+    starts = [position_from_file(PositionFile(**{**data, "phase": ph, "phasing_side": side}))
+              for ph, side in (("fire", "roman"), ("melee", "roman"), ("melee", "jewish"))]
+    starts.append(pos([("a", "v-1-7-8", "KK29"), ("b", "v-1-6-8", "KK29"), ("c", "v-1-5-8", "LL29"),
+                       ("d", "v-cavalry", "MM28"), ("j", "y-regulars-5-7", "JJ30"), ("k", "y-militia-2-6", "JJ30"),
+                       ("m", "y-militia-2-6", "LL30"), ("n", "zealots-7-7", "KK30")], phase="melee"))
+    resolved = 0
+    for seed in range(24):
+        rng = random.Random(seed)
+        p = starts[seed % len(starts)]
+        before = {(v.rule, v.message) for v in check(p)}
+        for _ in range(4):
+            options_now = attack_options(p)
+            if not options_now:
+                break
+            a, d, k = rng.choice(options_now)
+            state = rng.getstate()
+            play = (lambda n: rng.randint(1, n)), (lambda what, opts: rng.choice(list(opts)))
+            try:
+                after, _ = resolve(p, a, d, kind=k, roll=play[0], choose=play[1])
+            except ValueError:
+                continue
+            rng.setstate(state)
+            again, _ = resolve(p, a, d, kind=k, roll=play[0], choose=play[1])
+            assert again == after
+            assert [v for v in check(after) if (v.rule, v.message) not in before] == []
+            resolved += 1
+            p = after
+    assert resolved >= 30

@@ -74,3 +74,7 @@ __all__ += ["phase_notes", "sequence_check"]
 # Between Assault Periods: Ramps (18.8, 18.81, 19.4), repairs (19.6), the withdrawal (18.3-18.37), Stairways (18.36)
 from .interphase import ramps, repairs, stairways, withdrawal  # noqa: E402
 __all__ += ["ramps", "repairs", "stairways", "withdrawal"]
+
+# One combat as one action, every consequence applied, and the candidates of random playouts (CONTRACT.md)
+from .resolve import attack_options, resolve  # noqa: E402
+__all__ += ["attack_options", "resolve"]

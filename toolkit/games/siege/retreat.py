@@ -289,6 +289,13 @@ def retreat(position: Position, unit_ids: Sequence[str], enemy_hexes: Sequence[H
     """What a Melee or Missile Table result (or a retreat of ``hexes`` hexes, as a B result's) does to the named
     defenders, with their legal retreats, off the map too (14.x, 15.x).  ``kind`` ``melee`` or ``missile``; None:
     missile in a Fire Phase, else melee (13.5: no retreat after Fire)."""
+    hooks, orders = result_orders(position, unit_ids, enemy_hexes, hexes, result, kind)
+    return _with_off_board(hooks, retreats(position, hooks, orders, result))
+
+
+def result_orders(position: Position, unit_ids: Sequence[str], enemy_hexes: Sequence[Hex], hexes: int | None = None,
+                  result: str | None = None, kind: str | None = None) -> tuple[SiegeRetreat, list[Order]]:
+    """The retreat hooks and what the result does to each named unit (see :func:`retreat`)."""
     fire = (kind or ("missile" if position.phase == "fire" else "melee")) == "missile"
     codes = load_combat_tables(position.game.folder).melee_table.codes
     check_request(result, hexes, list(codes), "the Melee Table (tables.yaml melee_table.codes)")
@@ -298,11 +305,9 @@ def retreat(position: Position, unit_ids: Sequence[str], enemy_hexes: Sequence[H
     if fire and (result is None or codes[result].retreat):
         raise ValueError("13.5: Fire results make no unit retreat; a retreat (B) is a melee result")
     if result is None or codes[result].retreat:
-        return _with_off_board(hooks, retreats(position, hooks, [_fall_back(hooks, u, attackers, hexes)
-                                                                 for u in units], result))
+        return hooks, [_fall_back(hooks, u, attackers, hexes) for u in units]
     if not (codes[result].disrupt or codes[result].eliminate):
-        return SiegeRetreatAnswer(position, result, retreats(position, hooks, [
-            Order(u.id, stays=Reason("14.1", f"{result}: no effect")) for u in units], result).units)
+        return hooks, [Order(u.id, stays=Reason("14.1", f"{result}: no effect")) for u in units]
     defenders = [x for x in position.at(units[0].hex) if x.side == units[0].side and is_combat(x)]
     letters = list(result)                       # DE: the first unit named is Disrupted, the second eliminated
     if len(defenders) < len(letters):
@@ -310,10 +315,9 @@ def retreat(position: Position, unit_ids: Sequence[str], enemy_hexes: Sequence[H
     if len(units) != len(letters):
         raise ValueError(f"--units: {result} takes {len(letters)} unit(s) of the defender's choice in the hex "
                          "(14.3, 14.33, 14.4, 11.82); name that many, in the order of the code's letters")
-    orders = [Order(u.id, eliminated=Reason("14.4", "an E result eliminates it")) if letter == "E"
-              else _disrupt(position, hooks.board, u, len(defenders) == 1, result, fire)
-              for u, letter in zip(units, letters)]
-    return _with_off_board(hooks, retreats(position, hooks, orders, result))
+    return hooks, [Order(u.id, eliminated=Reason("14.4", "an E result eliminates it")) if letter == "E"
+                   else _disrupt(position, hooks.board, u, len(defenders) == 1, result, fire)
+                   for u, letter in zip(units, letters)]
 
 
 def _fall_back(hooks: SiegeRetreat, u: Unit, attackers: set[str], hexes: int | None) -> Order:
