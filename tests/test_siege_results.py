@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from siege_positions import pos
 
-from toolkit.games.siege import apply_retreat, attack_options, check, recovery, resolve, retreat, retreat_json
+from toolkit.games.siege import (apply_retreat, attack_options, check, game_over, next_turn, phase_allows, recovery,
+                                 resolve, retreat, retreat_json, sequence_check)
 from toolkit.games.siege.retreat import OFF, options
 
 
@@ -220,3 +221,38 @@ def test_random_combats_leave_legal_positions():
             resolved += 1
             p = after
     assert resolved >= 30
+
+
+# -- 18.1: the end of an Assault Period; 18.61: no Roman Reserves ----------------------------------------------------
+def demo_params(**params):
+    return {"final_assault_period": "I", **params}
+
+
+def test_18_1_the_assault_period_ends_after_the_last_jewish_melee_phase():
+    at = lambda turn, phase="melee", side="jewish", **params: pos([], turn=turn, phase=phase, side=side,  # noqa: E731
+                                                                  params=demo_params(**params))
+    # the demonstration's AP I ends after the Jewish Melee Phase of turn 7 unless the Roman extended it
+    assert game_over(at("AP I/7")).startswith("18.1: the Assault Period ends after the Jewish Melee Phase of turn 7")
+    assert "scenario" in game_over(at("AP I/7"))
+    assert game_over(at("AP I/7", extended_to="9")) is None and game_over(at("AP I/6")) is None
+    assert game_over(at("AP I/9", extended_to="9")).startswith("18.1: the Assault Period ends after the Jewish Melee "
+                                                               "Phase of turn 9, its last turn as the Roman extended")
+    assert game_over(at("AP I/10", extended_to="10")).startswith("18.1: the Assault Period ends after the Jewish "
+                                                                 "Melee Phase of turn 10, whatever")
+    assert game_over(at("AP I/3", period_end="agreed")).startswith("18.1: the Assault Period ends: both players")
+    # only after a Jewish Melee Phase: not the Roman one, not the Recovery Phase of turn 8
+    assert game_over(at("AP I/7", side="roman")) is None and game_over(at("AP I/7", phase="recovery")) is None
+    # the Roman may not end it alone without a new area (18.1): the checker says so
+    lone = at("AP I/3", period_end="roman")
+    assert game_over(lone) is None and [v.rule for v in sequence_check(lone)] == ["18.1"]
+    # in the Campaign Game AP I's end is no end of the game: the next turn is AP II/1 (19)
+    campaign = pos([], turn="AP I/7", phase="melee", side="jewish")
+    assert game_over(campaign) is None and next_turn(campaign) == "AP II/1"
+    assert next_turn(pos([], turn="AP I/6", phase="melee", side="jewish")) == "AP I/7"
+    assert game_over(pos([], turn="AP V/10", phase="melee", side="jewish")).endswith(
+        "Assault Period V is the last of the Campaign Game (18), so it ends")
+
+
+def test_18_61_no_reserves_for_the_romans():
+    assert phase_allows(pos([], phase="recovery", side="roman")) == ["recovery"]
+    assert phase_allows(pos([], phase="recovery", side="jewish")) == ["recovery", "reserves"]
