@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from siege_positions import pos
 
-from toolkit.games.siege import (apply_retreat, attack_options, check, game_over, next_turn, phase_allows, recovery,
+from toolkit.games.siege import (apply_retreat, attack_options, check, game_over, next_turn, recovery,
                                  resolve, retreat, retreat_json, sequence_check)
 from toolkit.games.siege.retreat import OFF, options
 
@@ -254,5 +254,6 @@ def test_18_1_the_assault_period_ends_after_the_last_jewish_melee_phase():
 
 
 def test_18_61_no_reserves_for_the_romans():
-    assert phase_allows(pos([], phase="recovery", side="roman")) == ["recovery"]
-    assert phase_allows(pos([], phase="recovery", side="jewish")) == ["recovery", "reserves"]
+    spec = pos([]).game.spec   # 18.61 as data: game.yaml's allows_only
+    assert spec.phase_allows("recovery", "roman") == ["recovery"]
+    assert spec.phase_allows("recovery", "jewish") == ["recovery", "reserves"]

@@ -141,6 +141,9 @@ def _move(position: Position, action: Action) -> Outcome:
         why = result.why_not(to)
         raise IllegalAction(why.rule, f"{'+'.join(action.units)} may not move to {cmap.name(to)}: {why.message}")
     after = make_move(position, result, dest, action.units, pickup)
+    marks = getattr(_rules(position), "after_move", None)   # what a move leaves for later moves (No Prisoners 8.1 C)
+    if marks is not None:
+        after = marks(position, after, list(action.units), how.get("kind") or "normal", dest)
     start = position.by_id[action.units[0]]
     origin = cmap.name(start.hex) if start.hex is not None else (start.box or "off the map")
     note = {"rule": dest.stop.rule if dest.stop else None,

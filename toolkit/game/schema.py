@@ -175,7 +175,6 @@ class GameSpec(_Model):
     arrivals_box: Optional[str] = None     # the box whose units wait on the turn record track by arrival turn
     facing: Optional[Facing] = None        # counters that show a facing (VASSAL: a rotation of one hexside a step)
     turn_markers: list[str] = []           # markers that stand on the turn record track at the current turn
-    flags_cleared: dict[str, str] = {}
     phase_info: dict[str, Phase] = {}      # filled from the mapping entries of `phases`
     phases_in_any_order: Optional[str] = None  # the rule letting a player turn's phases come in any order (3.2)
     flags_cleared: dict[str, str] = {}     # flag -> when it comes off: phase_end, player_turn_end, turn_end, SIDE_player_turn_start

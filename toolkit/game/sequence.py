@@ -14,7 +14,9 @@ player turn and a turn end, which flags come off then, and when the game ends.
 * ``end``: after which turn (and which side's player turn) the game ends (*Jerusalem!* 3.5).
 
 A game's rules may add ``game_over(position) -> str | None``: whether the game or the scenario ends after the
-position's phase, and why (the Siege's Assault Period, 18.1).
+position's phase, and why (the Siege's Assault Period, 18.1); and ``next_turn(position) -> str | None``: the turn
+after the position's last player turn, where it is not simply the next of ``turns`` (the Siege: turn 1 of the next
+Assault Period once one ends, 18.1, 19).
 
 :func:`next_phase` is the one way from a phase to the next: the viewer's Next, the playouts, the log referee
 and ``toolkit phase`` all use it; :func:`sequence_problems` is what ``toolkit check`` says of a position in a
@@ -116,7 +118,11 @@ def _next_player_turn(position: Position) -> tuple[str, str]:
         return position.turn, sides[sides.index(position.phasing_side) + 1]
     if position.turn == last or position.turn == spec.turns[-1]:
         raise GameOver(f"the game ends after turn {position.turn}, its last", rule)
-    return spec.turns[spec.turns.index(position.turn) + 1], sides[0] if sides else position.phasing_side
+    hook = _hook(position, "next_turn")
+    turn = hook(position) if hook is not None else spec.turns[spec.turns.index(position.turn) + 1]
+    if turn is None:
+        raise GameOver(f"the game ends after turn {position.turn}, its last", rule)
+    return turn, sides[0] if sides else position.phasing_side
 
 
 def _side_name(spec: GameSpec, side: str) -> str:
@@ -136,9 +142,14 @@ def game_over(position: Position) -> GameOver | None:
     return None
 
 
-def _rules_game_over(position: Position) -> GameOver | None:
+def _hook(position: Position, name: str):
+    """The game's own ``name`` of the sequence of play (``game_over``, ``next_turn``), or None."""
     from ..games import has_rules, rules_for   # rules know positions, not the other way round
-    hook = getattr(rules_for(position.game), "game_over", None) if has_rules(position.game) else None
+    return getattr(rules_for(position.game), name, None) if has_rules(position.game) else None
+
+
+def _rules_game_over(position: Position) -> GameOver | None:
+    hook = _hook(position, "game_over")
     said = hook(position) if hook is not None else None
     if not said:
         return None

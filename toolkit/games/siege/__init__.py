@@ -68,8 +68,8 @@ from .procedures import multiple_attack_markers, multiple_attacks, sally  # noqa
 __all__ += ["multiple_attack_markers", "multiple_attacks", "sally"]
 
 # The sequence of play (4.1-4.3): what the phase allows and what the phasing player does now
-from .sequence import game_over, next_turn, phase_allows, phase_notes, sequence_check  # noqa: E402
-__all__ += ["game_over", "next_turn", "phase_allows", "phase_notes", "sequence_check"]
+from .sequence import game_over, next_turn, phase_notes, sequence_check  # noqa: E402
+__all__ += ["game_over", "next_turn", "phase_notes", "sequence_check"]
 
 # Between Assault Periods: Ramps (18.8, 18.81, 19.4), repairs (19.6), the withdrawal (18.3-18.37), Stairways (18.36)
 from .interphase import ramps, repairs, stairways, withdrawal  # noqa: E402

@@ -6,8 +6,6 @@
   or of the side that may not do it now (only the phasing side moves and attacks in melee, 4.13, 4.14, 4.23,
   4.24; both sides fire in each Fire Phase, 4.12, 4.22); a Sally recorded outside a Melee Phase (11.14).
 * :func:`phase_notes` -- for ``toolkit phase``: what the phasing player may do now, and in what order.
-* :func:`phase_allows` -- what the position's phase allows its phasing side: ``game.yaml``'s words, less Reserves
-  for the Romans (4.11, 4.21, 18.61: only the Jews activate Reserves, in their own Recovery Phase).
 * :func:`game_over` -- for a position at the end of its phase: whether the game, or the scenario, ends after it,
   and why (18.1 through :func:`.control.period_end`; the scenario's last Assault Period is the position parameter
   ``final_assault_period``, else the Campaign Game's fifth, 18).
@@ -88,13 +86,6 @@ def phase_notes(position: Position) -> list[dict[str, Any]]:
     """What the phasing player may do now, in order, each with its rule (4.11-4.24)."""
     return [{"rule": rule, "text": text}
             for rule, text in NOTES.get(position.phase, {}).get(position.phasing_side, [])]
-
-
-def phase_allows(position: Position) -> list[str]:
-    """What the position's phase allows its phasing side (game.yaml ``allows``): the Romans never activate
-    Reserves (4.11, 4.21, 18.61)."""
-    allowed = position.game.spec.phase_allows(position.phase)
-    return [a for a in allowed if not (a == "reserves" and position.phasing_side != "jewish")]
 
 
 def _last_period(position: Position) -> str:
