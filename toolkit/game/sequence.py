@@ -32,7 +32,8 @@ from .position import Position
 from .schema import GameSpec
 from .violations import Violation, violation
 
-#: The position parameter holding the phases of the current player turn already played (``phases_in_any_order``).
+#: The position parameter holding the phases of the current player turn already played (``phases_in_any_order``),
+#: joined by commas.
 PHASES_DONE = "phases_done"
 
 
@@ -77,12 +78,18 @@ def phases_done(position: Position) -> set[str]:
     """The phases of the current player turn already played, the current one included (``phases_in_any_order``
     games: the ``phases_done`` parameter, and each phase whose ``moved_flag`` a phasing unit bears)."""
     spec = position.game.spec
-    done = {position.phase, *(position.params.get(PHASES_DONE) or ())}
+    done = {position.phase, *_done_param(position)}
     flags = {p: i.moved_flag for p, i in spec.phase_info.items() if i.moved_flag}
     for u in position.units:
         if u.side == position.phasing_side:
             done |= {p for p, f in flags.items() if f in u.flags}
     return done
+
+
+def _done_param(position: Position) -> set[str]:
+    """The ``phases_done`` parameter: phase ids joined by commas (a parameter is one word or number)."""
+    value = position.params.get(PHASES_DONE)
+    return {p for p in value.split(",") if p} if isinstance(value, str) else set()
 
 
 def successors(position: Position) -> list[Slot]:
@@ -190,7 +197,7 @@ def enter(position: Position, to: Slot) -> Position:
                   for u in position.units)
     params = {k: v for k, v in position.params.items() if k != PHASES_DONE}
     if spec.phases_in_any_order and not new_player_turn:
-        params[PHASES_DONE] = sorted((set(position.params.get(PHASES_DONE) or ()) | {old.phase}) - {to.phase})
+        params[PHASES_DONE] = ",".join(sorted((_done_param(position) | {old.phase}) - {to.phase}))
     return replace(position, turn=to.turn, phasing_side=to.side, phase=to.phase, units=units, params=params)
 
 

@@ -76,7 +76,9 @@ def read_position_turn(spec: GameSpec, commands: list[str]) -> dict[str, str]:
     """``turn``, ``phase`` and the phasing side from the last tracker command, or {}.
 
     The phasing side is the player-turn level's where the game has one, else
-    the side whose id is a word of the phase's id (No Prisoners' ``west_cp_movement``).
+    the side whose id is a word of the phase's id (No Prisoners' ``west_cp_movement``); for a phase of no side
+    (No Prisoners' interphase, 4.2.5) the side of the last phase before it that has one, as the sequence of play
+    keeps it (:mod:`toolkit.game.sequence`).
     """
     values = read_turn(commands, [v for _, v in tracker_levels(spec)])
     if values is None:
@@ -84,6 +86,9 @@ def read_position_turn(spec: GameSpec, commands: list[str]) -> dict[str, str]:
     out = {"turn": values[0], "phase": values[-1]}
     if spec.player_turns:
         out["phasing_side"] = next(s.id for s in spec.sides if s.name == values[1])
-    elif spec.phase_side(values[-1]) is not None:  # a phase named with a side's id is that side's
-        out["phasing_side"] = spec.phase_side(values[-1])
+    elif values[-1] in spec.phases:   # a phase's own side; a phase of no side's (an interphase) the last one's
+        named = [spec.phase_side(p) for p in spec.phases[:spec.phases.index(values[-1]) + 1]]
+        side = next((sd for sd in reversed(named) if sd is not None), None)
+        if side is not None:
+            out["phasing_side"] = side
     return out

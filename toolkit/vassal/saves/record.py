@@ -48,15 +48,19 @@ class _Pieces:
                       for p in save.pieces if p.properties.get("unit")}
         unit_ids = {p.id for p in save.pieces if p.properties.get("unit")}
         self.markers = [(m, p) for m, p in zip(start.markers, [p for p in save.pieces if p.id not in unit_ids])]
-        self.next_id = 1 + max((int(p.id) for p in save.pieces if p.id.isdigit()), default=1000)
+        ids = [p.id for p in save.pieces] + [st.id for st in save.stacks]
+        self.next_id = 1 + max((int(i) for i in ids if i and i.isdigit()), default=1000)
         self.slot = (start.turn, start.phasing_side, start.phase)
+        self.shown = start
 
     def step(self, after: Position) -> list[str]:
         """The commands that take the pieces to ``after``."""
         layout = ModuleLayout.of(after.game)
         cmds: list[str] = []
         for unit in after.units:
-            cmds += self._unit(layout, unit)
+            if unit is not self.shown.by_id.get(unit.id):   # a position shares the units an action left alone
+                cmds += self._unit(layout, unit)
+        self.shown = after
         cmds += self._markers(layout, after.markers)
         slot = (after.turn, after.phasing_side, after.phase)
         if slot != self.slot:
