@@ -726,8 +726,39 @@ GROUPS: dict[str, Callable[[argparse.Namespace], list[dict]]] = {
     "steppe": lambda a: steppe_rows(a.repeat), "retreat": lambda a: retreat_rows(a.repeat),
     "vassal": lambda a: vassal_rows(), "web": lambda a: web_rows(a.repeat), "web-busy": lambda a: web_busy_rows(a.repeat),
     "web-load": lambda a: web_load_rows(), "web-page": lambda a: web_page_rows(),
-    "import": lambda a: import_rows(min(a.repeat, 10)),
+    "import": lambda a: import_rows(min(a.repeat, 10)), "playout": lambda a: playout_rows(min(a.repeat, 3)),
 }
+
+
+def playout_rows(repeat: int) -> list[dict]:
+    """Issue 29: a whole game of each game played out at random (scripts/playout.py: every action through the
+    rules, its log written) and its log checked by the referee (toolkit check GAME.vlog), 60 s a game; seeds 1..N,
+    the median over them, the actions and turns of the first."""
+    import io
+
+    from toolkit.games import load_game_position
+    from toolkit.games.playout import play_random
+    from toolkit.vassal.saves.record import log_of_game
+    from toolkit.vassal.saves.replay import check_log_file
+
+    root = Path(__file__).resolve().parent.parent
+    rows = []
+    for game, scenario in (("jerusalem-1948", "scenario-ii"), ("no-prisoners", "scenario-1"),
+                           ("siege-of-jerusalem", "demonstration")):
+        start = load_game_position(root / "modules" / game / "scenarios" / f"{scenario}.yaml")
+        times, verdicts, first = [], [], None
+        for seed in range(1, repeat + 1):
+            t0 = time.perf_counter()
+            played = play_random(start, seed)
+            report = check_log_file(io.BytesIO(log_of_game(start, played.steps)))
+            times.append((time.perf_counter() - t0) * 1000)
+            verdicts.append(report.verdict)
+            first = first or played
+        ms = statistics.median(times)
+        rows.append({"benchmark": f"playout {game} {scenario}: {len(first.steps)} actions, {first.turns} turns, "
+                                  f"logs {'/'.join(sorted(set(verdicts)))}",
+                     "median_ms": round(ms, 1), "runs": repeat, "target_ms": 60_000, "ok": ms <= 60_000})
+    return rows
 
 
 def print_table(rows: list[dict]) -> None:
