@@ -166,3 +166,17 @@ def test_after_an_amphibious_move(npg):
     assert pos.by_id["a"].spent == 5 and pos.by_id["a"].has("amphibious_moved")
     assert pos.params["amphibious_used"] == "W:1916"                    # 20.2 A: the Western landing of 1916
     assert moves(pos, ["a"]).refused.rule == "20.2 B"
+
+
+def test_check_refuses_more_spent_than_the_move_allows_8_3_c():
+    """The viewer bug of issue 29: a division moved 4 x 6 MP in one phase; check must say so (8.3 C), and a
+    strategic mover may spend up to twice its MA (8.1 C)."""
+    from toolkit.games.no_prisoners import check
+    pos = load_position(modules_dir() / "no-prisoners" / "scenarios" / "scenario-1.yaml")
+    div = pos.by_id["a-42-div"]
+    assert [v.rule for v in check(pos.moved({div.id: replace(div, spent=6)}))] == []
+    over = check(pos.moved({div.id: replace(div, spent=24)}))
+    assert [(v.rule, v.units) for v in over] == [("8.3 C", ("a-42-div",))]
+    assert "spent 24 MP this phase, more than the 6" in over[0].message
+    strategic = replace(div, spent=12, flags=div.flags | {"strategic_moved"})
+    assert check(pos.moved({div.id: strategic})) == []

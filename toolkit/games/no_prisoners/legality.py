@@ -90,8 +90,27 @@ def check(position: Position, turn_end: bool | None = None, **_ignored: Any) -> 
         out += _sectors(position, facts, h, units)
     out += _railhead(position, facts, tables, setup)
     out += _fsd(position, facts)
+    out += _overspent(position)
     if setup:
         out += _setup(position, tables)
+    return out
+
+
+# -- 8.1 C, 8.3 C -----------------------------------------------------------------------------------------------
+def _overspent(position: Position) -> list[Violation]:
+    """Units that have spent more MP this phase than their allowance for the kind of move they made (8.1 C:
+    double when strategic; 8.3 C: a unit's MA is what it may spend in a phase)."""
+    from .movement import NoPrisonersMove
+    out = []
+    for u in position.units:
+        if not u.spent or u.hex is None:
+            continue
+        kind = "strategic" if u.has("strategic_moved") else "normal"
+        full = NoPrisonersMove(position, [u], kind).allowance(u)
+        if full is not None and round(2 * u.spent) > full:
+            out.append(violation("8.3 C", f"{u.id} has spent {u.spent:g} MP this phase, more than the {full / 2:g} "
+                                          f"its {'strategic ' if kind == 'strategic' else ''}move allows",
+                                 position, [u.hex], [u]))
     return out
 
 
