@@ -10,8 +10,7 @@ import argparse
 import random
 from typing import Sequence
 
-from .answers import Rules, require_units
-from .game.module import load_game
+from .common import game_command, print_json, rules_parser
 
 GAME_ID = "siege-of-jerusalem"
 
@@ -40,11 +39,12 @@ class Dice:
 
 def _rules(args: argparse.Namespace):
     """The position (when the subcommand takes one) and the Siege's rules; a position of another game refused."""
-    from .cli import _game_command
-
     if getattr(args, "position", None) is None:
+        from ..answers import Rules
+        from ..game.module import load_game
+
         return None, Rules(load_game(GAME_ID))
-    position, rules = _game_command(args)
+    position, rules = game_command(args)
     if position.game.spec.id != GAME_ID:
         raise ValueError(f"{args.position}: a position of {position.game.spec.id}; `toolkit siege` answers "
                          f"{GAME_ID} positions")
@@ -52,10 +52,9 @@ def _rules(args: argparse.Namespace):
 
 
 def _dump(args: argparse.Namespace, data) -> bool:
-    from .cli import _print_json
-
+    """Print ``data`` as JSON for ``--json``; returns whether it did."""
     if args.json:
-        _print_json(data)
+        print_json(data)
     return args.json
 
 
@@ -133,6 +132,7 @@ def cmd_replacements(args: argparse.Namespace) -> None:
 
 
 def _seeded(args: argparse.Namespace) -> random.Random:
+    """The generator of a random draw: ``--seed``'s, which the draw needs (so it can be repeated)."""
     if args.seed is None:
         raise ValueError("--seed S: the draw is random; give a seed so it can be repeated")
     return random.Random(args.seed)
@@ -166,6 +166,8 @@ def _unit_rolls(position, label: str, items: Sequence[str] | None) -> list[tuple
         if not sep or not roll.strip().isdigit():
             raise ValueError(f"--roll {item!r}: give UNIT=N (a unit id and its roll)")
         out.append((unit, int(roll)))
+    from ..answers import require_units
+
     require_units(position, label, [u for u, _ in out])
     return out
 
@@ -213,6 +215,8 @@ def cmd_multiple_attacks(args: argparse.Namespace) -> None:
     that attack does to the markers."""
     position, rules = _rules(args)
     if args.attack:
+        from ..answers import require_units
+
         require_units(position, args.position, args.attack)
         data = rules.multiple_attack_markers(position, args.attack)
         if _dump(args, data):
@@ -338,15 +342,15 @@ def cmd_stairways(args: argparse.Namespace) -> None:
     print(f"  record one in the {data['record']}")
 
 
-def add_siege_parser(sub, rules_parser) -> None:
-    """``toolkit siege SUBCOMMAND``; ``rules_parser`` is the CLI's ``_rules_parser`` (a position, ``--game``,
-    ``--json``)."""
+def add_siege(sub) -> None:
+    """``toolkit siege SUBCOMMAND``: the table answers (no position) and the procedures (a position, ``--game``,
+    ``--json``: :func:`toolkit.cli.common.rules_parser`)."""
     s = sub.add_parser("siege", help="The Siege of Jerusalem: the Missile Table column, mining, Replacements, "
                                      "Recovery, VP, Reserves, Multiple Attacks, Sallies, Ramps, repairs, "
                                      "the withdrawal, Stairways (docs/cli.md)")
     ssub = s.add_subparsers(dest="siege_command", required=True)
 
-    def table(name: str, help: str, func) -> argparse.ArgumentParser:
+    def table(name: str, help: str, func: str) -> argparse.ArgumentParser:
         t = ssub.add_parser(name, help=help)
         t.add_argument("--json", action="store_true")
         t.set_defaults(func=func, position=None)
@@ -355,23 +359,23 @@ def add_siege_parser(sub, rules_parser) -> None:
     def seed(t: argparse.ArgumentParser) -> None:
         t.add_argument("--seed", type=int, help="draw the rolls not given with this seed (reproducible)")
 
-    t = table("missile-column", "the Missile Table column of a shot (13.2, 13.4)", cmd_missile_column)
+    t = table("missile-column", "the Missile Table column of a shot (13.2, 13.4)", "cmd_missile_column")
     t.add_argument("--row", required=True, help="the target's row: clear, built_up, wall, bastion, testudo, ram, "
                                                 "artillery …")
     t.add_argument("--af", type=float, required=True, help="the shot's Attack Factors")
-    t = table("mining", "a Mining roll: the new shafts (19.2)", cmd_mining)
+    t = table("mining", "a Mining roll: the new shafts (19.2)", "cmd_mining")
     t.add_argument("--week", type=int, required=True, help="the week of preparation (1-9)")
     t.add_argument("--completed", type=int, default=0, help="shafts completed by earlier rolls")
     t.add_argument("--roll", type=int, nargs=1, help="the Mining roll (one die)")
     seed(t)
     t = rules_parser(ssub, "shafts", "a completed shaft: the hexes it undermines and their damage (19.21, 19.22)",
-                     cmd_shafts)
+                     "cmd_shafts")
     t.add_argument("--target", required=True, metavar="HEX", help="the shaft's target hex")
     t.add_argument("--engineering-roll", type=int, metavar="N", help="the Engineering roll (one die)")
     t.add_argument("--roll", type=int, nargs="+", metavar="N", help="one damage roll (two dice) per hex, in order")
     seed(t)
     t = table("replacements", "Replacements: Roman (18.5, 19.3) or Jewish (18.6), drawn from a position's dead pile",
-              cmd_replacements)
+              "cmd_replacements")
     t.add_argument("--side", required=True, choices=["roman", "jewish"])
     t.add_argument("--position", help="a position: its dead pile counted and drawn from (needs --seed)")
     t.add_argument("--game", help="your game's folder, for a position of your own game")
@@ -381,15 +385,15 @@ def add_siege_parser(sub, rules_parser) -> None:
     t.add_argument("--roman-areas", nargs="*", default=[], metavar="AREA",
                    help="Jewish without --position: the Areas the Romans control (18.6)")
     seed(t)
-    t = rules_parser(ssub, "recovery", "the Recovery order of a side and each roll (17.1-17.3)", cmd_recovery)
+    t = rules_parser(ssub, "recovery", "the Recovery order of a side and each roll (17.1-17.3)", "cmd_recovery")
     t.add_argument("--side", required=True, choices=["roman", "jewish"])
     t.add_argument("--roll", nargs="+", metavar="UNIT=N", help="a unit's Recovery roll (one die)")
     seed(t)
-    t = rules_parser(ssub, "vp", "the Jewish Victory Points of a position (18.9-18.94, 19.1)", cmd_vp)
+    t = rules_parser(ssub, "vp", "the Jewish Victory Points of a position (18.9-18.94, 19.1)", "cmd_vp")
     t.add_argument("--week", type=int, help="the week of preparation the assault was launched in (19.1)")
     t.add_argument("--redoubt", action="store_true", help="count Redoubt points (the end of the 5th Assault "
                                                           "Period, 18.93)")
-    t = table("reserves", "Reserve Activation in an Area (18.611, 18.612)", cmd_reserves)
+    t = table("reserves", "Reserve Activation in an Area (18.611, 18.612)", "cmd_reserves")
     t.add_argument("--area", required=True)
     t.add_argument("--entered", action="store_true", help="Romans inside the Area: two dice (18.611)")
     t.add_argument("--night", action="store_true")
@@ -402,15 +406,15 @@ def add_siege_parser(sub, rules_parser) -> None:
     seed(t)
     t = rules_parser(ssub, "multiple-attacks", "11.9: what units under Multiple Attack markers must or may attack; "
                                                "with --attack, the markers that attack removes and gives",
-                     cmd_multiple_attacks)
+                     "cmd_multiple_attacks")
     t.add_argument("--attack", nargs="+", metavar="UNIT", help="the units of the attack about to be resolved")
-    t = rules_parser(ssub, "sally", "11.14: a Gate's Sally and the counterattacks it allows", cmd_sally)
+    t = rules_parser(ssub, "sally", "11.14: a Gate's Sally and the counterattacks it allows", "cmd_sally")
     t.add_argument("--gate", required=True, metavar="HEX")
-    t = rules_parser(ssub, "ramps", "18.81, 19.4: where the Roman may build his Ramp; --build judges one", cmd_ramps)
+    t = rules_parser(ssub, "ramps", "18.81, 19.4: where the Roman may build his Ramp; --build judges one", "cmd_ramps")
     t.add_argument("--week", type=int, required=True, help="the week of preparation (1-9, 19.1)")
     t.add_argument("--build", nargs="+", metavar="HEX:TOWARD", help="Ramp hexes and the Elevated Hex each climbs")
     t.add_argument("--period", help="the Assault Period about to start (default: from the position's turn)")
-    t = rules_parser(ssub, "repairs", "19.6: the Jewish Repair roll and the damage it removes", cmd_repairs)
+    t = rules_parser(ssub, "repairs", "19.6: the Jewish Repair roll and the damage it removes", "cmd_repairs")
     t.add_argument("--week", type=int, required=True, help="the week of preparation the roll is made in (1-9)")
     t.add_argument("--roll", type=int, nargs=1, metavar="N", help="the Repair roll (two dice)")
     t.add_argument("--repair", nargs="+", metavar="HEX=N", help="the damage points removed from each hex")
@@ -418,5 +422,8 @@ def add_siege_parser(sub, rules_parser) -> None:
     t.add_argument("--period", help="the Assault Period about to start (default: from the position's turn)")
     seed(t)
     rules_parser(ssub, "withdrawal", "18.3: the end of an Assault Period: areas, withdrawals, next parameters",
-                 cmd_withdrawal)
-    rules_parser(ssub, "stairways", "18.36 (second): the Jews' new Gate and temporary Stairways", cmd_stairways)
+                 "cmd_withdrawal")
+    rules_parser(ssub, "stairways", "18.36 (second): the Jews' new Gate and temporary Stairways", "cmd_stairways")
+
+
+PARSERS = {"siege": add_siege}

@@ -1,0 +1,114 @@
+"""The ``toolkit`` command: wires maps, line of sight, the rules assistants, VASSAL and the viewer together.
+
+One module per family of commands (:mod:`.maps`, :mod:`.positions`, :mod:`.rules`, :mod:`.siege`, :mod:`.vassal`,
+:mod:`.owngame`, :mod:`.viewer`), each defining its sub-commands' arguments (``PARSERS``) and functions
+(``cmd_*``); what they share is :mod:`.common`.  Building the parser imports none of the toolkit's heavy modules:
+a command imports what it runs, so ``toolkit --help`` starts at once (issue 31).
+
+Every sub-command's ``--json`` output is documented in ``docs/cli.md``.
+"""
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from typing import Any, Callable, Sequence
+
+from . import maps, owngame, positions, rules, siege, vassal, viewer
+from .common import check_paths
+
+DISTRIBUTION = "hex-wargame-toolkit"  # the name the toolkit is installed under (pyproject.toml's project.name)
+FAMILIES = (maps, positions, rules, siege, vassal, owngame, viewer)
+
+#: The sub-commands in the order ``toolkit --help`` lists them.
+COMMANDS = ("maps", "hex", "los", "seen", "render", "moves", "check", "victory", "fire", "odds", "supply", "place",
+            "railhead", "command", "zoc", "siege", "phase", "control", "actions", "advance", "retreat", "vmod",
+            "vsav", "new", "serve", "import-vmod", "schema")
+
+
+def installed_version() -> str:
+    """The toolkit's version, read from the installed package's metadata (pyproject.toml's, the one source)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return f"unknown ({DISTRIBUTION} is not installed: pip install .)"
+
+
+class VersionAction(argparse.Action):
+    """``--version``: the installed version, read only when asked for."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show program's version number and exit"):
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{parser.prog} {installed_version()}")
+        parser.exit()
+
+
+def __getattr__(name: str) -> Callable[[argparse.Namespace], Any]:
+    """A command's function by name (``toolkit.cli.cmd_hex``), from the family that defines it."""
+    for family in FAMILIES:
+        if name.startswith("cmd_") and hasattr(family, name):
+            return getattr(family, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``toolkit`` command; a sub-command names its function (``func``)."""
+    p = argparse.ArgumentParser(prog="toolkit", description="Hex-and-counter wargame toolkit.")
+    p.add_argument("--version", action=VersionAction)
+    sub = p.add_subparsers(dest="command", required=True)
+    parsers = {name: add for family in FAMILIES for name, add in family.PARSERS.items()}
+    for name in COMMANDS:
+        parsers[name](sub)
+    return p
+
+
+def _terminate(signum, frame) -> None:
+    """SIGTERM: unwind like Ctrl-C, so temporary files are removed."""
+    raise SystemExit(128 + signum)
+
+
+def _error_status(err: Exception) -> int:
+    """An error that is no bug -- a refused input, output or argument (:data:`toolkit.answers.REFUSALS`), or a
+    file the system refuses -- as one line on stderr, exit status 2; any other error is raised on."""
+    from ..answers import REFUSALS, clean_text, error_text
+    from ..fileio import OutputError
+
+    if isinstance(err, (*REFUSALS, OutputError)):
+        print(f"toolkit: error: {error_text(err)}", file=sys.stderr)
+    elif isinstance(err, OSError):  # an output (or input) the file system refuses: one line, no traceback
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"toolkit: error: {clean_text(where + (err.strerror or str(err)))}", file=sys.stderr)
+    else:
+        raise
+    return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (2 for a refused input, output or argument; 130 on Ctrl-C)."""
+    try:
+        old_term = signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:  # not the main thread
+        old_term = None
+    try:
+        args = build_parser().parse_args(argv)
+        check_paths(args)
+        status = getattr(sys.modules[__name__], args.func)(args)   # the command, found by name (__getattr__)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stderr.close()
+        return 0
+    except RecursionError:
+        print("toolkit: error: the input is nested too deeply", file=sys.stderr)
+        return 2
+    except Exception as err:
+        return _error_status(err)
+    finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
+    return status or 0
