@@ -10,6 +10,7 @@ Every sub-command's ``--json`` output is documented in ``docs/cli.md``.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from typing import Any, Callable, Sequence
@@ -27,7 +28,18 @@ COMMANDS = ("maps", "hex", "los", "seen", "render", "moves", "check", "victory",
 
 
 def installed_version() -> str:
-    """The toolkit's version, read from the installed package's metadata (pyproject.toml's, the one source)."""
+    """The toolkit's version, read from the installed package's metadata (pyproject.toml's, the one source): the
+    name of its ``.dist-info`` folder where the first ``sys.path`` entry holding one has it (what
+    :func:`importlib.metadata.version` would read, without importing that module), else that function's answer."""
+    prefix = DISTRIBUTION.replace("-", "_") + "-"
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.lower().startswith(prefix) and name.endswith(".dist-info"):
+                return name[len(prefix):-len(".dist-info")]
     from importlib import metadata
 
     try:
@@ -56,13 +68,14 @@ def __getattr__(name: str) -> Callable[[argparse.Namespace], Any]:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``toolkit`` command; a sub-command names its function (``func``)."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``toolkit`` command; a sub-command names its function (``func``).  Given one of
+    :data:`COMMANDS`, only that sub-command is defined (what ``toolkit COMMAND ...`` parses); else all of them."""
     p = argparse.ArgumentParser(prog="toolkit", description="Hex-and-counter wargame toolkit.")
     p.add_argument("--version", action=VersionAction)
     sub = p.add_subparsers(dest="command", required=True)
     parsers = {name: add for family in FAMILIES for name, add in family.PARSERS.items()}
-    for name in COMMANDS:
+    for name in [command] if command in parsers else COMMANDS:
         parsers[name](sub)
     return p
 
@@ -95,7 +108,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError:  # not the main thread
         old_term = None
     try:
-        args = build_parser().parse_args(argv)
+        argv = sys.argv[1:] if argv is None else list(argv)
+        args = build_parser(argv[0] if argv else None).parse_args(argv)
         check_paths(args)
         status = getattr(sys.modules[__name__], args.func)(args)   # the command, found by name (__getattr__)
     except KeyboardInterrupt:
