@@ -1,8 +1,8 @@
 """The ``toolkit`` command: wires maps, line of sight, the rules assistants, VASSAL and the viewer together.
 
-One module per family of commands (:mod:`.maps`, :mod:`.positions`, :mod:`.rules`, :mod:`.siege`, :mod:`.vassal`,
-:mod:`.owngame`, :mod:`.viewer`), each defining its sub-commands' arguments (``PARSERS``) and functions
-(``cmd_*``); what they share is :mod:`.common`.  Building the parser imports none of the toolkit's heavy modules:
+One module per family of commands (:mod:`.maps`, :mod:`.positions`, :mod:`.rules`, :mod:`.siege` with
+:mod:`.siege_tables`, :mod:`.vassal`, :mod:`.owngame`, :mod:`.viewer`), each defining its sub-commands' arguments
+(``PARSERS``) and functions (``cmd_*``); what they share is :mod:`.common`.  Building the parser imports none of the toolkit's heavy modules:
 a command imports what it runs, so ``toolkit --help`` starts at once (issue 31).
 
 Every sub-command's ``--json`` output is documented in ``docs/cli.md``.
@@ -15,11 +15,12 @@ import signal
 import sys
 from typing import Any, Callable, Sequence
 
-from . import maps, owngame, positions, rules, siege, vassal, viewer
+from . import maps, owngame, positions, rules, siege, siege_tables, vassal, viewer
 from .common import check_paths
 
 DISTRIBUTION = "hex-wargame-toolkit"  # the name the toolkit is installed under (pyproject.toml's project.name)
-FAMILIES = (maps, positions, rules, siege, vassal, owngame, viewer)
+FAMILIES = (maps, positions, rules, siege, vassal, owngame, viewer)   # each defines PARSERS
+ROOMS = (*FAMILIES, siege_tables)   # where the commands' functions are
 
 #: The sub-commands in the order ``toolkit --help`` lists them.
 COMMANDS = ("maps", "hex", "los", "seen", "render", "moves", "check", "victory", "fire", "odds", "supply", "place",
@@ -62,9 +63,9 @@ class VersionAction(argparse.Action):
 
 def __getattr__(name: str) -> Callable[[argparse.Namespace], Any]:
     """A command's function by name (``toolkit.cli.cmd_hex``), from the family that defines it."""
-    for family in FAMILIES:
-        if name.startswith("cmd_") and hasattr(family, name):
-            return getattr(family, name)
+    for room in ROOMS:
+        if name.startswith("cmd_") and hasattr(room, name):
+            return getattr(room, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -69,11 +69,11 @@ def _read_catalog(root: Path) -> dict[str, list]:
 
 def _write_catalog(root: Path, entries: dict[str, list]) -> None:
     """Replace the catalogue (atomically); a cache directory that cannot be written is no error."""
-    from ..fileio import write_atomic
+    from ..fileio import OutputError, write_atomic
 
     try:
         write_atomic(_catalog_path(), json.dumps({"dir": str(root), "maps": entries}, ensure_ascii=False))
-    except OSError:
+    except (OSError, OutputError):
         pass
 
 
