@@ -2,8 +2,8 @@
 
 One module per family of commands (:mod:`.maps`, :mod:`.positions`, :mod:`.rules`, :mod:`.siege` with
 :mod:`.siege_tables`, :mod:`.vassal`, :mod:`.owngame`, :mod:`.viewer`), each defining its sub-commands' arguments
-(``PARSERS``) and functions (``cmd_*``); what they share is :mod:`.common`.  Building the parser imports none of the toolkit's heavy modules:
-a command imports what it runs, so ``toolkit --help`` starts at once (issue 31).
+(``PARSERS``) and functions (``cmd_*``); what they share is :mod:`.common`.  Building the parser imports none of
+the toolkit's heavy modules: a command imports what it runs, so ``toolkit --help`` starts at once (issue 31).
 
 Every sub-command's ``--json`` output is documented in ``docs/cli.md``.
 """
