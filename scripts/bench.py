@@ -719,17 +719,49 @@ def import_rows(repeat: int) -> list[dict]:
              "runs": repeat, "target_ms": 5_000, "ok": ms <= 5_000}]
 
 
+#: Issue 31: whole ``toolkit`` processes, each as CPU time and as a ratio to a bare ``python -c pass``.
+STARTUP_COMMANDS = [
+    (["--version"], 100), (["--help"], 100), (["moves", "--help"], 100), (["hex", "example", "0101", "--json"], 350),
+    (["moves", "modules/jerusalem-1948/scenarios/scenario-ii.yaml", "j-plm-1"], 600),   # one unit of Scenario II
+]
+
+
+def process_cpu_ms(argv: list[str], env: dict[str, str]) -> float:
+    """The CPU time (user + system) of one whole process running ``argv``, in milliseconds."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, env=env, cwd=Path(__file__).resolve().parent.parent, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1e3
+
+
+def startup_rows(repeat: int) -> list[dict]:
+    """Issue 31: ``python -m toolkit ...`` and the console script's ``from toolkit.cli import main`` as whole
+    processes: the median CPU time after a warm-up (which compiles the bytecode, as an install does) against the
+    targets, and the ratio to ``python -c pass`` measured in turn with it."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as pycache:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env.update(PYTHONPATH=str(root), PYTHONPYCACHEPREFIX=pycache)
+        bare = [sys.executable, "-c", "pass"]
+        script = [sys.executable, "-c", "import sys; from toolkit.cli import main; sys.exit(main())"]
+        cases = [([sys.executable, "-m", "toolkit", *args], "toolkit " + " ".join(Path(a).name for a in args), target)
+                 for args, target in STARTUP_COMMANDS] + [([*script, "--version"], "console script: --version", 100)]
+        rows = []
+        for argv, label, target in cases:
+            process_cpu_ms(argv, env), process_cpu_ms(bare, env)   # warm-up: bytecode written
+            pairs = [(process_cpu_ms(argv, env), process_cpu_ms(bare, env)) for _ in range(repeat)]
+            ms = statistics.median(a for a, _ in pairs)
+            ratio = statistics.median(a / max(b, 1e-3) for a, b in pairs)
+            rows.append({"benchmark": f"startup: {label} (CPU; {ratio:.1f}x python -c pass)",
+                         "median_ms": round(ms, 1), "runs": repeat, "target_ms": target, "ok": ms <= target,
+                         "ratio_to_bare_python": round(ratio, 2)})
+    return rows
+
+
 #: The groups of rows, in the table's order (``--only`` names some).
-GROUPS: dict[str, Callable[[argparse.Namespace], list[dict]]] = {
-    "foundation": lambda a: run(a.repeat, a.generated), "jerusalem": lambda a: jerusalem_rows(a.repeat),
-    "no-prisoners": lambda a: no_prisoners_rows(a.repeat), "siege": lambda a: siege_rows(a.repeat),
-    "steppe": lambda a: steppe_rows(a.repeat), "retreat": lambda a: retreat_rows(a.repeat),
-    "vassal": lambda a: vassal_rows(), "web": lambda a: web_rows(a.repeat), "web-busy": lambda a: web_busy_rows(a.repeat),
-    "web-load": lambda a: web_load_rows(), "web-page": lambda a: web_page_rows(),
-    "import": lambda a: import_rows(min(a.repeat, 10)), "playout": lambda a: playout_rows(min(a.repeat, 3)),
-}
-
-
 def playout_rows(repeat: int) -> list[dict]:
     """Issue 29: a whole game of each game played out at random (scripts/playout.py: every action through the
     rules, its log written) and its log checked by the referee (toolkit check GAME.vlog), 60 s a game; seeds 1..N,
@@ -759,6 +791,17 @@ def playout_rows(repeat: int) -> list[dict]:
                                   f"logs {'/'.join(sorted(set(verdicts)))}",
                      "median_ms": round(ms, 1), "runs": repeat, "target_ms": 60_000, "ok": ms <= 60_000})
     return rows
+
+
+GROUPS: dict[str, Callable[[argparse.Namespace], list[dict]]] = {
+    "foundation": lambda a: run(a.repeat, a.generated), "jerusalem": lambda a: jerusalem_rows(a.repeat),
+    "no-prisoners": lambda a: no_prisoners_rows(a.repeat), "siege": lambda a: siege_rows(a.repeat),
+    "steppe": lambda a: steppe_rows(a.repeat), "retreat": lambda a: retreat_rows(a.repeat),
+    "vassal": lambda a: vassal_rows(), "web": lambda a: web_rows(a.repeat), "web-busy": lambda a: web_busy_rows(a.repeat),
+    "web-load": lambda a: web_load_rows(), "web-page": lambda a: web_page_rows(),
+    "import": lambda a: import_rows(min(a.repeat, 10)), "playout": lambda a: playout_rows(min(a.repeat, 3)),
+    "startup": lambda a: startup_rows(min(a.repeat, 9)),
+}
 
 
 def print_table(rows: list[dict]) -> None:

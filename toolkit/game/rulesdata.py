@@ -36,7 +36,7 @@ Costs = Union[Cost, dict[str, Cost]]   # one for every class, or by class
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Rule(_Model):

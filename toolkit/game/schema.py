@@ -20,7 +20,7 @@ Ident = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Side(_Model):

@@ -29,7 +29,6 @@ from ..game.violations import check_json
 from ..game.reach import reach
 from ..game.sequence import sequence_problems
 from ..hexgrid import Hex
-from ..vassal.saves.positions import read_position_save
 from ..vassal.saves.savefile import Unplaced
 from . import data
 
@@ -128,6 +127,8 @@ def load_position_or_save(path: str, game: str | None = None) -> tuple[Position,
     """A position file, or the position a VASSAL save shows (``.vsav``, read as an untrusted archive) with the
     pieces it could not place; ``game`` is the user's ``--game`` (a bundled id or a game folder)."""
     if path.lower().endswith(".vsav"):
+        from ..vassal.saves.positions import read_position_save   # the VASSAL layer, loaded for a save only
+
         pf, unplaced = read_position_save(path, game)
         return position_from_file(pf, path, None if game is None else load_game(game)), unplaced
     return load_game_position(path, None if game is None else load_game(game)), []
@@ -143,6 +144,8 @@ def side_reach(position: Position, side: str) -> dict[Hex, tuple[str, ...]]:
 def game_position_from_save(raw: bytes, file: str, game: str | None = None) -> tuple[Position, list[Unplaced]]:
     """The position the bytes of a VASSAL save show (an upload named ``file`` in errors; read through the
     untrusted-archive guards), with the pieces it could not place; ``game`` as for :func:`load_position_or_save`."""
+    from ..vassal.saves.positions import read_position_save   # the VASSAL layer, loaded for a save only
+
     stream = io.BytesIO(raw)
     stream.name = file
     pf, unplaced = read_position_save(stream, game)

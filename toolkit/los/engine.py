@@ -29,7 +29,6 @@ The viewer's and the target's own hexes never block.  Obstacle *hexsides*
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
 from typing import Iterable, Mapping
@@ -38,15 +37,8 @@ import numpy as np
 
 from ..hexgrid import Grid, Hex, Hexside, hexside, lattice_corners
 from .contacts import HEXSIDE, KIND_NAMES, classify_offsets
+from .convention import Convention
 from .table import Entries, HexArrays, OffsetTable, direct_entries
-
-
-class Convention(str, Enum):
-    """When an obstacle hex met by the line blocks it."""
-
-    TOUCH = "touch"
-    CROSS = "cross"
-    BOTH_SIDES = "both-sides"
 
 
 ELEVATION_RULES = ("none", "higher-than-both", "higher-than-either")

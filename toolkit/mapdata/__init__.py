@@ -1,11 +1,19 @@
-"""Map data: the map file format, its compiler, the compiled-map cache, bundled maps and graphs."""
-from .cache import load_map
-from .catalog import list_maps, maps_dir, open_map
-from .compiled import CompiledMap, HexInfo, HexsideFeatureType, LosDefaults, TerrainType
-from .compiler import COMPILER_VERSION, compile_map, compile_source, path_chain
-from .errors import MapError
-from .graph import to_graph
-from .schema import MapSpec, map_json_schema
+"""Map data: the map file format, its compiler, the compiled-map cache, bundled maps and graphs.
+
+Each name is imported from its module on first use (:mod:`toolkit.lazy`): naming a bundled map loads no compiler.
+"""
+from ..lazy import lazy_exports
+
+_HOMES = {
+    ".cache": ["load_map"],
+    ".catalog": ["list_maps", "maps_dir", "open_map"],
+    ".compiled": ["CompiledMap", "HexInfo", "HexsideFeatureType", "LosDefaults", "TerrainType"],
+    ".compiler": ["COMPILER_VERSION", "compile_map", "compile_source", "path_chain"],
+    ".errors": ["MapError"],
+    ".graph": ["to_graph"],
+    ".schema": ["MapSpec", "map_json_schema"],
+}
+__getattr__ = lazy_exports(__name__, _HOMES)
 
 __all__ = [
     "COMPILER_VERSION", "CompiledMap", "HexInfo", "HexsideFeatureType", "LosDefaults", "MapError", "MapSpec",

@@ -66,7 +66,7 @@ HexPair = Annotated[tuple[HexName, HexName], BeforeValidator(_hex_pair)]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
 
 class CcrrNaming(_Model):

@@ -44,12 +44,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import networkx as nx
-
+from ...lazy import lazy_module
 from ...game import Position
 from ...hexgrid import Hex
 from .tables import load_tables
 from .movement import MapFacts, built_roads, enemy_zoc
+
+nx = lazy_module("networkx")  # imported when a road is first checked (issue 31: start-up)
 
 RULE = "2.0"
 FINAL_TURN = "June IV"

@@ -38,18 +38,20 @@ import os
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Callable, Mapping, Protocol
+from typing import IO, TYPE_CHECKING, Callable, Mapping, Protocol
 
 from ...fileio import write_atomic
 from ...game import Game, Position, PositionFile, position_from_file
 from ...game.position import MarkerAt, Unit
 from ...game.schema import Counter, GameSpec, MarkerPlacement, UnitPlacement
 from ...hexgrid import HexNameError
-from ..design.board import BoardLayout
 from ..engine.pieces import (SavePiece, SaveStack, TraitLimitError, basic_state, basic_type, encode_add_piece,
                              encode_stack, fast_decode, java_int, marker_trait, parse_add_piece, parse_stack)
 from ..engine.safezip import ArchiveError, open_archive, xml_fields
 from ..engine.seqenc import encode
+
+if TYPE_CHECKING:   # annotations only: the board's module loads PIL and the renderer (issue 31: start-up)
+    from ..design.board import BoardLayout
 
 __all__ = ["ESC", "BoardPlacement", "SaveContents", "SaveError", "SaveLimits", "Unplaced", "check_game_state", "deobfuscate", "obfuscate",
            "parse_saved_game", "read_save", "save_to_position", "SaveLayout", "SimpleLayout", "encode_save",

@@ -7,94 +7,20 @@ reproducible: each roll is given (``--roll``) or drawn by ``--seed``.
 from __future__ import annotations
 
 import argparse
-import random
 from typing import Sequence
 
-from .answers import Rules, require_units
-from .game.module import load_game
-
-GAME_ID = "siege-of-jerusalem"
-
-
-class Dice:
-    """The rolls of one command: those the user gave, else draws of a generator seeded by ``--seed``."""
-
-    def __init__(self, seed: int | None):
-        self.rng = None if seed is None else random.Random(seed)
-
-    def rolls(self, given: Sequence[int] | None, count: int, dice: int, option: str) -> list[int]:
-        """``count`` rolls of ``dice`` dice: ``given`` (checked), else drawn; a clear error when neither."""
-        low, high = dice, 6 * dice
-        if given:
-            if len(given) != count:
-                raise ValueError(f"{option}: give {count} roll{'s' * (count != 1)} ({dice} di{'c' if dice > 1 else ''}e"
-                                 f" each), or --seed S to draw them")
-            bad = [r for r in given if not low <= r <= high]
-            if bad:
-                raise ValueError(f"{option} {bad[0]}: {dice} di{'c' if dice > 1 else ''}e roll {low}-{high}")
-            return list(given)
-        if self.rng is None:
-            raise ValueError(f"give {option} (the roll{'s' * (count != 1)}) or --seed S (drawn, reproducible)")
-        return [sum(self.rng.randint(1, 6) for _ in range(dice)) for _ in range(count)]
-
-
-def _rules(args: argparse.Namespace):
-    """The position (when the subcommand takes one) and the Siege's rules; a position of another game refused."""
-    from .cli import _game_command
-
-    if getattr(args, "position", None) is None:
-        return None, Rules(load_game(GAME_ID))
-    position, rules = _game_command(args)
-    if position.game.spec.id != GAME_ID:
-        raise ValueError(f"{args.position}: a position of {position.game.spec.id}; `toolkit siege` answers "
-                         f"{GAME_ID} positions")
-    return position, rules
-
-
-def _dump(args: argparse.Namespace, data) -> bool:
-    from .cli import _print_json
-
-    if args.json:
-        _print_json(data)
-    return args.json
-
-
-def cmd_missile_column(args: argparse.Namespace) -> None:
-    """The Missile Table column of a shot (13.2, 13.4)."""
-    _, rules = _rules(args)
-    data = rules.missile_shot(args.row, args.af)
-    if _dump(args, data):
-        return
-    if data["column"] is None:
-        print(f"{args.af:g} AF on the {args.row} row: no column, fewer than {data['first_column_af']:g} AF (13.2)")
-        return
-    more = f", {data['multiples_drm']:+d} drm for multiples of {data['multiple']:g} AF beyond it (13.4)" \
-        if data["multiples_drm"] else ""
-    print(f"{args.af:g} AF on the {args.row} row: column {data['column']} (13.2){more}")
-
-
-def cmd_mining(args: argparse.Namespace) -> None:
-    """A Mining roll in a week of preparation (19.2)."""
-    _, rules = _rules(args)
-    roll, = Dice(args.seed).rolls(args.roll, 1, 1, "--roll")
-    data = rules.assault.mining(args.week, roll, args.completed)
-    if _dump(args, data):
-        return
-    if data["drm"] is None:
-        print(f"week {args.week}: {data['why']}")
-        return
-    print(f"week {args.week}: Mining roll {roll} {data['drm']:+d} = {data['final']}, less {args.completed} completed: "
-          f"{data['shafts']} new shaft{'s' * (data['shafts'] != 1)} (19.2; at most four in all)")
+from .common import rules_parser
+from .siege_tables import Dice, add_seed, dump, siege_rules, table
 
 
 def cmd_shafts(args: argparse.Namespace) -> None:
     """A completed shaft: the hexes it undermines (19.21) and the damage of each (19.22)."""
-    position, rules = _rules(args)
+    position, rules = siege_rules(args)
     dice = Dice(args.seed)
     engineering, = dice.rolls([args.engineering_roll] if args.engineering_roll else None, 1, 1, "--engineering-roll")
     hexes, _ = rules.shaft_hexes(position.game.map, position.game.map.resolve(args.target), engineering)
     data = rules.shafts(position, args.target, engineering, dice.rolls(args.roll, len(hexes), 2, "--roll"))
-    if _dump(args, data):
+    if dump(args, data):
         return
     print(f"shaft at {data['target']}: Engineering roll {engineering}: {len(data['hexes'])} hexes, damage drm "
           f"{data['damage_drm']:+d} (19.21)")
@@ -104,49 +30,15 @@ def cmd_shafts(args: argparse.Namespace) -> None:
               f"roll {d['roll']} {data['damage_drm']:+d} = {d['final']}: {fate} ({d['rule']})")
 
 
-def cmd_replacements(args: argparse.Namespace) -> None:
-    """Replacements: the Roman share after weeks of preparation (18.5, 19.3) or the Jewish Levy share (18.6), and
-    with a position the units drawn from its dead pile."""
-    position, rules = _rules(args)
-    pile = None if position is None else rules.dead_pile(position, args.side)
-    eliminated = len(pile) if pile is not None else args.eliminated
-    if eliminated is None:
-        raise ValueError("--eliminated N: the units in the dead pile (or give --position POSITION to count them)")
-    if args.side == "roman":
-        if args.weeks is None:
-            raise ValueError("--weeks W: the weeks of preparation before this Assault Period (19.3)")
-        data = rules.assault.roman_replacements(args.weeks, eliminated, args.drawn_weeks)
-    else:
-        areas = position if position is not None else args.roman_areas
-        data = rules.assault.jewish_replacements(eliminated, areas)
-    if position is not None:
-        data["drawn"] = rules.draw_replacements(position, args.side, data["replacements"], _seeded(args))
-    if _dump(args, data):
-        return
-    share = f"{data['pct']} %" + (f" after {args.weeks} weeks" if args.side == "roman" else " (the Levy share)")
-    print(f"{args.side} replacements: {share} of {eliminated} eliminated: {data['replacements']} ({data['rule']}, "
-          "fractions dropped)")
-    if "drawn" in data:
-        print(f"  drawn at random: {', '.join(data['drawn']) or 'none'}")
-    if args.side == "jewish" and data["flight_allowed"]:
-        print(f"  the Levy share is 25 % or less: Flight is allowed ({data['flight_rule']})")
-
-
-def _seeded(args: argparse.Namespace) -> random.Random:
-    if args.seed is None:
-        raise ValueError("--seed S: the draw is random; give a seed so it can be repeated")
-    return random.Random(args.seed)
-
-
 def cmd_recovery(args: argparse.Namespace) -> None:
     """The Recovery order of a side and each unit's roll (17.1-17.3)."""
-    position, rules = _rules(args)
+    position, rules = siege_rules(args)
     order = [u.id for u in rules.recovery_order(position, args.side)]
     given = dict(_unit_rolls(position, args.position, args.roll))
     dice = Dice(args.seed)
     rolls = given if given or args.seed is None else dict(zip(order, dice.rolls(None, len(order), 1, "--roll")))
     data = rules.recovery_rolls(position, args.side, rolls)
-    if _dump(args, data):
+    if dump(args, data):
         return
     print(f"{args.side} Recovery, in order (17.1: the HQ first, then by row and number): {len(order)} units")
     for u in data["units"]:
@@ -166,15 +58,17 @@ def _unit_rolls(position, label: str, items: Sequence[str] | None) -> list[tuple
         if not sep or not roll.strip().isdigit():
             raise ValueError(f"--roll {item!r}: give UNIT=N (a unit id and its roll)")
         out.append((unit, int(roll)))
+    from ..answers import require_units
+
     require_units(position, label, [u for u, _ in out])
     return out
 
 
 def cmd_vp(args: argparse.Namespace) -> None:
     """The Jewish Victory Points a position shows (18.9-18.94, 19.1)."""
-    position, rules = _rules(args)
+    position, rules = siege_rules(args)
     data = rules.vp(position, args.week, args.redoubt)
-    if _dump(args, data):
+    if dump(args, data):
         return
     print(f"Jewish Victory Points: {data['total']} of {data['jewish_win_at']} ({data['rule']})"
           + (": the Jews win" if data["jewish_win"] else ""))
@@ -188,34 +82,16 @@ def cmd_vp(args: argparse.Namespace) -> None:
         print(f"  delay {data['preparation']} (19.1): the assault launched in week {data['week']}")
 
 
-def cmd_reserves(args: argparse.Namespace) -> None:
-    """18.611, 18.612: the Reserves an Activation roll releases in an Area, and the unit each further roll gives."""
-    _, rules = _rules(args)
-    opts = dict(entered=args.entered, night=args.night, temple=args.temple, razed=args.razed,
-                activated_before=args.activated_before)
-    plan = rules.assault.reserve_activation(args.area, **opts)
-    dice = Dice(args.seed)
-    roll = sum(dice.rolls(args.roll, plan["dice"], 1, "--roll"))
-    released = rules.assault.reserve_activation(args.area, roll=roll, **opts)["released"]
-    units = dice.rolls(args.unit_rolls, released, 1, "--unit-rolls") if released else []
-    data = rules.assault.reserve_activation(args.area, roll=roll, unit_rolls=units, **opts)
-    if _dump(args, data):
-        return
-    mods = "".join(f" {m['value']:+d} {m['id']}" for m in data["modifiers"])
-    print(f"{args.area}: {data['dice']} di{'c' if data['dice'] > 1 else ''}e, roll {roll}{mods} = {data['final']}: "
-          f"{data['released']} Reserves released (18.611; {data['left']} left of the Area's {data['limit']}, 18.612)")
-    for u in data.get("units", []):
-        print(f"  roll {u['roll']}: {u['type']} {u['factors']}")
-
-
 def cmd_multiple_attacks(args: argparse.Namespace) -> None:
     """11.9: what each unit under a Multiple Attack marker must or may attack; with ``--attack``, what resolving
     that attack does to the markers."""
-    position, rules = _rules(args)
+    position, rules = siege_rules(args)
     if args.attack:
+        from ..answers import require_units
+
         require_units(position, args.position, args.attack)
         data = rules.multiple_attack_markers(position, args.attack)
-        if _dump(args, data):
+        if dump(args, data):
             return
         kind = f"an \"{data['marker']}\" Multiple Attack" if data["multiple_attack"] else "not a Multiple Attack"
         print(f"{', '.join(args.attack)}: {kind} (11.9)" + (f"; refused: {data['refused']['reason']}"
@@ -225,7 +101,7 @@ def cmd_multiple_attacks(args: argparse.Namespace) -> None:
         print(f"  units advancing after it may take an \"{data['advancing_marker']}\" marker (11.9)")
         return
     data = rules.multiple_attacks(position)
-    if _dump(args, data):
+    if dump(args, data):
         return
     print(f"{len(data['units'])} units under a Multiple Attack marker (11.9)")
     for u in data["units"]:
@@ -238,9 +114,9 @@ def cmd_multiple_attacks(args: argparse.Namespace) -> None:
 
 def cmd_sally(args: argparse.Namespace) -> None:
     """11.14: a Gate's Sally: its Entry hexes and the counterattacks allowed at the end of the Melee Phase."""
-    position, rules = _rules(args)
+    position, rules = siege_rules(args)
     data = rules.sally(position, args.gate)
-    if _dump(args, data):
+    if dump(args, data):
         return
     state = "opened for a Sally" if data["open"] else "closed (no Sally recorded in the parameter sallies)"
     print(f"Gate {data['gate']} held by {data['held_by'] or 'no one'}: {state} (11.14)")
@@ -269,10 +145,10 @@ def _pairs(items: Sequence[str] | None, option: str, shape: str) -> list[tuple[s
 
 def cmd_ramps(args: argparse.Namespace) -> None:
     """18.8, 18.81, 19.4: where the Roman may build his Ramp this interphase, and a build judged."""
-    position, rules = _rules(args)
+    position, rules = siege_rules(args)
     data = rules.ramps(position, args.week, _pairs(args.build, "--build", "HEX:TOWARD (a Ramp hex and the Elevated "
                                                                              "Hex it climbs)"), args.period)
-    if _dump(args, data):
+    if dump(args, data):
         return
     print(f"Ramps before Assault Period {data['period']}: {data['why']}; {data['when']}")
     if data["built"]:
@@ -290,11 +166,11 @@ def cmd_ramps(args: argparse.Namespace) -> None:
 
 def cmd_repairs(args: argparse.Namespace) -> None:
     """19.6: the Jewish Repair roll and what it repairs."""
-    position, rules = _rules(args)
+    position, rules = siege_rules(args)
     allocation = {h: int(n) for h, n in _pairs(args.repair, "--repair", "HEX=N (points repaired there)")}
     roll = Dice(args.seed).rolls(args.roll, 1, 2, "--roll")[0] if args.roll or args.seed is not None else None
     data = rules.repairs(position, args.week, roll, allocation, delay=args.delay, period=args.period)
-    if _dump(args, data):
+    if dump(args, data):
         return
     kind = "a week of delay after a completed shaft" if args.delay else f"before Assault Period {data['period']}"
     head = f"Repairs, {kind} (19.6)"
@@ -309,9 +185,9 @@ def cmd_repairs(args: argparse.Namespace) -> None:
 
 def cmd_withdrawal(args: argparse.Namespace) -> None:
     """18.3: the end of an Assault Period: areas held, units kept or withdrawn, the next period's parameters."""
-    position, rules = _rules(args)
+    position, rules = siege_rules(args)
     data = rules.withdrawal(position)
-    if _dump(args, data):
+    if dump(args, data):
         return
     print("End of the Assault Period (18.3): the Romans hold " + (", ".join(data["roman_areas"]) or "no area")
           + (f"; newly: {', '.join(data['newly_roman'])}" if data["newly_roman"] else ""))
@@ -324,9 +200,9 @@ def cmd_withdrawal(args: argparse.Namespace) -> None:
 
 def cmd_stairways(args: argparse.Namespace) -> None:
     """The second 18.36: the Jews' new Gate Stairways and temporary, Ladder-marked Stairways."""
-    position, rules = _rules(args)
+    position, rules = siege_rules(args)
     data = rules.stairways(position)
-    if _dump(args, data):
+    if dump(args, data):
         return
     print("Gate Entry hexsides into Roman areas, now Stairways (18.36): "
           + (", ".join(g["hexside"] for g in data["gate_stairways"]) or "none"))
@@ -338,40 +214,31 @@ def cmd_stairways(args: argparse.Namespace) -> None:
     print(f"  record one in the {data['record']}")
 
 
-def add_siege_parser(sub, rules_parser) -> None:
-    """``toolkit siege SUBCOMMAND``; ``rules_parser`` is the CLI's ``_rules_parser`` (a position, ``--game``,
-    ``--json``)."""
+def add_siege(sub) -> None:
+    """``toolkit siege SUBCOMMAND``: the table answers (no position) and the procedures (a position, ``--game``,
+    ``--json``: :func:`toolkit.cli.common.rules_parser`)."""
     s = sub.add_parser("siege", help="The Siege of Jerusalem: the Missile Table column, mining, Replacements, "
                                      "Recovery, VP, Reserves, Multiple Attacks, Sallies, Ramps, repairs, "
                                      "the withdrawal, Stairways (docs/cli.md)")
     ssub = s.add_subparsers(dest="siege_command", required=True)
 
-    def table(name: str, help: str, func) -> argparse.ArgumentParser:
-        t = ssub.add_parser(name, help=help)
-        t.add_argument("--json", action="store_true")
-        t.set_defaults(func=func, position=None)
-        return t
-
-    def seed(t: argparse.ArgumentParser) -> None:
-        t.add_argument("--seed", type=int, help="draw the rolls not given with this seed (reproducible)")
-
-    t = table("missile-column", "the Missile Table column of a shot (13.2, 13.4)", cmd_missile_column)
+    t = table(ssub, "missile-column", "the Missile Table column of a shot (13.2, 13.4)", "cmd_missile_column")
     t.add_argument("--row", required=True, help="the target's row: clear, built_up, wall, bastion, testudo, ram, "
                                                 "artillery …")
     t.add_argument("--af", type=float, required=True, help="the shot's Attack Factors")
-    t = table("mining", "a Mining roll: the new shafts (19.2)", cmd_mining)
+    t = table(ssub, "mining", "a Mining roll: the new shafts (19.2)", "cmd_mining")
     t.add_argument("--week", type=int, required=True, help="the week of preparation (1-9)")
     t.add_argument("--completed", type=int, default=0, help="shafts completed by earlier rolls")
     t.add_argument("--roll", type=int, nargs=1, help="the Mining roll (one die)")
-    seed(t)
+    add_seed(t)
     t = rules_parser(ssub, "shafts", "a completed shaft: the hexes it undermines and their damage (19.21, 19.22)",
-                     cmd_shafts)
+                     "cmd_shafts")
     t.add_argument("--target", required=True, metavar="HEX", help="the shaft's target hex")
     t.add_argument("--engineering-roll", type=int, metavar="N", help="the Engineering roll (one die)")
     t.add_argument("--roll", type=int, nargs="+", metavar="N", help="one damage roll (two dice) per hex, in order")
-    seed(t)
-    t = table("replacements", "Replacements: Roman (18.5, 19.3) or Jewish (18.6), drawn from a position's dead pile",
-              cmd_replacements)
+    add_seed(t)
+    t = table(ssub, "replacements", "Replacements: Roman (18.5, 19.3) or Jewish (18.6), drawn from a position's dead pile",
+              "cmd_replacements")
     t.add_argument("--side", required=True, choices=["roman", "jewish"])
     t.add_argument("--position", help="a position: its dead pile counted and drawn from (needs --seed)")
     t.add_argument("--game", help="your game's folder, for a position of your own game")
@@ -380,16 +247,16 @@ def add_siege_parser(sub, rules_parser) -> None:
     t.add_argument("--drawn-weeks", type=int, help="Roman: the week of an earlier draw (only the difference, 19.3)")
     t.add_argument("--roman-areas", nargs="*", default=[], metavar="AREA",
                    help="Jewish without --position: the Areas the Romans control (18.6)")
-    seed(t)
-    t = rules_parser(ssub, "recovery", "the Recovery order of a side and each roll (17.1-17.3)", cmd_recovery)
+    add_seed(t)
+    t = rules_parser(ssub, "recovery", "the Recovery order of a side and each roll (17.1-17.3)", "cmd_recovery")
     t.add_argument("--side", required=True, choices=["roman", "jewish"])
     t.add_argument("--roll", nargs="+", metavar="UNIT=N", help="a unit's Recovery roll (one die)")
-    seed(t)
-    t = rules_parser(ssub, "vp", "the Jewish Victory Points of a position (18.9-18.94, 19.1)", cmd_vp)
+    add_seed(t)
+    t = rules_parser(ssub, "vp", "the Jewish Victory Points of a position (18.9-18.94, 19.1)", "cmd_vp")
     t.add_argument("--week", type=int, help="the week of preparation the assault was launched in (19.1)")
     t.add_argument("--redoubt", action="store_true", help="count Redoubt points (the end of the 5th Assault "
                                                           "Period, 18.93)")
-    t = table("reserves", "Reserve Activation in an Area (18.611, 18.612)", cmd_reserves)
+    t = table(ssub, "reserves", "Reserve Activation in an Area (18.611, 18.612)", "cmd_reserves")
     t.add_argument("--area", required=True)
     t.add_argument("--entered", action="store_true", help="Romans inside the Area: two dice (18.611)")
     t.add_argument("--night", action="store_true")
@@ -399,24 +266,27 @@ def add_siege_parser(sub, rules_parser) -> None:
     t.add_argument("--activated-before", type=int, default=0, help="Reserves the Area released before (18.612)")
     t.add_argument("--roll", type=int, nargs="+", metavar="N", help="the Activation roll (one die each)")
     t.add_argument("--unit-rolls", type=int, nargs="+", metavar="N", help="one die per released unit (its type)")
-    seed(t)
+    add_seed(t)
     t = rules_parser(ssub, "multiple-attacks", "11.9: what units under Multiple Attack markers must or may attack; "
                                                "with --attack, the markers that attack removes and gives",
-                     cmd_multiple_attacks)
+                     "cmd_multiple_attacks")
     t.add_argument("--attack", nargs="+", metavar="UNIT", help="the units of the attack about to be resolved")
-    t = rules_parser(ssub, "sally", "11.14: a Gate's Sally and the counterattacks it allows", cmd_sally)
+    t = rules_parser(ssub, "sally", "11.14: a Gate's Sally and the counterattacks it allows", "cmd_sally")
     t.add_argument("--gate", required=True, metavar="HEX")
-    t = rules_parser(ssub, "ramps", "18.81, 19.4: where the Roman may build his Ramp; --build judges one", cmd_ramps)
+    t = rules_parser(ssub, "ramps", "18.81, 19.4: where the Roman may build his Ramp; --build judges one", "cmd_ramps")
     t.add_argument("--week", type=int, required=True, help="the week of preparation (1-9, 19.1)")
     t.add_argument("--build", nargs="+", metavar="HEX:TOWARD", help="Ramp hexes and the Elevated Hex each climbs")
     t.add_argument("--period", help="the Assault Period about to start (default: from the position's turn)")
-    t = rules_parser(ssub, "repairs", "19.6: the Jewish Repair roll and the damage it removes", cmd_repairs)
+    t = rules_parser(ssub, "repairs", "19.6: the Jewish Repair roll and the damage it removes", "cmd_repairs")
     t.add_argument("--week", type=int, required=True, help="the week of preparation the roll is made in (1-9)")
     t.add_argument("--roll", type=int, nargs=1, metavar="N", help="the Repair roll (two dice)")
     t.add_argument("--repair", nargs="+", metavar="HEX=N", help="the damage points removed from each hex")
     t.add_argument("--delay", action="store_true", help="the extra roll for a week of delay after a shaft (19.6)")
     t.add_argument("--period", help="the Assault Period about to start (default: from the position's turn)")
-    seed(t)
+    add_seed(t)
     rules_parser(ssub, "withdrawal", "18.3: the end of an Assault Period: areas, withdrawals, next parameters",
-                 cmd_withdrawal)
-    rules_parser(ssub, "stairways", "18.36 (second): the Jews' new Gate and temporary Stairways", cmd_stairways)
+                 "cmd_withdrawal")
+    rules_parser(ssub, "stairways", "18.36 (second): the Jews' new Gate and temporary Stairways", "cmd_stairways")
+
+
+PARSERS = {"siege": add_siege}
