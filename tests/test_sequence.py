@@ -126,3 +126,19 @@ def test_the_siege_demonstration_ends_with_its_assault_period():
         next_phase(at(demo, "AP I/7", "jewish", "melee"))
     assert over.value.rule == "18.1"
     assert phase_answer(at(demo, "AP I/7", "roman", "melee"))["next"]["phase"] == "recovery"
+
+
+def test_toolkit_phase_says_the_next_player_turn_or_the_games_end(capsys, jer, tmp_path):
+    from toolkit.cli import main
+
+    def phase(position) -> str:
+        path = tmp_path / "p.yaml"
+        path.write_text(__import__("yaml").safe_dump(position.to_file().model_dump(mode="json")))
+        assert main(["phase", str(path)]) == 0
+        return capsys.readouterr().out.splitlines()[-1].strip()
+
+    assert phase(at(jer, "June I", "arab", "road", phases_done="overland")) == (
+        "next: Overland Movement Phase (turn June II, a new player turn: jewish), or Road Movement Phase (the "
+        "phases of a player turn in any order)")
+    assert phase(at(jer, "June IV", "jewish", "road", phases_done="overland")) == (
+        "next: none, the game ends: the game ends after the Jewish player turn of June IV (3.1, 3.5)")

@@ -175,7 +175,13 @@ def cmd_phase(args: argparse.Namespace) -> None:
     for n in data["notes"]:
         print(f"  [{n['rule']}] {n['text']}")
     nxt = data["next"]
-    print(f"  next: {nxt['name']}" + (" of the next player turn" if nxt["new_player_turn"] else ""))
+    if nxt["game_over"]:
+        print(f"  next: none, {nxt['name']}")
+        return
+    turn = f"turn {nxt['turn']}, " if nxt["turn"] != position.turn else ""
+    whose = f" ({turn}a new player turn: {nxt['side']})" if nxt["new_player_turn"] else ""
+    others = "".join(f", or {o['name']} (the phases of a player turn in any order)" for o in nxt["others"])
+    print(f"  next: {nxt['name']}{whose}{others}")
 
 
 def add_moves(sub) -> None:
