@@ -77,7 +77,7 @@ def test_a_combat_replayed_with_its_rolls_and_choices_gives_the_same_position(co
 
 def test_a_replayed_combat_may_not_draw_beyond_its_record(combats):
     before, action, _ = next(c for c in combats if c[1].rolls)
-    with pytest.raises(IllegalAction, match="needs more rolls than the 1 recorded"):
+    with pytest.raises(IllegalAction, match="needs more rolls than the 1 given"):
         apply(before, replace(action, rolls=action.rolls[:1], choices=action.choices or (0,))) \
             if len(action.rolls) > 1 else apply(before, replace(action, rolls=(), choices=(0,)))
 

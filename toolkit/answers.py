@@ -297,3 +297,25 @@ def _next_json(position: Position) -> dict[str, Any]:
     return {"phase": first.phase, "turn": first.turn, "side": first.side, "name": spec.phase_name(first.phase),
             "new_player_turn": sequence.new_player_turn(position, first), "game_over": None,
             "others": [{"phase": o.phase, "name": spec.phase_name(o.phase)} for o in others]}
+
+
+def combat_answer(position: Position, attackers: Sequence[str], defenders: Sequence[str], kind: str | None = None,
+                  rolls: Sequence[int] = (), choices: Sequence[int] = (), seed: int | None = None) -> dict[str, Any]:
+    """``toolkit combat --json``: one whole combat as an action (:mod:`toolkit.game.actions`), every consequence
+    applied by the game's ``resolve``: the action as made (its rolls and choices), the notes with their rules, and
+    the position after with its check.  The dice are ``rolls`` (those thrown at the table) and the choices
+    ``choices`` (numbers of the options offered, in order), or both drawn from ``seed``."""
+    import random
+
+    from .game.actions import Action, apply
+
+    require_units(position, position.source, [*attackers, *defenders])
+    if seed is not None and (rolls or choices):
+        raise ValueError("--seed draws the rolls and choices: give either --seed or --roll / --choose")
+    action = Action("combat", tuple(attackers), None, tuple(defenders), {"kind": kind} if kind else {},
+                    tuple(rolls), tuple(choices))
+    out = apply(position, action, None if seed is None else random.Random(seed))
+    return {"action": out.action.to_json(), "text": out.action.text(), "notes": out.notes,
+            "after": {"position": out.position.to_file().model_dump(mode="json", exclude_defaults=True),
+                      "check": check_answer(out.position)}}
+

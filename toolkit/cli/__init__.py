@@ -24,7 +24,7 @@ ROOMS = (*FAMILIES, siege_tables)   # where the commands' functions are
 
 #: The sub-commands in the order ``toolkit --help`` lists them.
 COMMANDS = ("maps", "hex", "los", "seen", "render", "moves", "check", "victory", "fire", "odds", "supply", "place",
-            "railhead", "command", "zoc", "siege", "phase", "control", "actions", "advance", "retreat", "vmod",
+            "railhead", "command", "zoc", "siege", "phase", "combat", "control", "actions", "advance", "retreat", "vmod",
             "vsav", "new", "serve", "import-vmod", "schema")
 
 

@@ -69,6 +69,18 @@ def status_stream(output):
     return sys.stderr if output == STDOUT else sys.stdout
 
 
+def write_position_data(output: str, data: dict) -> None:
+    """Write a position's file form (``Position.to_file`` as JSON data) to ``output`` as YAML, atomically, and say
+    so."""
+    import yaml
+
+    from ..fileio import write_atomic
+
+    written_verb = verb(output)
+    write_atomic(output, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    print(f"{written_verb} {output}", file=status_stream(output))
+
+
 def rules_parser(sub, name: str, help: str, func: str, svg: str | None = None) -> argparse.ArgumentParser:
     """A rules command: a position file or VASSAL save, ``--game``, ``--json`` and, given ``svg``, ``--svg``;
     ``func`` names the command's function (:func:`command`)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import game_command, load_position, print_json, rules_parser
+from .common import game_command, load_position, print_json, rules_parser, write_position_data
 
 #: ``toolkit check GAME.vlog``'s exit status for each verdict (docs/cli.md).
 LOG_VERDICT_STATUS = {"legal": 0, "illegal": 1, "not proven": 3}
@@ -184,6 +184,28 @@ def cmd_phase(args: argparse.Namespace) -> None:
     print(f"  next: {nxt['name']}{whose}{others}")
 
 
+def cmd_combat(args: argparse.Namespace) -> None:
+    """One whole combat made as an action: the game's resolve with the rolls and choices given (or drawn from a
+    seed), every consequence applied, the position after and its check."""
+    from ..answers import combat_answer
+
+    position, _ = game_command(args)
+    data = combat_answer(position, args.attack, args.defend, args.kind, args.roll, args.choose, args.seed)
+    if args.output:
+        write_position_data(args.output, data["after"]["position"])
+    if args.json:
+        print_json(data)
+        return
+    made = data["action"]
+    print(data["text"] + (f"; choices {' '.join(map(str, made['choices']))}" if made.get("choices") else ""))
+    for n in data["notes"]:
+        print(f"  [{n['rule']}] {n['text']}" if n.get("rule") else f"  {n['text']}")
+    check = data["after"]["check"]
+    print(f"position after the combat: {'legal' if check['legal'] else 'NOT LEGAL'} (toolkit check)")
+    for v in check["violations"]:
+        print(f"  {v['message']}")
+
+
 def add_moves(sub) -> None:
     """``toolkit moves POSITION UNIT``."""
     s = sub.add_parser("moves", help="legal moves of a unit or stack in a position")
@@ -260,5 +282,22 @@ def add_phase(sub) -> None:
                                "(game.yaml phases; the Siege 4.1-4.3)", "cmd_phase")
 
 
+def add_combat(sub) -> None:
+    """``toolkit combat POSITION --attack UNIT... --defend UNIT... [--roll N...] [--choose I...] [--seed S]``."""
+    s = rules_parser(sub, "combat", "make one whole combat: the game's result for the rolls given (or drawn from "
+                                    "--seed), every consequence applied with its rule, the position after (-o)",
+                     "cmd_combat")
+    s.add_argument("--attack", nargs="+", required=True, metavar="UNIT")
+    s.add_argument("--defend", nargs="+", required=True, metavar="UNIT")
+    s.add_argument("--kind", help="the kind of combat where the game has several (Jerusalem!: barrage, first_fire, "
+                                  "terrorist; No Prisoners: rcrt, mocrt; the Siege: melee, missile); default the "
+                                  "phase's own")
+    s.add_argument("--roll", nargs="+", type=int, default=[], metavar="N", help="the dice thrown, in order")
+    s.add_argument("--choose", nargs="+", type=int, default=[], metavar="I",
+                   help="each choice the result gives, by the number of the option (the error lists them)")
+    s.add_argument("--seed", type=int, help="draw the rolls and choices from this seed instead")
+    s.add_argument("-o", "--output", metavar="POSITION.yaml", help="write the position after the combat")
+
+
 PARSERS = {"moves": add_moves, "check": add_check, "victory": add_victory, "fire": add_fire, "odds": add_odds,
-           "phase": add_phase}
+           "phase": add_phase, "combat": add_combat}

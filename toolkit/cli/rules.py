@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import draw_or_dump, game_command, print_json, rules_parser, status_stream, verb
+from .common import draw_or_dump, game_command, print_json, rules_parser, write_position_data
 
 
 def cmd_supply(args: argparse.Namespace) -> None:
@@ -156,14 +156,7 @@ def cmd_retreat(args: argparse.Namespace) -> None:
     data = retreat_answer(position, args.units, args.from_attack_hex, args.attackers or (), args.hexes, args.result,
                           args.apply)
     if args.output:
-        import yaml
-
-        from ..fileio import write_atomic
-
-        text = yaml.safe_dump(data["after"]["position"], sort_keys=False, allow_unicode=True)
-        written_verb = verb(args.output)
-        write_atomic(args.output, text)
-        print(f"{written_verb} {args.output}", file=status_stream(args.output))
+        write_position_data(args.output, data["after"]["position"])
 
     def layers(at):
         from ..render import Highlight

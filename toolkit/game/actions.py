@@ -183,7 +183,8 @@ class _Draws:
         """One die of ``sides`` sides."""
         if self.replay:
             if len(self.rolls) >= len(self.given_rolls):
-                raise IllegalAction(None, f"the combat needs more rolls than the {len(self.given_rolls)} recorded")
+                raise IllegalAction(None, f"the combat needs more rolls than the {len(self.given_rolls)} given "
+                                          f"(roll {len(self.rolls) + 1}: a die of {sides} sides)")
             value = self.given_rolls[len(self.rolls)]
             if not 1 <= value <= sides:
                 raise IllegalAction(None, f"a roll of {value} on a die of {sides} sides")
@@ -198,8 +199,9 @@ class _Draws:
             raise IllegalAction(None, f"{what}: nothing to choose from")
         if self.replay:
             if len(self.choices) >= len(self.given_choices):
+                listed = ", ".join(f"{i}={o}" for i, o in enumerate(options[:20]))
                 raise IllegalAction(None, f"{what}: the combat needs more choices than the {len(self.given_choices)} "
-                                          "recorded")
+                                          f"given (choice {len(self.choices) + 1}, by its number: {listed})")
             index = self.given_choices[len(self.choices)]
             if not 0 <= index < len(options):
                 raise IllegalAction(None, f"{what}: choice {index} of {len(options)} options")
