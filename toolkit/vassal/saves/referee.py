@@ -1,0 +1,225 @@
+"""The referee of a replayed log for what is not a move: the turn tracker, and each unit's counter, flags and spent.
+
+:func:`toolkit.vassal.saves.replay.check_log` judges the moves; a :class:`Referee` judges every other change the log
+makes to a unit or to the turn, and keeps, besides the log's own positions, what the rules say the log got wrong:
+
+* the turn tracker must go to the next phase of the sequence of play, exactly
+  :func:`toolkit.game.play.next_phase` of the position before (turn, phase, phasing side); after the game's end no
+  phase follows.  Anything else is illegal by the sequence of play's rule (the phase's ``rule`` in ``game.yaml``);
+* no rule turns one counter into another (a flip of a two-sided counter is the game's ``back_flag``, a flag, not
+  another counter): a unit whose counter changes is illegal;
+* ``spent`` (movement points used this phase) never goes down within a phase (only a new phase resets it); it may
+  grow in a step where the unit moved, to no less than the cheapest cost of its move from where it began the
+  phase plus what it had spent then (a log that does not write ``spent`` is not judged by it: the move is judged
+  from the phase start all the same); grown without a move it is not proven;
+* a flag the game takes off only at a moment of the sequence of play (``game.yaml`` ``flags_cleared``) and that
+  disappears at another time is illegal; a flag the phase change clears and that the log keeps is illegal; the
+  flag a phase gives the units that move in it (``moved_flag``) is set by the move; any other flag set or cleared
+  with no recorded action is not proven.
+
+What the referee finds illegal does not become the truth: the position it judges later moves with
+(:meth:`Referee.effective`) keeps the counter, flags and spent the rules say the unit has (a disrupted unit whose
+flag a log cleared still may not move), and the moved flag of a unit whose move the log did not mark.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ...game import Game, Position
+from ...game.position import Unit
+
+SEQUENCE = "sequence of play"   # the rule cited when a game's phase names no rule of its own
+COUNTER = "counter"             # no rule number: no rule turns one counter into another
+
+
+@dataclass
+class Ruling:
+    """A change other than a move that the referee could not accept: ``illegal`` (with the rule) or not proven."""
+
+    step: int
+    what: str
+    units: list[str]
+    rule: str | None
+    reason: str
+    illegal: bool = True
+
+    def json(self) -> dict[str, Any]:
+        return {"step": self.step, "what": self.what, "units": self.units, "rule": self.rule, "reason": self.reason}
+
+
+class Referee:
+    """Judges the tracker and the units' counters, flags and spent step by step; keeps the rules' version of what
+    the log changed illegally (see the module doc)."""
+
+    def __init__(self, game: Game, start: Position):
+        self.spec = game.spec
+        self.rulings: list[Ruling] = []
+        self.last: dict[str, Unit] = {u.id: u for u in start.units}   # each unit as the log last showed it
+        self.extra: dict[str, dict[str, Any]] = {}   # uid -> what the rules keep: flags (added), spent, counter
+
+    # -- the position the rules say the log shows
+    def effective(self, pos: Position) -> Position:
+        """``pos`` with what the referee keeps put back: flags the log cleared illegally (or never set), spent it
+        lowered, the counter it swapped."""
+        if not self.extra:
+            return pos
+        changes = {}
+        for uid, ov in self.extra.items():
+            u = pos.by_id.get(uid)
+            if u is not None:
+                changes[uid] = replace(u, flags=u.flags | ov.get("flags", frozenset()),
+                                       spent=ov.get("spent", u.spent), counter=ov.get("counter", u.counter))
+        return pos.moved(changes) if changes else pos
+
+    def _keep(self, uid: str, **what: Any) -> None:
+        ov = self.extra.setdefault(uid, {})
+        if "flags" in what:
+            ov["flags"] = ov.get("flags", frozenset()) | what.pop("flags")
+        for k, v in what.items():
+            ov.setdefault(k, v)
+
+    # -- the sequence of play
+    def describe(self, pos: Position) -> str:
+        """A position's turn, phase and phasing side in words."""
+        return f"{pos.turn}, {self.spec.phase_name(pos.phase)} ({pos.phasing_side})"
+
+    def phase_rule(self, phase: str) -> str:
+        """The rule of the sequence of play a phase belongs to (``game.yaml`` phase ``rule``)."""
+        info = self.spec.phase_info.get(phase)
+        return info.rule if info is not None and info.rule else SEQUENCE
+
+    def phase_change(self, step: int, before: Position, after: Position) -> Position | None:
+        """Judge a change of the turn tracker (``next_phase`` of the position before); the next phase's position
+        (None after the game's end)."""
+        from ...game.play import next_phase
+        try:
+            expected = next_phase(before)
+        except ValueError as err:   # GameOver is a ValueError: no phase follows
+            self.rulings.append(Ruling(step, "turn tracker", [], self.phase_rule(before.phase),
+                                       f"the turn tracker went from {self.describe(before)} to "
+                                       f"{self.describe(after)}, but no phase follows: {err}"))
+            return None
+        key = (expected.turn, expected.phase, expected.phasing_side)
+        if key != (after.turn, after.phase, after.phasing_side):
+            self.rulings.append(Ruling(step, "turn tracker", [], self.phase_rule(expected.phase),
+                                       f"the turn tracker went from {self.describe(before)} to "
+                                       f"{self.describe(after)}; the next phase is {self.describe(expected)}"))
+        return expected
+
+    # -- the units
+    def units(self, step: int, after: Position, moved: dict[str, float | None],
+              boundary: Position | None = None) -> None:
+        """Judge every unit's counter, flags and spent in ``after`` against the log's last state of it (a unit
+        hidden or removed meanwhile included) -- at a change of phase, against ``boundary``, the next phase's
+        position ``next_phase`` gives.  ``moved``: the units that moved in the step, each with the least
+        ``spent`` its move allows (None when the move was not judged legal)."""
+        phase = self.spec.phase_info.get(after.phase)
+        moved_flag = getattr(phase, "moved_flag", None) if phase is not None else None
+        expected = boundary.by_id if boundary is not None else None
+        for a in after.units:
+            b = self.last.get(a.id)
+            self.last[a.id] = a
+            if b is None:
+                continue
+            e = expected.get(a.id, b) if expected is not None else b
+            self._counter(step, a, b)
+            self._spent(step, a, e, moved, expected is not None)
+            self._flags(step, a, b, e, moved_flag if a.id in moved else None, after.phase, expected is not None)
+
+    def _counter(self, step: int, a: Unit, b: Unit) -> None:
+        if a.counter.id != b.counter.id:
+            self.rulings.append(Ruling(step, "counter", [a.id], COUNTER,
+                                       f"{a.id}'s counter changed from {b.counter.id} to {a.counter.id}: no rule "
+                                       f"turns one counter into another"))
+            self._keep(a.id, counter=b.counter)
+
+    def _spent(self, step: int, a: Unit, e: Unit, moved: dict[str, float | None], boundary: bool) -> None:
+        """``spent``: never down within a phase; up only by a move, to no less than its cost."""
+        if a.spent < e.spent:
+            self.rulings.append(Ruling(step, "spent", [a.id], "MP",
+                                       f"{a.id}'s movement points spent this phase went from {_mp(e.spent)} to "
+                                       f"{_mp(a.spent)}: they never go down within a phase (only a new phase "
+                                       f"starts afresh)"))
+            self._keep(a.id, spent=self.effective_spent(a.id, e.spent))
+        elif a.spent > e.spent:
+            if a.id not in moved:
+                when = "at the change of phase (a new phase starts with none spent)" if boundary else \
+                    "with no move or recorded action"
+                self.rulings.append(Ruling(step, "spent", [a.id], None, f"{a.id}'s movement points spent went from "
+                                           f"{_mp(e.spent)} to {_mp(a.spent)} {when}", illegal=False))
+            elif moved[a.id] is not None and a.spent < moved[a.id]:
+                self.rulings.append(Ruling(step, "spent", [a.id], "MP",
+                                           f"{a.id}'s movement points spent this phase are {_mp(a.spent)} after "
+                                           f"its move, less than the {_mp(moved[a.id])} the cheapest way there "
+                                           f"costs with what it had spent when the phase began"))
+                self._keep(a.id, spent=moved[a.id])
+
+    def effective_spent(self, uid: str, spent: float) -> float:
+        """The spent the referee keeps for a unit (its own if it keeps one, else ``spent``)."""
+        return self.extra.get(uid, {}).get("spent", spent)
+
+    def _flags(self, step: int, a: Unit, b: Unit, e: Unit, moved_flag: str | None, phase: str,
+               boundary: bool) -> None:
+        """Flags cleared or set (see the module doc); ``b`` the log's last state of the unit, ``e`` what it should
+        be now (``b``, or at a change of phase what ``next_phase`` gives)."""
+        cleared_at = getattr(self.spec, "flags_cleared", {}) or {}
+        for f in sorted(e.flags - a.flags):
+            when = cleared_at.get(f)
+            if when is None:
+                self.rulings.append(Ruling(step, "flag", [a.id], None, f"{a.id}'s flag {f} was cleared with no "
+                                           f"recorded action", illegal=False))
+                continue
+            where = "at a change of phase that does not clear it" if boundary else "within a phase"
+            self.rulings.append(Ruling(step, "flag", [a.id], self.phase_rule(phase),
+                                       f"{a.id}'s flag {f} was cleared {where} ({self.spec.phase_name(phase)}); "
+                                       f"the game clears it only at {_moment(when)}"))
+            self._keep(a.id, flags=frozenset({f}))
+        for f in sorted(a.flags - e.flags):
+            if f == moved_flag and not boundary:
+                continue
+            if boundary and f in b.flags:
+                self.rulings.append(Ruling(step, "flag", [a.id], self.phase_rule(phase),
+                                           f"{a.id} keeps its flag {f} past the change of phase; it comes off at "
+                                           f"{_moment(cleared_at.get(f, 'phase_end'))}"))
+                continue
+            self.rulings.append(Ruling(step, "flag", [a.id], None, f"{a.id}'s flag {f} was set with no recorded "
+                                       f"action", illegal=False))
+        if moved_flag and moved_flag not in a.flags and not boundary:
+            self._keep(a.id, flags=frozenset({moved_flag}))   # the log did not mark the move: the rules do
+
+    def new_phase(self, expected: Position | None, after: Position) -> None:
+        """Entering a phase: what the referee keeps is what the next phase's position (``expected``, computed from
+        the referee's own position) has and the log's does not -- among what it kept before."""
+        if expected is None:
+            return
+        kept: dict[str, dict[str, Any]] = {}
+        for uid, ov in self.extra.items():
+            e, a = expected.by_id.get(uid), after.by_id.get(uid)
+            if e is None or a is None:
+                kept[uid] = ov
+                continue
+            new: dict[str, Any] = {}
+            flags = (e.flags - a.flags) & ov.get("flags", frozenset())
+            if flags:
+                new["flags"] = flags
+            if e.spent > a.spent:
+                new["spent"] = e.spent
+            if "counter" in ov and e.counter.id != a.counter.id:
+                new["counter"] = ov["counter"]
+            if new:
+                kept[uid] = new
+        self.extra = kept
+
+
+def _mp(x: float) -> str:
+    return f"{x:g}"
+
+
+def _moment(when: str) -> str:
+    """A ``flags_cleared`` moment in words."""
+    words = {"phase_end": "the end of a phase", "player_turn_end": "the end of a player turn",
+             "turn_end": "the end of a turn"}
+    if when in words:
+        return words[when]
+    return f"the start of the {when.removesuffix('_player_turn_start')} player turn"
