@@ -427,3 +427,15 @@ def test_8_6_a_every_terrain_but_clear_costs_more_than_1_mp(tables):
     assert mv["sources"]["clear"].startswith("8.6A")
     for t in mv["reconstructed"]:
         assert "reconstructed" in mv["sources"][t], t
+
+
+def test_flags_cleared(game):
+    # The flags the sequence of play takes off again, and when (8.1 C, 8.3 A, 8.8 B, 10.6 B, 11.4 C, 11.10 B,
+    # 11.11 C, 20.2 B); the others are states (out_of_supply, with_lawrence) or last the game (flipped).
+    spec = game.spec
+    assert spec.flags_cleared == {"moved": "phase_end", "strategic_moved": "phase_end", "disengaged": "phase_end",
+                                  "rail_moved": "turn_end", "amphibious_moved": "turn_end", "attacked": "phase_end",
+                                  "command_bonus_used": "phase_end", "used_first_combat": "player_turn_end",
+                                  "used_second_combat": "player_turn_end"}
+    assert set(spec.flags) - set(spec.flags_cleared) == {"out_of_supply", "with_lawrence", "flipped"}
+    assert spec.eliminated_box == "replaceable"                       # 14.2 A

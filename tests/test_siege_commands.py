@@ -120,7 +120,9 @@ def test_recovery_order_and_rolls(capsys, pile):
     data = answer(capsys, "siege", "recovery", pile, "--side", "roman", "--roll", "hq=2", "a=6", "b=4", "c=5")
     assert data["order"] == ["hq", "c", "b", "a"]                                     # 17.1: HQ, then BB19, BB20, KK30
     assert [(u["unit"], u["final"], u["outcome"]) for u in data["units"]] == [
-        ("hq", 2, "fresh"), ("c", 5, "disrupted"), ("b", 4, "fresh"), ("a", 6, "disrupted")]   # vs 5, 3, 4, 5
+        ("hq", 2, "fresh"), ("c", 6, "disrupted"), ("b", 5, "disrupted"), ("a", 6, "disrupted")]   # vs 5, 3, 4, 5
+    # c and b stand 21 and 20 hexes from their only HQ, Disrupted (8 hexes, 5.11): out of CC, +1 each (5.12)
+    assert [[m["id"] for m in u["modifiers"]] for u in data["units"]] == [[], ["not_in_cc"], ["not_in_cc"], []]
     seeded = answer(capsys, "siege", "recovery", pile, "--side", "roman", "--seed", "7")
     assert seeded == answer(capsys, "siege", "recovery", pile, "--side", "roman", "--seed", "7")
     assert all(1 <= u["roll"] <= 6 for u in seeded["units"])

@@ -149,7 +149,7 @@ def test_3_3_a_legion_ends_its_first_movement_phase_within_ten_hexes_of_its_hq()
 def test_control_command(capsys, tmp_path):
     demo = Path("modules/siege-of-jerusalem/scenarios/demonstration.yaml").read_text(encoding="utf-8")
     path = tmp_path / "nc.yaml"
-    path.write_text(demo.replace("params: {}", 'params: {roman_areas: "New City"}'), encoding="utf-8")
+    path.write_text(demo.replace("params: {", 'params: {roman_areas: "New City", ', 1), encoding="utf-8")
     assert main(["control", str(path), "--json", "--svg", str(tmp_path / "c.svg")]) in (0, None)
     data = json.loads(capsys.readouterr().out)
     assert data == control_json(control(load_game_position(path)))

@@ -8,14 +8,15 @@ supply, command, check and victory); none adds a rule.  Bad input raises the too
 from __future__ import annotations
 
 import re
+from inspect import signature
 from typing import Any, Sequence
 
-from .game import Game, GameDataError, Position, stacking
+from .game import Game, GameDataError, Position, sequence, stacking
 from .game.schema import ALLOWS
 from .game.moves import MoveResult, labelled_paths
 from .game.retreat import apply_retreats
 from .game.violations import check_json
-from .games import has_rules, rule, rules_for, side_reach
+from .games import has_rules, require_units, rule, rules_for, search_moves, side_reach
 from .hexgrid import Hex, HexNameError
 from .los import Convention, LosEngine, LosResult
 from .los.explain import map_obstacles, result_json
@@ -69,15 +70,6 @@ class Rules:
             raise
 
 
-def require_units(position: Position, label: str, ids: Sequence[str]) -> None:
-    """A clear error for unit ids the position does not have (``label`` names the position to the user)."""
-    unknown = [u for u in ids if u not in position.by_id]
-    if unknown:
-        some = list(position.by_id)
-        listed = ", ".join(some[:25]) + (f" … ({len(some)} in all)" if len(some) > 25 else "")
-        raise ValueError(f"{label}: no unit {', '.join(map(repr, unknown))}; units: {listed}")
-
-
 def hex_json(cmap: CompiledMap, text: str) -> dict[str, Any]:
     """The stable JSON description of one hex (see docs/cli.md)."""
     h = cmap.resolve(text)
@@ -94,21 +86,6 @@ def hex_json(cmap: CompiledMap, text: str) -> dict[str, Any]:
         "neighbors": [cmap.name(n) for n in neighbors],
         "hexsides": {cmap.name(n): dict(cmap.hexside(h, n)) for n in neighbors if cmap.hexside(h, n)},
     }
-
-
-def search_moves(position: Position, label: str, unit_ids: Sequence[str], pickup: Sequence[str] = (),
-                 terrorist: bool = False, enter: str | None = None, kind: str | None = None) -> MoveResult:
-    """The game's legal-move search for the named units moving together (``kind`` for games with several kinds
-    of movement, No Prisoners 8.1, 8.8); unknown unit ids are refused naming ``label``."""
-    require_units(position, label, [*unit_ids, *pickup])
-    game_id = position.game.spec.id
-    if kind is not None:
-        known = getattr(rules_for(position.game), "MOVE_OPTIONS", {}).get("kinds", [])
-        if kind not in known:
-            raise ValueError(f"kind {kind!r}: {game_id} has " + (f"the kinds of movement {', '.join(known)}; give one"
-                                                                  if known else "one kind of movement; drop kind"))
-    kinds = {"kind": kind} if kind else {}
-    return rule(position.game, "moves")(position, list(unit_ids), list(pickup), terrorist, enter, **kinds)
 
 
 def moves_json(position: Position, unit_ids: Sequence[str], result: MoveResult) -> dict[str, Any]:
@@ -278,8 +255,10 @@ def retreat_answer(position: Position, unit_ids: Sequence[str], attack_hex: str 
         raise ValueError("--attackers / --from-attack-hex: give the enemy units of the combat (on the map), or "
                          "the hex they attacked from")
     rules = Rules(position.game)
-    found = rules.retreat(position, list(unit_ids), sorted({u.hex for u in enemy}, key=cmap.name), hexes=hexes,
-                          result=result)
+    hook = rules.retreat
+    named = {"attackers": [u.id for u in enemy]} if "attackers" in signature(hook).parameters else {}
+    found = hook(position, list(unit_ids), sorted({u.hex for u in enemy}, key=cmap.name), hexes=hexes,
+                 result=result, **named)   # a game whose result marks the attackers (Jerusalem! 9.8.2) names them
     data = rules.retreat_json(found)
     if apply is not None:
         going = [f.unit.id for f in found.units if f.destinations]
@@ -294,15 +273,27 @@ def retreat_answer(position: Position, unit_ids: Sequence[str], attack_hex: str 
 
 def phase_answer(position: Position) -> dict[str, Any]:
     """``toolkit phase --json``: the position's phase with its name, rule and the side whose it is, what it allows
-    (``game.yaml`` ``phases[].allows``, :data:`toolkit.game.schema.ALLOWS`), the game's notes on what the phasing
-    player does now (its ``phase_notes`` when it has them) and the next phase."""
+    the phasing side (``game.yaml`` ``phases[].allows``, :data:`toolkit.game.schema.ALLOWS`), the game's notes on
+    what the phasing player does now (its ``phase_notes`` when it has them) and what comes next in the sequence
+    of play (:mod:`toolkit.game.sequence`): the next phase (``others``: the phases the player may choose instead,
+    where they come in any order), whether it begins a new player turn, or the game's end with its rule."""
     spec = position.game.spec
     info = spec.phase_info.get(position.phase)
     notes = getattr(rules_for(position.game), "phase_notes", None) if has_rules(position.game) else None
-    i = spec.phases.index(position.phase)
-    after = spec.phases[(i + 1) % len(spec.phases)]
     return {"phase": position.phase, "name": spec.phase_name(position.phase), "rule": info.rule if info else None,
-            "phasing_side": position.phasing_side, "allows": [{"id": a, "text": ALLOWS[a]}
-                                                              for a in spec.phase_allows(position.phase)],
-            "notes": notes(position) if notes else [],
-            "next": {"phase": after, "name": spec.phase_name(after), "new_player_turn": i + 1 == len(spec.phases)}}
+            "phasing_side": position.phasing_side,
+            "allows": [{"id": a, "text": ALLOWS[a]} for a in spec.phase_allows(position.phase, position.phasing_side)],
+            "notes": notes(position) if notes else [], "next": _next_json(position)}
+
+
+def _next_json(position: Position) -> dict[str, Any]:
+    """What follows the position's phase (see :func:`phase_answer`)."""
+    spec = position.game.spec
+    over = sequence.game_over(position)
+    if over is not None:
+        return {"phase": None, "turn": None, "side": None, "new_player_turn": False,
+                "name": f"the game ends: {over}", "game_over": {"reason": over.reason, "rule": over.rule}}
+    first, *others = sequence.successors(position)
+    return {"phase": first.phase, "turn": first.turn, "side": first.side, "name": spec.phase_name(first.phase),
+            "new_player_turn": sequence.new_player_turn(position, first), "game_over": None,
+            "others": [{"phase": o.phase, "name": spec.phase_name(o.phase)} for o in others]}

@@ -1,4 +1,5 @@
-"""A position after one step of play: a legal move made, a phase entered, a unit placed freely (setting up).
+"""A position after one step of play: a legal move made, a phase entered, a unit placed freely (setting up); the
+next phase of the sequence of play is :func:`toolkit.game.sequence.next_phase` (re-exported here).
 
 Nothing here judges a move: :func:`make_move` takes the destination the game's own legal-move search found
 (:func:`toolkit.answers.search_moves`) and only moves the pieces there, as the search said they move.
@@ -11,22 +12,26 @@ from typing import Sequence
 from ..hexgrid import Hex
 from .moves import Destination, MoveResult
 from .position import Position, Unit
+from .sequence import GameOver, next_phase  # noqa: F401  (the sequence of play, re-exported)
 
 
 def make_move(position: Position, result: MoveResult, dest: Destination, unit_ids: Sequence[str],
               pickup: Sequence[str] = ()) -> Position:
     """``position`` with the move to ``dest`` made: every unit the search says moves (``result.moving``: the named
     units, those bound to move along, the picked-up and carried ones) and whatever they carry go to the hex; the
-    units that moved on their own spend the move's cost (``spent``, movement points used this phase); picked-up
-    units ride with the first named unit (``carried_by``)."""
+    units that moved on their own spend the move's cost (``spent``, movement points used this phase) and every moving
+    unit gets the phase's ``moved_flag`` when the game has one (*Jerusalem!* 3.2, 7.2); picked-up units ride with
+    the first named unit (``carried_by``)."""
     moving = _with_cargo(position, [*(result.moving or unit_ids), *pickup])
     riders = set(pickup) | {u for u in moving if position.by_id[u].carried_by in moving}
+    info = position.game.spec.phase_info.get(position.phase)
+    marked = frozenset([info.moved_flag]) if info is not None and info.moved_flag else frozenset()
     changes: dict[str, Unit] = {}
     for uid in moving:
         u = position.by_id[uid]
         carrier = unit_ids[0] if uid in pickup else u.carried_by
         spent = u.spent if uid in riders else u.spent + dest.mp
-        changes[uid] = replace(u, hex=dest.hex, box=None, carried_by=carrier, spent=spent)
+        changes[uid] = replace(u, hex=dest.hex, box=None, carried_by=carrier, spent=spent, flags=u.flags | marked)
     return position.moved(changes)
 
 
@@ -44,30 +49,6 @@ def enter_phase(position: Position, phase: str) -> Position:
     side = position.game.spec.phase_side(phase) or position.phasing_side
     return replace(position, phase=phase, phasing_side=side,
                    units=tuple(replace(u, spent=0.0) if u.spent else u for u in position.units))
-
-
-def next_phase(position: Position) -> Position:
-    """``position`` in the phase after its own, in the game's order (:func:`enter_phase`): after the last phase
-    the next player turn's first phase (``player_turns``: the next side), after the last player turn the next turn's
-    first phase (its first side); ``ValueError`` after the game's last phase."""
-    spec = position.game.spec
-    at = spec.phases.index(position.phase)
-    if at + 1 < len(spec.phases):
-        return enter_phase(position, spec.phases[at + 1])
-    sides = spec.player_turns
-    if position.phasing_side in sides[:-1]:
-        return _first_phase(position, sides[sides.index(position.phasing_side) + 1])
-    turn = spec.turns.index(position.turn)
-    if turn + 1 == len(spec.turns):
-        raise ValueError(f"turn {position.turn}, {spec.phase_name(position.phase)}: the game's last turn and phase; "
-                         "the game is over")
-    return _first_phase(replace(position, turn=spec.turns[turn + 1]), sides[0] if sides else position.phasing_side)
-
-
-def _first_phase(position: Position, side: str) -> Position:
-    """``position`` in the game's first phase, ``side`` phasing unless the phase names its own side."""
-    first = position.game.spec.phases[0]
-    return replace(enter_phase(position, first), phasing_side=position.game.spec.phase_side(first) or side)
 
 
 def place_unit(position: Position, unit_id: str, hex_: Hex) -> Position:

@@ -217,8 +217,8 @@ def position_from_file(pf: PositionFile, file: str = "<position>", game: Game | 
     _check_choice(pf.phase, spec.phases, "phase", file, "phase")
     _check_choice(pf.phasing_side, [s.id for s in spec.sides], "side", file, "phasing_side")
     if spec.params is not None:   # the game declares its parameters: a misspelt one is an error
-        for key in pf.params:
-            _check_choice(key, spec.params, "parameter", file, f"params.{key}")
+        for key in pf.params:   # the sequence of play keeps the phases done of a player turn (3.2)
+            _check_choice(key, [*spec.params, "phases_done"], "parameter", file, f"params.{key}")
     units: dict[str, Unit] = {}
     for i, up in enumerate(pf.units):
         where = f"units[{i}]"

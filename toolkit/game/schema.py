@@ -106,6 +106,11 @@ class Phase(_Model):
     side: Optional[str] = None
     allows: list[str] = []
     rule: Optional[str] = None
+    player_turn: Optional[str] = None      # the player turn it belongs to (No Prisoners' four a turn, 4.1 B)
+    turns: list[str] = []                  # only in the turns matching one of these (fnmatch: "*-IV"); [] every turn
+    skip_turns: list[str] = []             # never in the turns matching one of these ("*-III": 22.4)
+    moved_flag: Optional[str] = None       # the flag a unit that moves in this phase gets (Jerusalem! 3.2, 7.2)
+    allows_only: dict[str, str] = {}       # an activity of `allows` -> the only side that may do it here (18.61)
 
     @field_validator("allows")
     @classmethod
@@ -115,6 +120,19 @@ class Phase(_Model):
             raise ValueError(f"allows: {', '.join(map(repr, unknown))} unknown; use the words "
                              f"{', '.join(ALLOWS)} (toolkit/game/schema.py ALLOWS)")
         return v
+
+
+#: When a flag comes off a unit (``game.yaml`` ``flags_cleared``), besides ``SIDE_player_turn_start``.
+FLAG_CLEARED_AT = ("phase_end", "player_turn_end", "turn_end")
+
+
+class GameEnd(_Model):
+    """When the game ends (``game.yaml`` ``end``): after the player turn of ``side`` in ``turn`` (``side`` None:
+    after the whole turn; ``turn`` None: the last turn), by ``rule``."""
+
+    turn: Optional[str] = None
+    side: Optional[str] = None
+    rule: Optional[str] = None
 
 
 class GameSpec(_Model):
@@ -157,7 +175,11 @@ class GameSpec(_Model):
     arrivals_box: Optional[str] = None     # the box whose units wait on the turn record track by arrival turn
     facing: Optional[Facing] = None        # counters that show a facing (VASSAL: a rotation of one hexside a step)
     turn_markers: list[str] = []           # markers that stand on the turn record track at the current turn
+    flags_cleared: dict[str, str] = {}
     phase_info: dict[str, Phase] = {}      # filled from the mapping entries of `phases`
+    phases_in_any_order: Optional[str] = None  # the rule letting a player turn's phases come in any order (3.2)
+    flags_cleared: dict[str, str] = {}     # flag -> when it comes off: phase_end, player_turn_end, turn_end, SIDE_player_turn_start
+    end: Optional[GameEnd] = None          # when the game ends (else after the last turn's last phase)
 
     @model_validator(mode="before")
     @classmethod
@@ -176,10 +198,13 @@ class GameSpec(_Model):
         info = self.phase_info.get(phase)
         return info.name if info is not None and info.name else phase
 
-    def phase_allows(self, phase: str) -> list[str]:
-        """What a phase allows (words of :data:`ALLOWS`; empty when ``game.yaml`` does not say)."""
+    def phase_allows(self, phase: str, side: str | None = None) -> list[str]:
+        """What a phase allows (words of :data:`ALLOWS`; empty when ``game.yaml`` does not say); with ``side``,
+        less what ``allows_only`` keeps for the other side."""
         info = self.phase_info.get(phase)
-        return list(info.allows) if info is not None else []
+        if info is None:
+            return []
+        return [a for a in info.allows if side is None or info.allows_only.get(a, side) == side]
 
     def phase_side(self, phase: str) -> str | None:
         """The side a phase belongs to: the side ``game.yaml`` gives it, else the side whose id its id names as a
@@ -223,6 +248,12 @@ class GameSpec(_Model):
                 raise ValueError(f"phase_info names phase {pid!r}, which is not among `phases`")
             if info.side is not None and info.side not in sides:
                 raise ValueError(f"phase {pid!r}: side {info.side!r} is not among `sides` {sorted(sides)}")
+            if info.moved_flag is not None and info.moved_flag not in self.flags:
+                raise ValueError(f"phase {pid!r}: moved_flag {info.moved_flag!r} is not among `flags`")
+            bad = {a: sd for a, sd in info.allows_only.items() if a not in info.allows or sd not in sides}
+            if bad:
+                raise ValueError(f"phase {pid!r}: allows_only {bad} must name activities of its `allows` and sides")
+        self._check_sequence(sides)
         if self.stacking is not None:
             unknown = [t for t in self.stacking.free_types if t not in self.unit_types]
             if unknown:
@@ -232,6 +263,20 @@ class GameSpec(_Model):
                 raise ValueError(f"stacking.terrain: limits must be 0 or more, not {low}")
         return self
 
+
+    def _check_sequence(self, sides: set[str]) -> None:
+        """``flags_cleared`` names known flags and moments; ``end`` a known turn and side."""
+        moments = [*FLAG_CLEARED_AT, *(f"{sd}_player_turn_start" for sd in sorted(sides))]
+        for flag, when in self.flags_cleared.items():
+            if flag not in self.flags:
+                raise ValueError(f"flags_cleared names flag {flag!r}, which is not among `flags`")
+            if when not in moments:
+                raise ValueError(f"flags_cleared[{flag}]: {when!r} is not one of {', '.join(moments)}")
+        if self.end is not None:
+            if self.end.turn is not None and self.end.turn not in self.turns:
+                raise ValueError(f"end.turn {self.end.turn!r} is not among `turns`")
+            if self.end.side is not None and self.end.side not in sides:
+                raise ValueError(f"end.side {self.end.side!r} is not among `sides` {sorted(sides)}")
 
     def _check_symbols(self) -> None:
         """``symbols`` maps known unit types to known symbol names."""

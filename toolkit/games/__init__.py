@@ -15,17 +15,19 @@ Rules never parse files; a position or a save never names a plugin (only the ins
 from __future__ import annotations
 
 import io
-from functools import lru_cache
+from functools import lru_cache, wraps
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Sequence
 
 from ..game import Game, GameDataError, Position, load_game, load_position, position_from_file
+from ..game.moves import MoveResult
 from ..game.placement import placement_json
 from ..game.position import position_from_yaml
 from ..game.violations import check_json
 from ..game.reach import reach
+from ..game.sequence import sequence_problems
 from ..hexgrid import Hex
 from ..vassal.saves.positions import read_position_save
 from ..vassal.saves.savefile import Unplaced
@@ -62,7 +64,19 @@ def rules_for(game: Game) -> Any:
                          f"{game.folder / 'rules.yaml'} (docs/rules-data.md; `toolkit new` writes an example) or "
                          "install a rules plugin for it (docs/plugins.md)")
     calculators = {**SHARED, **(data.calculators(declared) if declared is not None else {})}
-    return SimpleNamespace(**{**calculators, **({} if plugin is None else _public(plugin.load()))})
+    found = {**calculators, **({} if plugin is None else _public(plugin.load()))}
+    if "check" in found:
+        found["check"] = _with_sequence(found["check"])
+    return SimpleNamespace(**found)
+
+
+def _with_sequence(check):
+    """A game's ``check`` that also says where the position breaks the sequence of play (a phase its turn does not
+    have, a player turn after the game's end: :func:`toolkit.game.sequence.sequence_problems`)."""
+    @wraps(check)
+    def checked(position: Position, *args: Any, **kwargs: Any):
+        return [*sequence_problems(position), *check(position, *args, **kwargs)]
+    return checked
 
 
 def has_rules(game: Game) -> bool:
@@ -133,3 +147,27 @@ def game_position_from_save(raw: bytes, file: str, game: str | None = None) -> t
     stream.name = file
     pf, unplaced = read_position_save(stream, game)
     return position_from_file(pf, file, None if game is None else load_game(game)), unplaced
+
+
+def require_units(position: Position, label: str, ids: Sequence[str]) -> None:
+    """A clear error for unit ids the position does not have (``label`` names the position to the user)."""
+    unknown = [u for u in ids if u not in position.by_id]
+    if unknown:
+        some = list(position.by_id)
+        listed = ", ".join(some[:25]) + (f" … ({len(some)} in all)" if len(some) > 25 else "")
+        raise ValueError(f"{label}: no unit {', '.join(map(repr, unknown))}; units: {listed}")
+
+
+def search_moves(position: Position, label: str, unit_ids: Sequence[str], pickup: Sequence[str] = (),
+                 terrorist: bool = False, enter: str | None = None, kind: str | None = None) -> MoveResult:
+    """The game's legal-move search for the named units moving together (``kind`` for games with several kinds
+    of movement, No Prisoners 8.1, 8.8); unknown unit ids are refused naming ``label``."""
+    require_units(position, label, [*unit_ids, *pickup])
+    game_id = position.game.spec.id
+    if kind is not None:
+        known = getattr(rules_for(position.game), "MOVE_OPTIONS", {}).get("kinds", [])
+        if kind not in known:
+            raise ValueError(f"kind {kind!r}: {game_id} has " + (f"the kinds of movement {', '.join(known)}; give one"
+                                                                  if known else "one kind of movement; drop kind"))
+    kinds = {"kind": kind} if kind else {}
+    return rule(position.game, "moves")(position, list(unit_ids), list(pickup), terrorist, enter, **kinds)

@@ -9,16 +9,18 @@ A step is one of::
 
 ``move`` is made only when the game's legal-move search (the one ``toolkit moves`` and ``/api/moves`` use) lists
 ``HEX`` as a destination; it is refused otherwise with the search's reason and rule.  ``phase`` enters one of the
-game's phases; ``turn:next`` the next phase in the game's order, through its player turns and turns.  ``place`` is free placement for setting up: no rule is asked, and its log entry says so.
+game's phases; ``turn:next`` the next phase of the game's sequence of play (:mod:`toolkit.game.sequence`: its player turns,
+the phases a turn has, its end), as the action ``end_phase`` (:mod:`toolkit.game.actions`).  ``place`` is free placement for setting up: no rule is asked, and its log entry says so.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from ..answers import require_units, search_moves
+from ..answers import require_units
 from ..game import Position
-from ..game.play import enter_phase, make_move, next_phase, place_unit
+from ..game.actions import Action, IllegalAction, apply
+from ..game.play import enter_phase, place_unit
 from .queries import BadQuery
 
 MAX_STEPS = 500   # steps from a source's first position (a permalink's length stays reasonable)
@@ -90,7 +92,10 @@ def apply_step(position: Position, step: Step) -> tuple[Position, dict[str, Any]
     if step.what == "phase":
         return _phase(position, step)
     if step.what == "turn":
-        return _entered(step, next_phase(position))
+        try:
+            return _entered(step, apply(position, Action("end_phase")).position)
+        except IllegalAction as err:   # the game is over (GameOver) or the next phase refused
+            raise BadQuery(f"step {step.text()!r}: {err}") from None
     name, cmap = position.game.map.name, position.game.map
     to = cmap.resolve(step.to)
     if step.what == "place":
@@ -121,20 +126,21 @@ def _entered(step: Step, after: Position) -> tuple[Position, dict[str, Any]]:
 def _move(position: Position, step: Step, to) -> tuple[Position, dict[str, Any]]:
     name = position.game.map.name
     label = f"step {step.text()[:80]!r}"
-    result = search_moves(position, label, step.units, step.pickup, step.terrorist, step.enter, step.kind)
-    dest = result.destinations.get(to)
-    if dest is None:
-        why = result.why_not(to)
-        raise ValueError(f"{label}: {'+'.join(step.units)} may not move to {name(to)}: {why.message} ({why.rule}); "
-                         "give one of the destinations /api/moves lists")
-    after = make_move(position, result, dest, step.units, step.pickup)
+    require_units(position, label, [*step.units, *step.pickup])
+    how = {k: v for k, v in (("pickup", list(step.pickup)), ("terrorist", step.terrorist), ("enter", step.enter),
+                             ("kind", step.kind)) if v}
+    try:
+        out = apply(position, Action("move", tuple(step.units), name(to), how=how))
+    except IllegalAction as err:
+        raise ValueError(f"{label}: {err}; give one of the destinations /api/moves lists") from None
+    after, note = out.position, out.notes[0]
     moved = [u for u in after.by_id if after.by_id[u].hex != position.by_id[u].hex or u in step.units]
     start = _where(position, position.by_id[step.units[0]])
-    entry = {"step": step.text(), "kind": "move", "units": moved, "from": start, "to": name(to), "cost": dest.mp,
-             "path": [name(h) for h in dest.path], "phase": position.phase,
-             "text": f"{'+'.join(moved)} {start} → {name(to)} ({dest.mp:g} MP)"}
-    if dest.stop is not None:
-        entry["stop_rule"] = dest.stop.rule
+    entry = {"step": step.text(), "kind": "move", "units": moved, "from": start, "to": name(to),
+             "cost": note["cost"], "path": note["path"], "phase": position.phase,
+             "text": f"{'+'.join(moved)} {start} → {name(to)} ({note['cost']:g} MP)"}
+    if note["rule"] is not None:
+        entry["stop_rule"] = note["rule"]
     return after, entry
 
 

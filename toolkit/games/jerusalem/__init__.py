@@ -1,4 +1,5 @@
-"""*Jerusalem!* (1948) rules: movement, spotting and fire, combat odds and results, victory road, legality."""
+"""*Jerusalem!* (1948) rules: movement, spotting and fire, combat odds and results (and whole combats applied,
+``resolve``), victory road, legality."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -10,6 +11,7 @@ from ...game.violations import check_json
 from ...hexgrid import Hex
 from .combat import KINDS as COMBAT_KINDS, combat, combat_json
 from .legality import check
+from .resolve import attack_options, resolve
 from .retreat import retreat
 from .movement import JerusalemMove, map_facts, zoc_units
 from .spotting import can_see, fire, fire_json
@@ -17,9 +19,9 @@ from .tables import load_tables
 from .units import check_counter
 from .victory import victory, victory_json
 
-__all__ = ["COMBAT_KINDS", "GAME_ID", "MOVE_OPTIONS", "SPOTTING_RULE", "can_see", "check", "check_counter", "check_json", "combat",
-           "combat_json", "fire", "fire_json", "map_facts", "movement_phases", "moves", "retreat", "retreat_json",
-           "side_zoc", "victory", "victory_json"]
+__all__ = ["COMBAT_KINDS", "GAME_ID", "MOVE_OPTIONS", "SPOTTING_RULE", "attack_options", "can_see", "check",
+           "check_counter", "check_json", "combat", "combat_json", "fire", "fire_json", "map_facts", "movement_phases",
+           "moves", "resolve", "retreat", "retreat_json", "side_zoc", "victory", "victory_json"]
 
 #: The LOS rule and convention of spotting (10.7.1), for ``toolkit los --position``.
 SPOTTING_RULE = "10.7.1"

@@ -82,6 +82,25 @@ class SpecialHexes(_Model):
     rule: str = ""
 
 
+class DieRoll(_Model):
+    """A die roll of a special rule (``die_rolls``): the natural rolls that trigger it, whose fire or loss calls for
+    it (counter ids or nationalities) and which units it is made for or removes (nationalities)."""
+
+    rolls: list[int]
+    rule: str
+    units: list[str] = []
+    affects: list[str] = []
+    note: str = ""
+
+    def hit(self, die: int) -> bool:
+        """Whether a natural roll triggers the effect."""
+        return die in self.rolls
+
+    def names(self, unit) -> bool:
+        """Whether a unit's counter id or nationality is among ``units``."""
+        return unit.counter.id in self.units or unit.counter.nationality in self.units
+
+
 class Limits(_Model):
     """Numbers the rules state outright."""
 
@@ -103,6 +122,7 @@ class Tables(_Model):
     combat_modifiers: list[Modifier] = []
     odds_columns: list[str] = []
     crt: dict[str, Optional[int]] = {}
+    die_rolls: dict[str, DieRoll] = {}
 
     def modifier(self, mod_id: str) -> Modifier:
         """A combat modifier by id."""

@@ -49,17 +49,30 @@ Scenario special rules come from ``tables.yaml`` ``scenario_rules`` (26.5 B: in 
 Western Movement Phase the units set up at Gaza and Beersheba may enter an EZOC strategically, and stop).
 
 A reinforcement landing by sea (20.3, ``kind="amphibious"`` for a unit in the ``reinforcements`` box) starts off
-the map: its landings are the search's entries.  Reinforcement placement (6.x: placement, not movement) is :mod:`.reinforcements`'s, the railhead
-marker's own move (16.2 B) :mod:`.railhead`'s.
+the map: its landings are the search's entries.  Reinforcement placement (6.x: placement, not movement) is
+:mod:`.reinforcements`'s, the railhead marker's own move (16.2 B) :mod:`.railhead`'s.
+
+Movement already made this phase (a unit's ``spent``, in MP) counts: a move continued is one move with the part
+already made, so each unit has its kind's allowance less ``spent`` (8.2 A, 8.3 C; a stack the least of its units'):
+
+* nothing left: refused (8.3 C), except a rail move, which costs no MP (8.8 A) and may still be made once;
+* the one-hex minimum (8.4) is one hex a phase: only a stack that has spent nothing gets it;
+* a unit that has spent MP and stands in an enemy ZOC entered it this phase: its move is over (8.5);
+* one type a phase (8.1 C): a unit flagged ``strategic_moved`` goes on only strategically; one flagged
+  ``disengaged`` has half its MA (10.6 B) and no strategic movement (8.1 D);
+* an amphibious move needs the whole MA (20.2 B): no MP spent.
+
+:func:`after_move` sets those flags (and ``rail_moved``, ``amphibious_moved``, the ``amphibious_used`` parameter)
+on the position once a move is made, for the next move of the same units.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
 
 from ...game import Position, Unit
-from ...game.moves import Blocked, MoveResult, Reason, Step, legal_moves
+from ...game.moves import Blocked, Destination, MoveResult, Reason, Step, _mp, legal_moves
 from ...hexgrid import Hex
 from .mapfacts import ALLIED, DAMASCUS, EASTERN, WESTERN, MapFacts, map_facts
 from .places import place_hexes
@@ -168,16 +181,11 @@ class NoPrisonersMove:
         self.ezoc: frozenset[Hex] = frozenset() if self.ignores_ezoc else frozenset(
             enemy_zoc(pos, self.facts, self.side))
         self.enemy = {u.hex for u in pos.units if u.side != self.side and is_unit(u)}
-        mas = [self._v(u, "ma") for u in self.units]
-        self.ma = min(int(m) for m in mas) if mas and all(m is not None for m in mas) else None
-        self.disengaging = self.start is not None and self.start in self.ezoc
+        self.fresh = not any(u.spent for u in self.units)      # nothing spent yet this phase (8.3 C)
+        self.disengaging = self.fresh and self.start is not None and self.start in self.ezoc
         self.strategic_ezoc = self._scenario_allows("strategic_into_ezoc") if self.kind == "strategic" else None
-        m = self.tables.movement
-        self.budget = None
-        if self.ma is not None:
-            self.budget = 2 * self.ma * (m.strategic_multiplier if self.kind == "strategic" else 1)
-            if self.disengaging and self.kind != "amphibious":                     # 20.2 A: EZOCs do not matter
-                self.budget = int(2 * self.ma * m.disengage_fraction)              # 10.6 B
+        left = [self._left(u) for u in self.units]
+        self.budget = None if not left or None in left else min(left)
         self.profile = (frozenset(self._types()), self.winter)
         self.costs = self.mf.costs.setdefault(self.profile, {})
         self.counting = sum(1 for u in self.units if not self._free(u))
@@ -189,6 +197,24 @@ class NoPrisonersMove:
     @staticmethod
     def _v(u: Unit, key: str, default=None):
         return u.counter.value(key, back=u.has("flipped"), default=default)
+
+    def allowance(self, u: Unit) -> int | None:
+        """The half MP ``u`` may use this phase in this kind of move: its MA (8.1 C), doubled when strategic
+        (8.1 C), half of it once it disengages (10.6 B; not for a sea move, which ignores EZOCs, 20.2 A)."""
+        ma = self._v(u, "ma")
+        if ma is None:
+            return None
+        m = self.tables.movement
+        if self.kind == "strategic":
+            return 2 * int(ma) * m.strategic_multiplier
+        if self.kind != "amphibious" and (self.disengaging or u.has("disengaged")):
+            return int(2 * int(ma) * m.disengage_fraction)
+        return 2 * int(ma)
+
+    def _left(self, u: Unit) -> int | None:
+        """The half MP ``u`` has left this phase: its allowance less what it has spent (8.2 A, 8.3 C)."""
+        full = self.allowance(u)
+        return None if full is None else full - round(2 * u.spent)
 
     def _types(self) -> set[str]:
         out = set()
@@ -255,6 +281,9 @@ class NoPrisonersMove:
                                                                    "MA this turn")):
                 if u.has(flag):
                     return Reason(rule, f"{u.id} {why}")
+        why = self._spent_refusal()
+        if why is not None:
+            return why
         if self.kind == "strategic":
             if self.disengaging:
                 return Reason("8.1 D", "strategic movement may not begin in an enemy ZOC")
@@ -266,6 +295,36 @@ class NoPrisonersMove:
         if self.kind == "amphibious":
             return self._amphibious_refusal()
         return None
+
+    def _spent_refusal(self) -> Reason | None:
+        """Why what the stack has already done this phase (``spent``, flags) stops this move (8.1 C/D, 8.3 C, 8.5,
+        20.2 B); a move continued is read as one move with the part already made."""
+        spent = [u for u in self.units if u.spent]
+        if spent and self.kind == "amphibious":
+            return Reason("20.2 B", f"an amphibious move takes the unit's whole MA: {_spent_list(spent)} this phase")
+        strategic = [u.id for u in self.units if u.has("strategic_moved")]
+        if strategic and self.kind != "strategic":
+            return Reason("8.1 C", f"{', '.join(strategic)} moved strategically this phase: one type of movement a "
+                                   "phase, so the move goes on only as a strategic one")
+        if self.kind == "strategic" and any(u.has("disengaged") for u in self.units):
+            return Reason("8.1 D", "a unit that began the phase in an enemy ZOC and disengaged may not move "
+                                   "strategically")
+        if spent and self.start in self.ezoc:
+            return Reason("8.5", f"{_spent_list(spent)} and entered an enemy ZOC: its move ended there (8.5, 10.1 B)")
+        if self.budget is not None and (self.budget < 0 or (self.budget == 0 and self.kind != "rail")):
+            low = min(self.units, key=self._left)
+            full = self.allowance(low)
+            return Reason("8.3 C", f"{low.id} has spent {_mp(round(2 * low.spent))} of its "
+                                   f"{_mp(full)} MP {self._kind_word()} this phase: none left (8.2 A, 8.3 C); the "
+                                   "one-hex minimum (8.4) is one hex a phase")
+        return None
+
+    def _kind_word(self) -> str:
+        if self.kind == "strategic":
+            return "of strategic movement (double MA, 8.1 C)"
+        if self.disengaging or any(u.has("disengaged") for u in self.units):
+            return "after disengaging (half MA, 10.6 B)"
+        return "(its MA, 8.1 C)"
 
     def _amphibious_spot(self, h: Hex) -> bool:
         """A coastal city, town or clear hex (20.2 A)."""
@@ -366,7 +425,7 @@ class NoPrisonersMove:
         if self.kind == "amphibious":
             yield from self._landings(at, cost_so_far)
             return
-        first = mode is None and at == self.start and cost_so_far == 0
+        first = self.fresh and mode is None and at == self.start and cost_so_far == 0
         f = self.facts
         rail_links = f.rail_links(at) if self.uses_rail else {}
         may_rail = self.kind == "rail" and mode in (None, RAIL) and at in self.rail_zone
@@ -502,6 +561,10 @@ class NoPrisonersMove:
         return cost
 
 
+def _spent_list(units: Sequence[Unit]) -> str:
+    return ", ".join(f"{u.id} has spent {_mp(round(2 * u.spent))} MP" for u in units)
+
+
 def moves(position: Position, unit_ids: Sequence[str], pickup: Sequence[str] = (), terrorist: bool = False,
           enter: str | None = None, *, kind: str = "normal") -> MoveResult:
     """Legal destinations of the named units moving together in the position's Movement Phase.
@@ -512,3 +575,25 @@ def moves(position: Position, unit_ids: Sequence[str], pickup: Sequence[str] = (
     """
     units = [position.by_id[u] for u in unit_ids]
     return legal_moves(NoPrisonersMove(position, units, kind, tuple(pickup), terrorist, enter))
+
+
+def after_move(before: Position, after: Position, unit_ids: Sequence[str], kind: str,
+               dest: Destination) -> Position:
+    """``after`` (``before`` with the move to ``dest`` of :func:`moves` made) with what that move leaves for later
+    moves: ``strategic_moved`` (8.1 C), ``disengaged`` when the stack left an enemy ZOC (10.6 B), ``rail_moved`` when
+    its path used the rail (8.8 B), ``amphibious_moved`` and the sector's year in ``amphibious_used`` after a sea move
+    (20.2 A/B; not for an AR+ unit landing in an Allied-held port, 20.3 B)."""
+    rules = NoPrisonersMove(before, [before.by_id[u] for u in unit_ids], kind)
+    mode = dest._key[2] if dest._key else None
+    add = {"strategic_moved"} if kind == "strategic" else set()
+    add |= {"disengaged"} if rules.disengaging else set()
+    add |= {"rail_moved"} if mode in (RAIL, RAILED) else set()
+    params = dict(after.params)
+    if kind == "amphibious":
+        add.add("amphibious_moved")
+        u = before.by_id[unit_ids[0]]
+        if not (u.hex is None and str(rules._v(u, "arrival", "")).startswith("AR+")):
+            used = str(params.get(AMPHIBIOUS_PARAM) or "").split()
+            params[AMPHIBIOUS_PARAM] = " ".join([*used, f"{(rules.sector or '?')[0]}:{_year(before.turn)}"])
+    moved = after.moved({uid: replace(after.by_id[uid], flags=after.by_id[uid].flags | add) for uid in unit_ids})
+    return replace(moved, params=params) if params != after.params else moved

@@ -1,8 +1,9 @@
 """*No Prisoners* combat results applied (11.3, 12.x), through :mod:`toolkit.game.retreat`.
 
-A result code (tables.yaml ``results``) gives each side a loss (``all``: every unit eliminated; ``half`` or
-``one``: the owner chooses, 11.3, so the answer says so) and a retreat of a number of hexes (12.1 A-C), each hex
-farther from the combat position so that it ends exactly that far away (12.2 A).  A retreat never enters enemy
+A result code (tables.yaml ``results``) gives each side a loss (``all``: every unit eliminated; ``half`` (rounded
+up) or ``one``: the owner chooses which, 11.3, so the answer says how many of the units named) and a retreat of a
+number of hexes (12.1 A-C), each hex farther from the combat position so that it ends exactly that far away
+(12.2 A).  A retreat never enters enemy
 units (9.3), prohibited terrain or hexsides (8.4), the other sector (17.1) or, for the Central Powers, Damascus
 (21.3 A); entering an enemy ZOC eliminates the unit (10.7 B, 12.2 A), so no retreat goes there; ending over the
 stacking limit is a last resort whose excess is eliminated (9.2 C, 12.2 A).
@@ -74,22 +75,34 @@ def retreat(position: Position, unit_ids: Sequence[str], enemy_hexes: Sequence[H
     attacker = attacking_side(position)
     orders = []
     for uid in unit_ids:
+        side = position.by_id[uid].side
         if result is None:
             loss, hexes_back = 0, hexes
         else:
-            code, mine = codes[result], position.by_id[uid].side == attacker
+            code, mine = codes[result], side == attacker
             loss = code.attacker_loss if mine else code.defender_loss
             hexes_back = code.attacker_retreat if mine else code.defender_retreat
-        orders.append(_order(uid, loss, hexes_back))
+        orders.append(_order(uid, loss, hexes_back, sum(1 for u in unit_ids if position.by_id[u].side == side)))
     return retreats(position, NoPrisonersRetreat(position), orders, result)
 
 
-def _order(uid: str, loss, hexes: int) -> Order:
-    """One unit's order: eliminated (``all``), a loss its owner chooses, a retreat (12.1), or nothing."""
+def loss_count(loss, units: int) -> int:
+    """How many of a side's ``units`` in a combat a loss eliminates: ``all``, ``half`` rounded up, ``one`` (11.3)."""
+    if loss == "all":
+        return units
+    if loss == "half":
+        return (units + 1) // 2
+    return min(1, units) if loss == "one" else 0
+
+
+def _order(uid: str, loss, hexes: int, units: int) -> Order:
+    """One unit's order: eliminated (``all``), a loss its owner chooses among the side's ``units`` named, a retreat
+    (12.1), or nothing."""
     if loss == "all":
         return Order(uid, eliminated=Reason("11.3", "the result eliminates every unit of its side"))
-    note = Reason("11.3", f"the owner eliminates {LOSSES[loss]} of his choice among the units of the combat") \
-        if loss in LOSSES else None
+    rest = f"; the others retreat {hexes} hex(es)" if hexes else ""
+    note = Reason("11.3", f"the owner eliminates {loss_count(loss, units)} of these {units} unit(s) ({LOSSES[loss]}),"
+                          f" of his choice{rest}") if loss in LOSSES else None
     if not hexes:
         return Order(uid, stays=None if note else Reason("11.3", "the result does not move it"), note=note)
     return Order(uid, retreat=Span(hexes, hexes, "12.1 A", away="12.2 A"), note=note)

@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ...datafile import load_yaml_model
 from ...game.module import DOC, GameDataError
@@ -123,6 +123,20 @@ class ShiftSpec(_Model):
     range_to_friendly_city_or_town: Optional[int] = None   # 11.8 A
 
 
+class PursuitTable(_Model):
+    """``pursuit``: the in-command bonus (13.5); each unit's own length (13.3) is its counter value ``pursuit``."""
+
+    command_bonus: int                     # 13.5
+
+
+class InfiltrationSpec(_Model):
+    """``infiltration``: from which turn units with the counter value ``infiltration`` advance how far (19.3)."""
+
+    from_: str = Field(alias="from")
+    hexes: int
+    rule: str
+
+
 class ResultCode(_Model):
     attacker_loss: Union[int, str] = 0     # all | half | one | 0
     defender_loss: Union[int, str] = 0
@@ -207,6 +221,8 @@ class Tables(_Model):
     rcrt: CrtGrid
     mocrt: CrtGrid
     defence: DefenceTable
+    pursuit: PursuitTable                  # 13.3, 13.5
+    infiltration: InfiltrationSpec         # 19.3
 
     @model_validator(mode="after")
     def _columns(self) -> "Tables":

@@ -55,10 +55,9 @@ __all__ += ["advances", "assault", "engine_facing", "flank_attack"]
 from .control import control, control_json  # noqa: E402
 __all__ += ["control", "control_json"]
 
-# Melee results applied: Disruption, elimination and retreats (14.x, 15.x, 7.5)
-from ...game.retreat import retreats_json as retreat_json  # noqa: E402
-from .retreat import retreat  # noqa: E402
-__all__ += ["retreat", "retreat_json"]
+# Melee and Fire results applied: Disruption, elimination and retreats, off the map too (13.5, 14.x, 15.x, 7.5)
+from .retreat import apply_retreat, retreat, retreat_json  # noqa: E402
+__all__ += ["apply_retreat", "retreat", "retreat_json"]
 
 # The table answers of `toolkit siege` (13.2, 13.4, 17.1-17.3, 18.5, 18.6, 18.9x, 19.21, 19.22)
 from .answers import dead_pile, draw_replacements, missile_shot, recovery_rolls, shafts, vp  # noqa: E402
@@ -69,9 +68,13 @@ from .procedures import multiple_attack_markers, multiple_attacks, sally  # noqa
 __all__ += ["multiple_attack_markers", "multiple_attacks", "sally"]
 
 # The sequence of play (4.1-4.3): what the phase allows and what the phasing player does now
-from .sequence import phase_notes, sequence_check  # noqa: E402
-__all__ += ["phase_notes", "sequence_check"]
+from .sequence import game_over, next_turn, phase_allows, phase_notes, sequence_check  # noqa: E402
+__all__ += ["game_over", "next_turn", "phase_allows", "phase_notes", "sequence_check"]
 
 # Between Assault Periods: Ramps (18.8, 18.81, 19.4), repairs (19.6), the withdrawal (18.3-18.37), Stairways (18.36)
 from .interphase import ramps, repairs, stairways, withdrawal  # noqa: E402
 __all__ += ["ramps", "repairs", "stairways", "withdrawal"]
+
+# One combat as one action, every consequence applied, and the candidates of random playouts (CONTRACT.md)
+from .resolve import attack_options, resolve  # noqa: E402
+__all__ += ["attack_options", "resolve"]

@@ -19,6 +19,7 @@ from ...game import Position, Unit
 from . import assault
 from .combat import recovery, recovery_order, shaft_damage, shaft_hexes
 from .combat_tables import load_combat_tables, missile_column
+from .command import out_of_command
 
 DEAD_PILE, ESCAPED = "dead_pile", "escaped"     # game.yaml boxes (18.5, 18.6; 18.922)
 
@@ -68,9 +69,11 @@ def recovery_rolls(position: Position, side: str, rolls: Mapping[str, int]) -> d
     if bad:
         raise ValueError(f"roll {bad[0][0]}={bad[0][1]}: one die, 1-6 (17.1)")
     name = position.game.map.name
+    out_of_cc = out_of_command(position, [u.id for u in order])                                        # 5.12
     return {"rule": "17.1", "side": side, "order": [u.id for u in order],
             "units": [{"unit": u.id, "hex": name(u.hex),
-                       **(recovery(position, u.id, rolls[u.id]) if u.id in rolls else {"roll": None})}
+                       **(recovery(position, u.id, rolls[u.id], out_of_cc=u.id in out_of_cc) if u.id in rolls
+                          else {"roll": None})}
                       for u in order]}
 
 

@@ -1168,8 +1168,12 @@ def recovery_order(position: Position, side: str | None = None, order: str | Non
     return sorted(units, key=key)
 
 
-def recovery(position: Position, unit_id: str, roll: int, *, enemy_missile: bool | None = None) -> dict[str, Any]:
-    """One Recovery roll (17.1-17.3): drm with rules, the final roll and the outcome."""
+def recovery(position: Position, unit_id: str, roll: int, *, enemy_missile: bool | None = None,
+             out_of_cc: bool | None = None) -> dict[str, Any]:
+    """One Recovery roll (17.1-17.3): drm with rules, the final roll and the outcome.  ``out_of_cc``: whether the
+    unit is out of CC at the start of the Recovery Phase (5.1, 5.12); None works it out from the HQs
+    (:func:`.command.out_of_command`: the trace of 5.2-5.6, not the ``out_of_cc`` flag)."""
+    from .command import out_of_command
     t = load_combat_tables()
     rt = t.recovery_table
     u = position.by_id[unit_id]
@@ -1179,8 +1183,10 @@ def recovery(position: Position, unit_id: str, roll: int, *, enemy_missile: bool
         d = rt.get(key)
         drm.append(Drm(key, d.value, d.rule, why))
 
-    if u.has("out_of_cc"):
-        add("not_in_cc", "not in CC (5.12)")
+    if out_of_cc is None:
+        out_of_cc = u.hex is not None and u.id in out_of_command(position, [u.id])
+    if out_of_cc:
+        add("not_in_cc", "not in CC at the start of the Recovery Phase (5.1, 5.12)")
     night = _night(position)
     if night:
         add("night", "a night turn (18.22)")

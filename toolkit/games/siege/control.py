@@ -12,6 +12,7 @@
 * :func:`assault_period` -- 18.1: the turn of the Assault Period, whether it is a night turn, whether it
   must end, and whether the Roman may end it alone (the turn he first controls a city area, or a
   concession, 18.11).
+* :func:`period_end` -- 18.1: whether the Assault Period ends after the position's phase, and why.
 * :func:`breach_sites` -- 19.7: the Elevated Hexes of Roman Walls in which the Roman may open a Breach
   between Assault Periods (none within two hexes of a Jewish-held Elevated Hex).
 * :func:`control` -- the three at once (``toolkit control POSITION``), :func:`control_json` its JSON.
@@ -202,6 +203,33 @@ def assault_period(position: Position, control: list[AreaControl] | None = None)
                    f"as if the Jewish Melee Phase ended now (the position is in the {position.phasing_side} "
                    f"{position.phase} phase)"),
     }
+
+
+def period_end(position: Position) -> str | None:
+    """18.1: for a position at the end of its phase, whether its Assault Period ends after that phase, and why
+    (None: it goes on).  Only after a Jewish Melee Phase: at the end of turn 10 whatever the players wish; at the end
+    of its last daylight turn (7) unless the Roman extended it (parameter ``extended_to``: the last turn, 8-10); when
+    both players agree (parameter ``period_end: agreed``); when the Roman ends it alone (``period_end: roman``),
+    which he may the turn he first controls a city area or on a concession (18.1, 18.11)."""
+    if position.phase != "melee" or position.phasing_side != JEWISH:
+        return None
+    need = load_tables(position.game.folder).control
+    ap = assault_period(position, control=[])
+    n, asked = ap["turn"], str(position.params.get("period_end") or "")
+    extended = int(position.params.get("extended_to") or need.daylight_turns)
+    if n >= need.last_turn:
+        return f"18.1: the Assault Period ends after the Jewish Melee Phase of turn {need.last_turn}, whatever the players wish"
+    if n >= extended:
+        return (f"18.1: the Assault Period ends after the Jewish Melee Phase of turn {n}, its last "
+                + ("daylight turn (the Roman did not extend it: parameter extended_to)" if n == need.daylight_turns
+                   else "turn as the Roman extended it (parameter extended_to)"))
+    if asked == "agreed":
+        return "18.1: the Assault Period ends: both players agreed to end it after this Jewish Melee Phase"
+    if asked == "roman":
+        why = assault_period(position)["roman_may_end_because"]
+        if why:
+            return f"18.1: the Roman ends the Assault Period alone: {'; '.join(why)}"
+    return None
 
 
 def breach_sites(position: Position) -> dict[Hex, str | None]:

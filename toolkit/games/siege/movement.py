@@ -193,6 +193,7 @@ class SiegeMove:
     board: Board = field(default=None, repr=False)
     zmap: object = field(default=None, repr=False)
     enter: Hex | None = None
+    retreating: bool = False          # a retreat after combat (15.2): no 8.13 / 17.21 double costs, no 17.21 end
 
     def __post_init__(self):
         pos = self.position
@@ -739,11 +740,12 @@ class SiegeMove:
             return Reason("5.3", "units out of Command Control may not move next to an enemy unit on an Elevated Hex")
         if self.soft and in_zoc_a and not (first and not in_zoc_b):
             cost += self.m.soft_zoc_leave                                                          # 7.32, 7.321, 7.4
-        if first and any(u.has("panicked") for u in self._others(a) if u.side == self.side):
-            cost *= self.m.panic_leave_multiplier                                                  # 17.21
-        full = self._over(b, new, extra=0)
-        if full is not None and full[0] >= full[1]:
-            cost *= self.m.full_stack_multiplier                                                   # 8.13
+        if not self.retreating:   # 15.2: stacking limits do not apply during a retreat (only 15.3's penalties)
+            if first and any(u.has("panicked") for u in self._others(a) if u.side == self.side):
+                cost *= self.m.panic_leave_multiplier                                              # 17.21
+            full = self._over(b, new, extra=0)
+            if full is not None and full[0] >= full[1]:
+                cost *= self.m.full_stack_multiplier                                               # 8.13
         if in_zoc_b and not self.soft and stop is None:
             stop = Reason("7.31", "Infantry, Artillery and Siege Engines stop on entering an enemy ZOC")
         if self.kind in ("unit", "leave_testudo") and any(u.has("testudo") for u in self._others(b)):
@@ -790,6 +792,9 @@ class SiegeMove:
             return Reason("18.922", "a fleeing unit must end its move outside a Roman ZOC")
         over = self._over(b, level, extra=len(self._counting()))
         if over is not None and over[0] > over[1] and level in ("g", "e"):
+            if self.retreating:
+                return Reason("15.1", f"{over[0]} units would end in {bd.terrain(b)}, whose stacking limit is "
+                                      f"{over[1]}: a retreat may pass through but not end there (15.1, 15.2)")
             return Reason("6", f"{over[0]} units would end in {bd.terrain(b)}, whose stacking limit is {over[1]} "
                                "(passing through is allowed, 8.13)")
         for cls, rule, what in (("hq", "6", "HQ"), ("siege_engine", "6", "Siege Engine")):
@@ -797,7 +802,7 @@ class SiegeMove:
             if mine and any(unit_class(u) == cls and u.side == self.side for u in self._others(b)) \
                     and self.kind != "engine" and level in ("g", "e") and not (cls == "hq" and self._hq_slot_ok(b)):
                 return Reason(rule, f"no more than one {what} may end in a hex")
-        if self.routed and self.start_refuge is not None:
+        if self.routed and self.start_refuge is not None and not self.retreating:     # a retreat: 15.1, 15.4
             if self._refuge_distance(b) >= self.start_refuge and self.facts.region[b] != REFUGE:
                 return Reason("17.21", "a unit in Rout or Panic must move toward the Refuge (15.4)")
         return None
