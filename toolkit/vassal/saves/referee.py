@@ -28,6 +28,7 @@ from typing import Any
 
 from ...game import Game, Position
 from ...game.position import Unit
+from ...game.sequence import PHASES_DONE
 
 SEQUENCE = "sequence of play"   # the rule cited when a game's phase names no rule of its own
 COUNTER = "counter"             # no rule number: no rule turns one counter into another
@@ -57,11 +58,16 @@ class Referee:
         self.rulings: list[Ruling] = []
         self.last: dict[str, Unit] = {u.id: u for u in start.units}   # each unit as the log last showed it
         self.extra: dict[str, dict[str, Any]] = {}   # uid -> what the rules keep: flags (added), spent, counter
+        self.in_any_order = bool(game.spec.phases_in_any_order)
+        self.done = start.params.get(PHASES_DONE)      # the phases of this player turn played (3.2), as we count
 
     # -- the position the rules say the log shows
     def effective(self, pos: Position) -> Position:
         """``pos`` with what the referee keeps put back: flags the log cleared illegally (or never set), spent it
-        lowered, the counter it swapped."""
+        lowered, the counter it swapped; the phases of the player turn played (a log does not say them)."""
+        if self.in_any_order and pos.params.get(PHASES_DONE) != self.done:
+            params = {k: v for k, v in pos.params.items() if k != PHASES_DONE}
+            pos = replace(pos, params={**params, PHASES_DONE: self.done} if self.done else params)
         if not self.extra:
             return pos
         changes = {}
@@ -89,23 +95,34 @@ class Referee:
         info = self.spec.phase_info.get(phase)
         return info.rule if info is not None and info.rule else SEQUENCE
 
-    def phase_change(self, step: int, before: Position, after: Position) -> Position | None:
-        """Judge a change of the turn tracker (``next_phase`` of the position before); the next phase's position
-        (None after the game's end)."""
-        from ...game.play import next_phase
+    def phase_change(self, step: int, before: Position,
+                     after: Position) -> tuple[Position, Position] | tuple[None, None]:
+        """Judge a change of the turn tracker: it must go to one of the places the sequence of play allows after
+        the referee's position before (:func:`toolkit.game.sequence.successors`, more than one only where the
+        phases come in any order); returns ``next_phase`` to that place of the log's position before and of the
+        referee's (None, None after the game's end)."""
+        from ...game.sequence import next_phase, slot, successors
+        ours = self.effective(before)
         try:
-            expected = next_phase(before)
-        except ValueError as err:   # GameOver is a ValueError: no phase follows
-            self.rulings.append(Ruling(step, "turn tracker", [], self.phase_rule(before.phase),
+            next_phase(ours)            # the game's own end first (a scenario's last period)
+            options = successors(ours)
+        except ValueError as err:       # GameOver: no phase follows
+            self.rulings.append(Ruling(step, "turn tracker", [], getattr(err, "rule", None)
+                                       or self.phase_rule(before.phase),
                                        f"the turn tracker went from {self.describe(before)} to "
                                        f"{self.describe(after)}, but no phase follows: {err}"))
-            return None
-        key = (expected.turn, expected.phase, expected.phasing_side)
-        if key != (after.turn, after.phase, after.phasing_side):
-            self.rulings.append(Ruling(step, "turn tracker", [], self.phase_rule(expected.phase),
+            return None, None
+        to = slot(after)
+        if to not in options:
+            follows = " or ".join(self.describe(replace(before, turn=o.turn, phasing_side=o.side, phase=o.phase))
+                                  for o in options)
+            self.rulings.append(Ruling(step, "turn tracker", [], self.phase_rule(options[0].phase),
                                        f"the turn tracker went from {self.describe(before)} to "
-                                       f"{self.describe(after)}; the next phase is {self.describe(expected)}"))
-        return expected
+                                       f"{self.describe(after)}; the next phase is {follows}"))
+            to = options[0]
+        ours = next_phase(ours, to)
+        self.done = ours.params.get(PHASES_DONE)
+        return next_phase(before, to), ours
 
     # -- the units
     def units(self, step: int, after: Position, moved: dict[str, float | None],

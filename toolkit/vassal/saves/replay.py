@@ -608,8 +608,7 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
         expected = None
         if key != phase_key:
             _left_the_map(step.number, phase_start, before, report, name)
-            expected = referee.phase_change(step.number, before, pos)
-            ours = _next_or_none(referee.effective(before)) if referee.extra else expected
+            expected, ours = referee.phase_change(step.number, before, pos)
             referee.new_phase(ours, pos)
             phase_key, phase_start = key, _hexes(before)
             phase_spent = _spent(ours if ours is not None else referee.effective(pos))
@@ -633,15 +632,6 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
     report.not_checked += [NotChecked(r.step, r.what, r.reason, r.units) for r in referee.rulings if not r.illegal]
     report.not_checked.sort(key=lambda n: n.step)
     return report
-
-
-def _next_or_none(pos: Position) -> Position | None:
-    """The next phase's position (:func:`toolkit.game.play.next_phase`), or None after the game's end."""
-    from ...game.play import next_phase
-    try:
-        return next_phase(pos)
-    except ValueError:
-        return None
 
 
 def _spent(pos: Position) -> dict[str, float]:
