@@ -23,6 +23,7 @@ flag a log cleared still may not move), and the moved flag of a unit whose move 
 """
 from __future__ import annotations
 
+from collections import Counter as Multiset
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -90,6 +91,11 @@ class Referee:
         """A position's turn, phase and phasing side in words."""
         return f"{pos.turn}, {self.spec.phase_name(pos.phase)} ({pos.phasing_side})"
 
+    def side_tracked(self, phase: str) -> bool:
+        """Whether the turn tracker says the phasing side in a phase: it has a player-turn level, or the phase
+        is a side's (No Prisoners' Turn Advancement Phase is neither's: the side stays the last one's)."""
+        return bool(self.spec.player_turns) or self.spec.phase_side(phase) is not None
+
     def phase_rule(self, phase: str) -> str:
         """The rule of the sequence of play a phase belongs to (``game.yaml`` phase ``rule``)."""
         info = self.spec.phase_info.get(phase)
@@ -113,6 +119,8 @@ class Referee:
                                        f"{self.describe(after)}, but no phase follows: {err}"))
             return None, None
         to = slot(after)
+        if not self.side_tracked(after.phase):   # the tracker does not say the side: the sequence of play does
+            to = next((o for o in options if (o.turn, o.phase) == (to.turn, to.phase)), to)
         if to not in options:
             follows = " or ".join(self.describe(replace(before, turn=o.turn, phasing_side=o.side, phase=o.phase))
                                   for o in options)
@@ -143,6 +151,33 @@ class Referee:
             self._counter(step, a, b)
             self._spent(step, a, e, moved, expected is not None)
             self._flags(step, a, b, e, moved_flag if a.id in moved else None, after.phase, expected is not None)
+
+    def actions(self, step: int, actions: list, before: Position, after: Position) -> None:
+        """Judge a step by the actions it records: made one after the other on the referee's position before the
+        step (:func:`toolkit.game.actions.apply`, the dice and choices as recorded), they must give the log's
+        position after it; an action the rules refuse is illegal by its rule."""
+        from ...game.actions import IllegalAction, apply
+        pos, rule = self.effective(before), None
+        for act in actions:
+            try:
+                out = apply(pos, act)
+            except IllegalAction as err:
+                self.rulings.append(Ruling(step, "action", list(act.units), err.rule, f"{act.text()}: {err.reason}"))
+                break
+            except Exception as err:  # noqa: BLE001 -- a hostile log must not crash the referee
+                self.rulings.append(Ruling(step, "action", list(act.units), None, f"{act.text()}: the action could "
+                                           f"not be replayed: {type(err).__name__}: {err}", illegal=False))
+                break
+            pos = out.position
+            rule = rule or next((n.get("rule") for n in out.notes if n.get("rule")), None)
+        else:
+            diffs = differences(pos, self.effective(after))
+            if diffs:
+                units = sorted({u for act in actions for u in (*act.units, *act.targets)})
+                self.rulings.append(Ruling(step, "action", units, rule, "the log's state is not what the recorded "
+                                           f"action{'s give' if len(actions) > 1 else ' gives'}: "
+                                           + "; ".join(diffs)))
+        self.last.update((u.id, u) for u in after.units)
 
     def _counter(self, step: int, a: Unit, b: Unit) -> None:
         if a.counter.id != b.counter.id:
@@ -227,6 +262,44 @@ class Referee:
             if new:
                 kept[uid] = new
         self.extra = kept
+
+
+def differences(want: Position, got: Position) -> list[str]:
+    """What ``got`` (the log's position) shows otherwise than ``want`` (what the rules give): the turn, each unit's
+    place, counter, flags and spent, the markers; in words."""
+    name = want.game.map.name
+    out = []
+    if (want.turn, want.phase, want.phasing_side) != (got.turn, got.phase, got.phasing_side):
+        out.append(f"turn {got.turn}, {got.phase} ({got.phasing_side}) instead of {want.turn}, {want.phase} "
+                   f"({want.phasing_side})")
+
+    def place(u: Unit) -> str:
+        return name(u.hex) if u.hex is not None else (u.box or "off the map")
+
+    for uid in sorted(set(want.by_id) | set(got.by_id)):
+        w, g = want.by_id.get(uid), got.by_id.get(uid)
+        if w is None or g is None:
+            out.append(f"{uid} {'is not in the log' if g is None else 'is in the log but not in the result'}")
+            continue
+        if (w.hex, w.box) != (g.hex, g.box):
+            out.append(f"{uid} in {place(g)} instead of {place(w)}")
+        if w.counter.id != g.counter.id:
+            out.append(f"{uid} shows counter {g.counter.id} instead of {w.counter.id}")
+        if w.flags != g.flags:
+            out.append(f"{uid} flags {sorted(g.flags)} instead of {sorted(w.flags)}")
+        if abs(w.spent - g.spent) > 1e-9:
+            out.append(f"{uid} spent {_mp(g.spent)} instead of {_mp(w.spent)}")
+    mw, mg = _markers(want), _markers(got)
+    if mw != mg:
+        out.append(f"markers {sorted(mg - mw)} instead of {sorted(mw - mg)}")
+    return out
+
+
+def _markers(pos: Position) -> "Multiset":
+    """The markers of a position, counted: (marker, where, value)."""
+    name = pos.game.map.name
+    return Multiset((m.marker, name(m.hex) if m.hex is not None else (m.box or m.turn or ""), repr(m.value))
+                    for m in pos.markers)
 
 
 def _mp(x: float) -> str:

@@ -534,15 +534,19 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
                 seen_unplaced.add(u.id)
                 report.unplaced.append({"step": step, "piece": u.id, "name": u.name, "reason": u.reason})
         try:
-            return pf, position_from_file(pf, f"{log.source} (step {step})", game)
+            now = position_from_file(pf, f"{log.source} (step {step})", game)
         except (GameDataError, ValueError) as err:
             report.not_checked.append(NotChecked(step, "position", f"the state is not a valid position: {err}"))
             return pf, None
+        if side[0] is not None and game.bundled and not referee.side_tracked(now.phase):
+            now = dataclasses.replace(now, phasing_side=side[0])   # the tracker does not say it: as we know it
+        return pf, now
 
     def run_check(pos: Position) -> list[dict]:
         return [_violation_json(v) for v in check_fn(pos)] if check_fn is not None else []
 
     seen_unplaced: set[str | None] = set()
+    side: list[str | None] = [None]   # the phasing side where the tracker does not say it
     pf, pos = build(0)
     if pos is None:
         raise GameDataError(log.source, "initial state", "the state at the start of the log is not a valid position")
@@ -586,9 +590,11 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
 
     variants = [{}] + MOVE_VARIANTS.get(gid, [])
     referee = Referee(game, pos)
+    side[0] = pos.phasing_side
     phase_spent = _spent(pos)
 
     for step in log.steps:
+        actions = []
         for cmd in step.commands:
             why = replay.apply(cmd)
             if why is not None:
@@ -597,11 +603,13 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
                 report.not_checked.append(NotChecked(step.number, "turn tracker", "the turn tracker's command does "
                                                      "not read as a turn and phase of the game: the phase that "
                                                      "follows is not known"))
-        if not replay.dirty:
+            elif cmd.kind == "chat":
+                actions += _recorded_action(step.number, cmd.data.get("text") or "", report)
+        if not replay.dirty and not actions:
             continue
+        new_pf, new_pos = build(step.number) if replay.dirty else (pf, pos)
         replay.dirty = False
-        new_pf, new_pos = build(step.number)
-        if new_pos is None or new_pf == pf:
+        if new_pos is None or (new_pf == pf and not actions):
             continue
         before, pf, pos = pos, new_pf, new_pos
         key = (pos.turn, pos.phase, pos.phasing_side)
@@ -609,6 +617,10 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
         if key != phase_key:
             _left_the_map(step.number, phase_start, before, report, name)
             expected, ours = referee.phase_change(step.number, before, pos)
+            if expected is not None and not referee.side_tracked(pos.phase):
+                pos = dataclasses.replace(pos, phasing_side=expected.phasing_side)
+                key = (pos.turn, pos.phase, pos.phasing_side)
+            side[0] = pos.phasing_side
             referee.new_phase(ours, pos)
             phase_key, phase_start = key, _hexes(before)
             phase_spent = _spent(ours if ours is not None else referee.effective(pos))
@@ -616,9 +628,13 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
                                   "phasing_side": pos.phasing_side})
             if check_after == "step" and group:
                 prev_v = settle()
-        moved = _check_moves(step.number, referee.effective(before), pos, moves_fn, no_moves, variants, phase_start,
-                             phase_spent, report, name)
-        referee.units(step.number, pos, moved, expected)
+        if actions:   # the actions explain the whole step: what they give must be what the log shows
+            referee.actions(step.number, actions, before, pos)
+            _moved_by_action(before, pos, phase_start, phase_spent)
+        else:
+            moved = _check_moves(step.number, referee.effective(before), pos, moves_fn, no_moves, variants,
+                                 phase_start, phase_spent, report, name)
+            referee.units(step.number, pos, moved, expected)
         group.append((step.number, pos))
         if check_after == "step" and len(group) >= CHECK_GROUP:
             prev_v = settle()
@@ -632,6 +648,34 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
     report.not_checked += [NotChecked(r.step, r.what, r.reason, r.units) for r in referee.rulings if not r.illegal]
     report.not_checked.sort(key=lambda n: n.step)
     return report
+
+
+def _recorded_action(step: int, text: str, report: LogReport) -> list:
+    """The action a chat line records (``*** toolkit action: {json}``, :mod:`toolkit.vassal.saves.record`), as a
+    list of none or one; a line that does not read is not proven."""
+    import json
+
+    from ...game.actions import Action
+    from .record import ACTION_CHAT
+    text = text.lstrip()
+    if not text.startswith(ACTION_CHAT):
+        return []
+    try:
+        return [Action.from_json(json.loads(text[len(ACTION_CHAT):]))]
+    except ValueError as err:   # json's errors are ValueErrors too
+        report.not_checked.append(NotChecked(step, "action", f"a recorded action does not read: {err}"))
+        return []
+
+
+def _moved_by_action(before: Position, after: Position, phase_start: dict, phase_spent: dict[str, float]) -> None:
+    """Units an action put somewhere else (a retreat, an advance, an elimination) go on from there, with what
+    they have spent: later moves are judged from where the action left them."""
+    for u in after.units:
+        b = before.by_id.get(u.id)
+        if b is None or (b.hex, b.box) != (u.hex, u.box):
+            phase_start[u.id], phase_spent[u.id] = u.hex, u.spent
+    for uid in set(before.by_id) - set(after.by_id):
+        phase_start.pop(uid, None)
 
 
 def _spent(pos: Position) -> dict[str, float]:
