@@ -105,9 +105,9 @@ class Referee:
                      after: Position) -> tuple[Position, Position] | tuple[None, None]:
         """Judge a change of the turn tracker: it must go to one of the places the sequence of play allows after
         the referee's position before (:func:`toolkit.game.sequence.successors`, more than one only where the
-        phases come in any order); returns ``next_phase`` to that place of the log's position before and of the
-        referee's (None, None after the game's end)."""
-        from ...game.sequence import next_phase, slot, successors
+        phases come in any order); returns the log's position before and the referee's moved there
+        (:func:`toolkit.game.sequence.enter`; None, None after the game's end)."""
+        from ...game.sequence import enter, next_phase, slot, successors
         ours = self.effective(before)
         try:
             next_phase(ours)            # the game's own end first (a scenario's last period)
@@ -128,9 +128,9 @@ class Referee:
                                        f"the turn tracker went from {self.describe(before)} to "
                                        f"{self.describe(after)}; the next phase is {follows}"))
             to = options[0]
-        ours = next_phase(ours, to)
+        ours = enter(ours, to)
         self.done = ours.params.get(PHASES_DONE)
-        return next_phase(before, to), ours
+        return enter(before, to), ours
 
     # -- the units
     def units(self, step: int, after: Position, moved: dict[str, float | None],
