@@ -88,6 +88,8 @@ class LogReplay:
             if st.id:
                 self.stacks[st.id] = st
         self.dirty = True
+        self.touched: set[str] = set()   # pieces moved since the last position (see moved_position)
+        self.structural = False          # a command other than a move since the last position
         self._unit_of: dict[int, str] = {}   # id(SavePiece) -> unit id, kept across re-decoding
         self._gone: dict[str, str] = {}      # piece id -> unit id of a removed piece
         self._used: set[str] = set()
@@ -211,6 +213,8 @@ class LogReplay:
         kind, d = cmd.kind, cmd.data
         if kind == "move":
             return self._move(d)
+        if kind not in ("chat", "null", "setup", "component"):
+            self.structural = True
         if kind == "change":
             return self._change(d["id"], d["new_state"], d["old_state"])
         if kind == "add":
@@ -258,6 +262,7 @@ class LogReplay:
         if target is None and stack is None:
             return f"MovePiece: no piece {pid!r}"
         self.dirty = True
+        self.touched.update(stack.pieces if stack is not None else [pid])
         new_map, x, y = d["new_map"], d["new_x"], d["new_y"]
         if stack is not None:
             if new_map is None:
@@ -349,7 +354,35 @@ class LogReplay:
     # -- the position
     def position_file(self) -> tuple[PositionFile, list[Unplaced]]:
         """The position the current state shows (turn, phase and side from the turn tracker's latest command)."""
+        self.touched.clear()
+        self.structural = self.dirty = False
         return self._convert()
+
+    def moved_position(self, pos: Position) -> Position | None:
+        """``pos`` (the last position) with the units moved since then in their new places -- what
+        :meth:`position_file` would give, read from the moved pieces alone -- or None when that is not sure
+        (another command than a move, a marker or a carried or carrying unit moved, a piece not placed):
+        a full reading is needed.  A log of moves reads each step so, not its every piece."""
+        if self.structural or not self.touched or not all(i in self.pieces for i in self.touched):
+            return None
+        pieces = [self.pieces[i] for i in sorted(self.touched)]
+        uids = [p.properties.get("unit") for p in pieces]
+        carriers = {p.properties.get("carried_by") for p in self.save.pieces}
+        if any(u not in pos.by_id or pos.by_id[u].carried_by or u in carriers for u in uids):
+            return None
+        pf, unplaced = contents_to_position(dataclasses.replace(self.save, pieces=pieces), self.game)
+        if unplaced or pf.markers or [u.id for u in pf.units] != uids:
+            return None
+        self.touched.clear()
+        self.dirty = False
+        resolve = self.game.map.resolve
+        changes = {}
+        for up in pf.units:
+            u = pos.by_id[up.id]
+            h = resolve(up.hex) if up.hex is not None else None
+            if (h, up.box, up.turn) != (u.hex, u.box, u.arrives):
+                changes[up.id] = dataclasses.replace(u, hex=h, box=up.box, arrives=up.turn)
+        return pos.moved(changes) if changes else pos
 
 
 def _state_levels(state: str, n: int) -> list[str]:
@@ -607,10 +640,15 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
                 actions += _recorded_action(step.number, cmd.data.get("text") or "", report)
         if not replay.dirty and not actions:
             continue
-        new_pf, new_pos = build(step.number) if replay.dirty else (pf, pos)
-        replay.dirty = False
-        if new_pos is None or (new_pf == pf and not actions):
-            continue
+        quick = replay.moved_position(pos) if replay.dirty else pos
+        if quick is not None:
+            if quick is pos and not actions:
+                continue
+            new_pf, new_pos = None, quick
+        else:
+            new_pf, new_pos = build(step.number)
+            if new_pos is None or (new_pf == pf and not actions):
+                continue
         before, pf, pos = pos, new_pf, new_pos
         key = (pos.turn, pos.phase, pos.phasing_side)
         expected = None
