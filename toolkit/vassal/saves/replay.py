@@ -51,6 +51,8 @@ from ...game import Game, GameDataError, Position, PositionFile, position_from_f
 from .logfile import LogContents, LoggedCommand, LogLimits, read_log
 from ..engine.pieces import SavePiece, SaveStack, fast_decode, parse_add_piece, parse_stack
 from .positions import contents_to_position, game_of_save
+from .referee import Referee, Ruling
+from ..design.turns import read_position_turn
 from .savefile import Unplaced
 from ..engine.seqenc import encode
 
@@ -86,6 +88,8 @@ class LogReplay:
             if st.id:
                 self.stacks[st.id] = st
         self.dirty = True
+        self.touched: set[str] = set()   # pieces moved since the last position (see moved_position)
+        self.structural = False          # a command other than a move since the last position
         self._unit_of: dict[int, str] = {}   # id(SavePiece) -> unit id, kept across re-decoding
         self._gone: dict[str, str] = {}      # piece id -> unit id of a removed piece
         self._used: set[str] = set()
@@ -209,6 +213,8 @@ class LogReplay:
         kind, d = cmd.kind, cmd.data
         if kind == "move":
             return self._move(d)
+        if kind not in ("chat", "null", "setup", "component"):
+            self.structural = True
         if kind == "change":
             return self._change(d["id"], d["new_state"], d["old_state"])
         if kind == "add":
@@ -256,6 +262,7 @@ class LogReplay:
         if target is None and stack is None:
             return f"MovePiece: no piece {pid!r}"
         self.dirty = True
+        self.touched.update(stack.pieces if stack is not None else [pid])
         new_map, x, y = d["new_map"], d["new_x"], d["new_y"]
         if stack is not None:
             if new_map is None:
@@ -347,7 +354,35 @@ class LogReplay:
     # -- the position
     def position_file(self) -> tuple[PositionFile, list[Unplaced]]:
         """The position the current state shows (turn, phase and side from the turn tracker's latest command)."""
+        self.touched.clear()
+        self.structural = self.dirty = False
         return self._convert()
+
+    def moved_position(self, pos: Position) -> Position | None:
+        """``pos`` (the last position) with the units moved since then in their new places -- what
+        :meth:`position_file` would give, read from the moved pieces alone -- or None when that is not sure
+        (another command than a move, a marker or a carried or carrying unit moved, a piece not placed):
+        a full reading is needed.  A log of moves reads each step so, not its every piece."""
+        if self.structural or not self.touched or not all(i in self.pieces for i in self.touched):
+            return None
+        pieces = [self.pieces[i] for i in sorted(self.touched)]
+        uids = [p.properties.get("unit") for p in pieces]
+        carriers = {p.properties.get("carried_by") for p in self.save.pieces}
+        if any(u not in pos.by_id or pos.by_id[u].carried_by or u in carriers for u in uids):
+            return None
+        pf, unplaced = contents_to_position(dataclasses.replace(self.save, pieces=pieces), self.game)
+        if unplaced or pf.markers or [u.id for u in pf.units] != uids:
+            return None
+        self.touched.clear()
+        self.dirty = False
+        resolve = self.game.map.resolve
+        changes = {}
+        for up in pf.units:
+            u = pos.by_id[up.id]
+            h = resolve(up.hex) if up.hex is not None else None
+            if (h, up.box, up.turn) != (u.hex, u.box, u.arrives):
+                changes[up.id] = dataclasses.replace(u, hex=h, box=up.box, arrives=up.turn)
+        return pos.moved(changes) if changes else pos
 
 
 def _state_levels(state: str, n: int) -> list[str]:
@@ -416,6 +451,7 @@ class LogReport:
     steps: int = 0
     commands: int = 0
     moves: list[MoveCheck] = field(default_factory=list)
+    illegal_changes: list[Ruling] = field(default_factory=list)   # the tracker, counters, flags, spent
     not_checked: list[NotChecked] = field(default_factory=list)
     initial_violations: list[dict] = field(default_factory=list)
     violations: list[dict] = field(default_factory=list)   # {"step", "violations": [...new ones...]}
@@ -432,7 +468,7 @@ class LogReport:
     def verdict(self) -> str:
         """``illegal`` (an illegal move or a new violation), ``not proven`` (something the checker could not
         judge: see ``not_checked`` and ``ignored_commands``), else ``legal``."""
-        if self.illegal_moves or self.violations or self.initial_violations:
+        if self.illegal_moves or self.illegal_changes or self.violations or self.initial_violations:
             return "illegal"
         return "not proven" if self.not_checked or self.ignored else "legal"
 
@@ -448,6 +484,7 @@ class LogReport:
             "moves_checked": len(self.moves),
             "illegal_moves": [m.json() for m in self.illegal_moves],
             "moves": [m.json() for m in self.moves],
+            "illegal_changes": [r.json() for r in self.illegal_changes],
             "initial_violations": self.initial_violations,
             "violations": self.violations,
             "not_checked": [n.json() for n in self.not_checked],
@@ -459,8 +496,9 @@ class LogReport:
     def text(self) -> list[str]:
         """The report as lines: one per illegal move and per new violation, then what was not checked."""
         n_viol = sum(len(v["violations"]) for v in self.violations)
+        changes = f", {len(self.illegal_changes)} illegal change(s)" if self.illegal_changes else ""
         head = (f"{self.source}: {self.steps} steps, {len(self.moves)} moves checked, "
-                f"{len(self.illegal_moves)} illegal, {n_viol} new violation(s)")
+                f"{len(self.illegal_moves)} illegal{changes}, {n_viol} new violation(s)")
         lines = [f"{head}: {self.verdict}"]
         if self.initial_violations:
             lines.append(f"  at the start of the log: {len(self.initial_violations)} violation(s)")
@@ -470,6 +508,9 @@ class LogReport:
             via = f" (began the phase in {m.start})" if m.start != m.origin else ""
             events.append((m.step, 0, f"  step {m.step}: {', '.join(m.units)} {m.origin} → {m.to}{via}: "
                                        f"ILLEGAL [{m.rule}] {m.reason}"))
+        for r in self.illegal_changes:
+            who = f" {', '.join(r.units)}" if r.units else ""
+            events.append((r.step, 0, f"  step {r.step}: {r.what}{who}: ILLEGAL [{r.rule}] {r.reason}"))
         for v in self.violations:
             for x in v["violations"]:
                 events.append((v["step"], 1, f"  step {v['step']}: new violation [{x['rule']}] {x['message']}"))
@@ -526,15 +567,19 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
                 seen_unplaced.add(u.id)
                 report.unplaced.append({"step": step, "piece": u.id, "name": u.name, "reason": u.reason})
         try:
-            return pf, position_from_file(pf, f"{log.source} (step {step})", game)
+            now = position_from_file(pf, f"{log.source} (step {step})", game)
         except (GameDataError, ValueError) as err:
             report.not_checked.append(NotChecked(step, "position", f"the state is not a valid position: {err}"))
             return pf, None
+        if side[0] is not None and game.bundled and not referee.side_tracked(now.phase):
+            now = dataclasses.replace(now, phasing_side=side[0])   # the tracker does not say it: as we know it
+        return pf, now
 
     def run_check(pos: Position) -> list[dict]:
         return [_violation_json(v) for v in check_fn(pos)] if check_fn is not None else []
 
     seen_unplaced: set[str | None] = set()
+    side: list[str | None] = [None]   # the phasing side where the tracker does not say it
     pf, pos = build(0)
     if pos is None:
         raise GameDataError(log.source, "initial state", "the state at the start of the log is not a valid position")
@@ -577,28 +622,57 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
         return now
 
     variants = [{}] + MOVE_VARIANTS.get(gid, [])
+    referee = Referee(game, pos)
+    side[0] = pos.phasing_side
+    phase_spent = _spent(pos)
 
     for step in log.steps:
+        actions = []
         for cmd in step.commands:
             why = replay.apply(cmd)
             if why is not None:
                 report.ignored.append({"step": step.number, "kind": cmd.kind, "command": cmd.brief(), "why": why})
-        if not replay.dirty:
+            elif cmd.kind == "turn" and game.bundled and not read_position_turn(game.spec, [cmd.text]):
+                report.not_checked.append(NotChecked(step.number, "turn tracker", "the turn tracker's command does "
+                                                     "not read as a turn and phase of the game: the phase that "
+                                                     "follows is not known"))
+            elif cmd.kind == "chat":
+                actions += _recorded_action(step.number, cmd.data.get("text") or "", report)
+        if not replay.dirty and not actions:
             continue
-        replay.dirty = False
-        new_pf, new_pos = build(step.number)
-        if new_pos is None or new_pf == pf:
-            continue
+        quick = replay.moved_position(pos) if replay.dirty else pos
+        if quick is not None:
+            if quick is pos and not actions:
+                continue
+            new_pf, new_pos = None, quick
+        else:
+            new_pf, new_pos = build(step.number)
+            if new_pos is None or (new_pf == pf and not actions):
+                continue
         before, pf, pos = pos, new_pf, new_pos
         key = (pos.turn, pos.phase, pos.phasing_side)
+        expected = None
         if key != phase_key:
             _left_the_map(step.number, phase_start, before, report, name)
+            expected, ours = referee.phase_change(step.number, before, pos)
+            if expected is not None and not referee.side_tracked(pos.phase):
+                pos = dataclasses.replace(pos, phasing_side=expected.phasing_side)
+                key = (pos.turn, pos.phase, pos.phasing_side)
+            side[0] = pos.phasing_side
+            referee.new_phase(ours, pos)
             phase_key, phase_start = key, _hexes(before)
+            phase_spent = _spent(ours if ours is not None else referee.effective(pos))
             report.phases.append({"step": step.number, "turn": pos.turn, "phase": pos.phase,
                                   "phasing_side": pos.phasing_side})
             if check_after == "step" and group:
                 prev_v = settle()
-        _check_moves(step.number, before, pos, moves_fn, no_moves, variants, phase_start, report, name)
+        if actions:   # the actions explain the whole step: what they give must be what the log shows
+            referee.actions(step.number, actions, before, pos)
+            _moved_by_action(before, pos, phase_start, phase_spent)
+        else:
+            moved = _check_moves(step.number, referee.effective(before), pos, moves_fn, no_moves, variants,
+                                 phase_start, phase_spent, report, name)
+            referee.units(step.number, pos, moved, expected)
         group.append((step.number, pos))
         if check_after == "step" and len(group) >= CHECK_GROUP:
             prev_v = settle()
@@ -608,7 +682,43 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
             group[:] = group[-1:]
         prev_v = settle()
     report.violations.sort(key=lambda v: v["step"])
+    report.illegal_changes = [r for r in referee.rulings if r.illegal]
+    report.not_checked += [NotChecked(r.step, r.what, r.reason, r.units) for r in referee.rulings if not r.illegal]
+    report.not_checked.sort(key=lambda n: n.step)
     return report
+
+
+def _recorded_action(step: int, text: str, report: LogReport) -> list:
+    """The action a chat line records (``*** toolkit action: {json}``, :mod:`toolkit.vassal.saves.record`), as a
+    list of none or one; a line that does not read is not proven."""
+    import json
+
+    from ...game.actions import Action
+    from .record import ACTION_CHAT
+    text = text.lstrip()
+    if not text.startswith(ACTION_CHAT):
+        return []
+    try:
+        return [Action.from_json(json.loads(text[len(ACTION_CHAT):]))]
+    except ValueError as err:   # json's errors are ValueErrors too
+        report.not_checked.append(NotChecked(step, "action", f"a recorded action does not read: {err}"))
+        return []
+
+
+def _moved_by_action(before: Position, after: Position, phase_start: dict, phase_spent: dict[str, float]) -> None:
+    """Units an action put somewhere else (a retreat, an advance, an elimination) go on from there, with what
+    they have spent: later moves are judged from where the action left them."""
+    for u in after.units:
+        b = before.by_id.get(u.id)
+        if b is None or (b.hex, b.box) != (u.hex, u.box):
+            phase_start[u.id], phase_spent[u.id] = u.hex, u.spent
+    for uid in set(before.by_id) - set(after.by_id):
+        phase_start.pop(uid, None)
+
+
+def _spent(pos: Position) -> dict[str, float]:
+    """Each unit's movement points spent: what the units had spent when a phase began."""
+    return {u.id: u.spent for u in pos.units}
 
 
 def _hexes(pos: Position) -> dict[str, Any]:
@@ -628,10 +738,12 @@ def _left_the_map(step: int, phase_start: dict[str, Any], now: Position, report:
 
 
 def _check_moves(step: int, before: Position, after: Position, moves_fn, no_moves: str | None, variants,
-                 phase_start: dict, report: LogReport, name) -> None:
+                 phase_start: dict, phase_spent: dict[str, float], report: LogReport, name) -> dict[str, float | None]:
     """Every unit whose hex changed in a step, judged from where it began the phase (however it got off the
-    map and back meanwhile): grouped into stack moves and checked."""
+    map and back meanwhile) with what it had spent then: grouped into stack moves and checked.  Returns the units
+    that moved, each with the least ``spent`` its move allows (None when not judged legal)."""
     groups: dict[tuple, list[str]] = {}
+    moved: dict[str, float | None] = {}
     for uid, a in after.by_id.items():
         b = before.by_id.get(uid)
         src = b.hex if b is not None else None
@@ -650,6 +762,7 @@ def _check_moves(step: int, before: Position, after: Position, moves_fn, no_move
                                                      "when the phase began (added, or from a box or off the map): "
                                                      "entries are not judged", [uid], b.box if b else None,
                                                      name(a.hex)))
+                moved[uid] = None
                 continue
         groups.setdefault((src, a.hex), []).append(uid)
     mb = Multiset((m.marker, m.hex) for m in before.markers)
@@ -660,7 +773,7 @@ def _check_moves(step: int, before: Position, after: Position, moves_fn, no_move
                          + [f"{m} to {name(h) if h else 'off-map'}" for m, h in came])
         report.not_checked.append(NotChecked(step, "markers", f"markers are not checked ({desc})"))
     if not groups:
-        return
+        return moved
     base = before
     if (before.turn, before.phase, before.phasing_side) != (after.turn, after.phase, after.phasing_side):
         base = dataclasses.replace(before, turn=after.turn, phase=after.phase, phasing_side=after.phasing_side)
@@ -670,6 +783,7 @@ def _check_moves(step: int, before: Position, after: Position, moves_fn, no_move
             by_start.setdefault(phase_start[uid], []).append(uid)
         for start, ids in by_start.items():
             origin = name(src) if src is not None else "off-map"
+            moved.update(dict.fromkeys(ids))
             if moves_fn is None:
                 report.not_checked.append(NotChecked(step, "move", f"no movement calculator: {no_moves}", ids,
                                                      origin, name(dst)))
@@ -678,32 +792,44 @@ def _check_moves(step: int, before: Position, after: Position, moves_fn, no_move
             if start == dst:
                 check.how = "back where it began the phase"
                 report.moves.append(check)
-                continue
-            _judge(check, _placed(base, after, ids, start), ids, uids, dst, moves_fn, variants, report)
+                cost: float | None = 0.0
+            else:
+                cost = _judge(check, _placed(base, after, ids, start, phase_spent), ids, uids, dst, moves_fn,
+                              variants, report)
+            if cost is not None:
+                moved.update({u: phase_spent.get(u, 0.0) + cost for u in ids})
+    return moved
 
 
-def _placed(base: Position, after: Position, ids: list[str], start) -> Position:
-    """``base`` with the units ``ids`` at ``start`` (those not in it -- off the map before the step -- added)."""
-    moved = {u: dataclasses.replace(base.by_id.get(u) or after.by_id[u], hex=start, box=None) for u in ids}
+def _placed(base: Position, after: Position, ids: list[str], start, spent: dict[str, float]) -> Position:
+    """``base`` with the units ``ids`` at ``start`` with what they had spent there (those not in it -- off the map
+    before the step -- added)."""
+    moved = {}
+    for u in ids:
+        unit = base.by_id.get(u) or after.by_id[u]
+        moved[u] = dataclasses.replace(unit, hex=start, box=None, spent=spent.get(u, unit.spent))
     pos = base.moved(moved)
     missing = tuple(moved[u] for u in ids if u not in base.by_id)
     return dataclasses.replace(pos, units=pos.units + missing) if missing else pos
 
 
 def _judge(check: MoveCheck, pos: Position, ids: list[str], uids: list[str], dst, moves_fn, variants,
-           report: LogReport) -> None:
-    """Try the normal move and the game's other kinds; record the check (or why it could not be made)."""
-    first = None
+           report: LogReport) -> float | None:
+    """Try the normal move and the game's other kinds; record the check (or why it could not be made).  Returns
+    the move's cost in movement points when legal."""
+    first, cost = None, None
     try:
         for variant in variants:
             result = moves_fn(pos, ids, **variant)
             if dst in result.destinations:
+                cost = result.destinations[dst].mp
                 check.how = ", ".join(f"{k}={v}" for k, v in variant.items()) or None
                 left = {u: why for u, why in result.bound.items() if u not in uids}
                 if left:  # e.g. the convoy dragged without its escorts (6.3.3)
                     why = next(iter(left.values()))
                     check.legal, check.rule = False, why.rule
                     check.reason = f"{', '.join(sorted(left))} had to move along: {why.message}"
+                    cost = None
                 break
             if first is None:
                 first = result.why_not(dst)
@@ -713,8 +839,9 @@ def _judge(check: MoveCheck, pos: Position, ids: list[str], uids: list[str], dst
     except Exception as err:  # noqa: BLE001 -- a hostile log must not crash the checker
         report.not_checked.append(NotChecked(check.step, "move", f"the move calculator failed: "
                                              f"{type(err).__name__}: {err}", ids, check.origin, check.to))
-        return
+        return None
     report.moves.append(check)
+    return cost
 
 
 def check_log_file(path: str | os.PathLike[str] | IO[bytes], game_id: str | None = None, *,
