@@ -53,7 +53,7 @@ def test_every_command_is_defined_once_and_found_by_name():
     names = [n for family in cli.FAMILIES for n in family.PARSERS]
     assert sorted(names) == sorted(cli.COMMANDS) and len(set(names)) == len(names)
     funcs = _funcs(build_parser())
-    assert len(funcs) == len(set(funcs)) == 27 - 2 + 13 + 2    # siege and vsav: 13 and 2 sub-commands
+    assert len(funcs) == len(set(funcs)) == 28 - 2 + 13 + 2    # siege and vsav: 13 and 2 sub-commands
     assert all(callable(getattr(cli, f)) for f in funcs)
     assert _funcs(build_parser("hex")) == ["cmd_hex"]
 

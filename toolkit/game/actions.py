@@ -112,7 +112,7 @@ def apply(position: Position, action: Action, rng: random.Random | None = None) 
         return _move(position, action)
     if action.kind == "combat":
         return _combat(position, action, rng)
-    return _end_phase(position, action)
+    return _end_phase(position, action, rng)
 
 
 def _rules(position: Position):
@@ -211,16 +211,21 @@ class _Draws:
         return options[index]
 
 
-def _end_phase(position: Position, action: Action) -> Outcome:
+def _end_phase(position: Position, action: Action, rng: random.Random | None) -> Outcome:
     to = None if action.to is None else Slot(position.turn, position.phasing_side, action.to)
     try:
         after = next_phase(position, to) if to is None else _chosen(position, action.to)
     except ValueError as err:
         raise IllegalAction(getattr(err, "rule", None) or _phase_rule(position), str(err)) from None
     spec = position.game.spec
-    return Outcome(after, action, [{"rule": _phase_rule(after),
-                                    "text": f"turn {after.turn}: {spec.phase_name(after.phase)} "
-                                            f"({after.phasing_side})"}])
+    notes = [{"rule": _phase_rule(after), "text": f"turn {after.turn}: {spec.phase_name(after.phase)} "
+                                                  f"({after.phasing_side})"}]
+    tidy = getattr(_rules(position), "phase_end", None)
+    if tidy is None:
+        return Outcome(after, action, notes)
+    draws = _Draws(action, rng)
+    after, done = tidy(after, choose=draws.choose)
+    return Outcome(after, replace(action, choices=tuple(draws.choices)), [*done, *notes])
 
 
 def _chosen(position: Position, phase: str) -> Position:

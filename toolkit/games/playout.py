@@ -62,7 +62,7 @@ def play_random(position: Position, seed: int, *, moves: int = 6, attacks: int =
         if over is not None:
             game.ended = over
             break
-        out = apply(pos, Action("end_phase"))
+        out = apply(pos, Action("end_phase"), rng)
         game.turns += out.position.turn != pos.turn
         pos = _record(game, out)
     return game

@@ -16,7 +16,7 @@ from .mapfacts import map_facts
 from .movement import KINDS, after_move, moves
 from .railhead import railhead_json, railhead_options
 from .reinforcements import placement, placement_json
-from .resolve import attack_options, pursuit_ends, pursuit_length, resolve
+from .resolve import attack_options, phase_end, pursuit_ends, pursuit_length, resolve
 from .retreat import loss_count, retreat
 from .supply import supply, supply_json, zoc_units
 from .tables import load_tables
@@ -25,7 +25,7 @@ from .units import check_counter
 __all__ = ["after_move", "attack_bonus", "attack_options", "check", "check_counter", "check_json", "combat",
            "combat_json", "command", "command_json", "loss_count", "MOVE_OPTIONS", "movement_phases", "moves",
            "placement", "placement_json", "pursuit_ends", "pursuit_length", "railhead_json", "railhead_options",
-           "resolve", "retreat", "retreat_json", "side_zoc", "supply", "supply_json"]
+           "phase_end", "resolve", "retreat", "retreat_json", "side_zoc", "supply", "supply_json"]
 
 #: The options of :func:`moves` beyond the units: the kind of movement (8.1, 8.8, 20.x).
 MOVE_OPTIONS = {"flags": ["kind"], "kinds": list(KINDS)}

@@ -71,7 +71,7 @@ def _names(units) -> str:
     return ", ".join(u.id for u in units)
 
 
-def _stacks_free(u: Unit, t: Tables) -> bool:
+def stacks_free(u: Unit, t: Tables) -> bool:
     return (u.type in t.stacking.free_types or bool(u.counter.value("stacks_free", default=False))
             or bool(u.counter.value("support", default=False)) or not is_unit(u))
 
@@ -143,7 +143,7 @@ def stacking_limit(position: Position, tables: Tables, h: Hex) -> tuple[int | No
 
 
 def _stacking(position: Position, tables: Tables, h: Hex, side_units: list[Unit]) -> list[Violation]:
-    counted = [u for u in side_units if not _stacks_free(u, tables)]
+    counted = [u for u in side_units if not stacks_free(u, tables)]
     limit, terrain = stacking_limit(position, tables, h)
     if limit is None or len(counted) <= limit:
         return []

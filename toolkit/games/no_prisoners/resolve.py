@@ -33,7 +33,7 @@ still attack in this combat phase, all of them together, and each attacking hex'
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable, Sequence, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 from ...game import Position, Unit
 from ...game.odds import number
@@ -262,3 +262,29 @@ def attack_options(position: Position) -> list[tuple[tuple[str, ...], tuple[str,
         for h in {u.hex for u in near}:
             out.add((tuple(sorted(u.id for u in near if u.hex == h)), held, None))
     return sorted(out)
+
+
+def phase_end(position: Position, *, choose: Choose) -> tuple[Position, list[dict[str, Any]]]:
+    """9.2 A, C: at the end of each phase every overstacked hex loses its excess units, the owner picking each
+    (support, air and naval units stack free, 9.4; the limits of the position's turn, winter's too, 22.2)."""
+    from .legality import stacking_limit, stacks_free
+
+    tables = load_tables(position.game.folder)
+    notes: list[dict[str, Any]] = []
+    name = position.game.map.name
+    for h in sorted(position.occupied(), key=name):
+        limit, terrain = stacking_limit(position, tables, h)
+        for side in sorted({u.side for u in position.at(h)}):
+            counted = sorted(u.id for u in position.at(h) if u.side == side and not stacks_free(u, tables))
+            if limit is None or len(counted) <= limit:
+                continue
+            lost = []
+            while len(counted) > limit:
+                pick = choose(f"9.2 C: {side} eliminates a unit over the limit of {limit} in {name(h)} ({terrain})",
+                              list(counted))
+                counted.remove(pick)
+                lost.append(pick)
+            _note(notes, "9.2 C", f"{name(h)} ({terrain}) over its limit of {limit} at the end of the phase: "
+                                  f"{', '.join(lost)} eliminated")
+            position = _eliminate(position, lost)
+    return position, notes

@@ -3,9 +3,9 @@
 The log starts from the save of the first position; each step is what the engine would log for one action:
 a MovePiece for every piece that changed place, a ChangePiece for every piece whose traits changed (flags,
 ``spent``, its face: only the levels that changed, as the engine merges them), an AddPiece or RemovePiece for a
-marker that came or went, the turn tracker's command when the phase changed, and -- for an action that is not a
-plain move or change of phase (a combat, with its dice and choices) -- a chat line
-``*** toolkit action: {json}`` (:data:`ACTION_CHAT`) that the log referee replays (docs/vassal.md).
+marker that came or went, the turn tracker's command when the phase changed, and -- for every action but a change
+of phase (a move, a combat with its dice and choices) -- a chat line ``*** toolkit action: {json}``
+(:data:`ACTION_CHAT`) that the log referee replays and compares with the state the step leaves (docs/vassal.md).
 """
 from __future__ import annotations
 
@@ -27,8 +27,9 @@ from .savefile import deobfuscate, parse_saved_game
 
 #: The chat line that carries an action in a log: this prefix, then the action's JSON.
 ACTION_CHAT = "*** toolkit action: "
-#: Actions written as their state changes alone (the referee judges them from those).
-PLAIN = ("move", "end_phase")
+#: Actions written as their state changes alone: a change of phase that chose nothing (the referee judges the
+#: tracker).
+PLAIN = ("end_phase",)
 
 
 def action_chat(action: Action) -> str:
@@ -121,6 +122,7 @@ def log_of_game(start: Position, steps: Iterable[tuple[Action, Position]]) -> by
     pieces = _Pieces(start)
     out = []
     for action, after in steps:
-        chat = [] if action.kind in PLAIN else [chat_command(action_chat(action))]
+        plain = action.kind in PLAIN and not action.choices    # an end of phase that chose nothing
+        chat = [] if plain else [chat_command(action_chat(action))]
         out.append(chat + pieces.step(after))
     return log_bytes(pieces.vsav, out)
