@@ -18,7 +18,8 @@ from ...game import Position
 from ...game.actions import Action
 from ...game.position import MarkerAt, Unit
 from ..design.turns import position_turn_command
-from ..engine.pieces import parse_add_piece
+from ..engine.pieces import fast_decode, parse_add_piece
+from ..engine.seqenc import encode
 from ..engine.safezip import open_archive
 from .logfile import change_piece_command, chat_command, log_bytes, move_piece_command, remove_piece_command
 from .positions import ModuleLayout, position_save
@@ -81,7 +82,7 @@ class _Pieces:
             cmds.append(move_piece_command(pid, where[0], where[1], where[2], None, old_map, old_x, old_y, None,
                                            "toolkit"))
         old_levels = _state_levels(old_state, levels)
-        new_levels = _state_levels(new.state, levels)[:-1] + old_levels[-1:]   # the place moves by MovePiece
+        new_levels = _state_levels(new.state, levels)[:-1] + [_with_gpid(old_levels[-1], new.gpid)]
         state = _join_levels(new_levels)
         if state != old_state:
             cmds.append(change_piece_command(pid, state, old_state))
@@ -110,6 +111,16 @@ class _Pieces:
                 cmds.append(text)
         self.markers = kept
         return cmds
+
+
+def _with_gpid(basic: str, gpid: str) -> str:
+    """A BasicPiece state (``map;x;y;gpid;...``) with another gpid, its place kept: the place changes by
+    MovePiece, the gpid (the piece's type) only where a unit's counter changed."""
+    fields = fast_decode(basic, ";")
+    if len(fields) > 3 and fields[3] != gpid:
+        fields[3] = gpid
+        return encode(fields, ";")
+    return basic
 
 
 def _key(marker: MarkerAt) -> tuple:
