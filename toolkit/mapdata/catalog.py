@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
 from ..bundled import bundled_dir
 from .cache import load_map
+from ..datafile import read_yaml
 from .compiled import CompiledMap
 from .errors import MapError
 
@@ -29,8 +28,8 @@ def list_maps() -> list[tuple[str, str, Path]]:
     out = []
     for map_id, path in _map_files().items():
         try:
-            data = yaml.safe_load(path.read_bytes())
-        except yaml.YAMLError:
+            data = read_yaml(path, MapError)
+        except MapError:
             data = None
         title = data.get("title", "") if isinstance(data, dict) else "(unreadable map file)"
         out.append((map_id, str(title), path))
