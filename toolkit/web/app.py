@@ -36,6 +36,7 @@ from .describe import source_json
 from .pictures import excerpt_png, excerpt_svg, geometry_json, map_svg, with_board_image
 from .queries import (BadQuery, CheckQuery, HexQuery, LosQuery, MovesQuery, NoQuery, OddsQuery, PlayQuery,
                       SideQuery, SourceQuery, SupplyQuery, VictoryQuery, WebError, parse_query)
+from .play import moves_among, played_state
 from .sources import MAX_UPLOAD_BYTES, Source, SourceBook, too_large
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -128,21 +129,29 @@ def hex_info(book: SourceBook, request: Request) -> dict:
     return hex_json(src.map, q.hex)
 
 
-@api
-def moves(book: SourceBook, request: Request) -> Response:
+def moves(request: Request) -> Response:
     """``GET /api/moves`` = ``toolkit moves POSITION UNIT ... --json`` (``phase`` overrides the position's, and
-    its phasing side too when the phase names a side: No Prisoners' ``west_cp_movement``)."""
-    q, src = _source(book, request, MovesQuery)
-    position = src.position
-    if q.phase is not None:
-        phases = position.game.spec.phases
-        if q.phase not in phases:
-            raise BadQuery(f"phase {q.phase[:80]!r} is not a phase of {position.game.spec.id}; give one of: "
-                           f"{', '.join(phases)}")
-        side = position.game.spec.phase_side(q.phase) or position.phasing_side
-        position = replace(position, phase=q.phase, phasing_side=side)
-    body = book.kept.get((src.id, "moves", q.model_dump_json()), lambda: moves_body(position, f"source {src.id}", q))
-    return Response(body, media_type="application/json")
+    its phasing side too when the phase names a side: No Prisoners' ``west_cp_movement``): computed in a worker
+    process (:mod:`.workers`: no lock held meanwhile, the answer's time limit) and kept per source and query."""
+    started = time.perf_counter()
+    book: SourceBook = request.app.state.book
+    with book.lock:
+        q, src = _source(book, request, MovesQuery)
+        position = src.position
+        if q.phase is not None:
+            phases = position.game.spec.phases
+            if q.phase not in phases:
+                raise BadQuery(f"phase {q.phase[:80]!r} is not a phase of {position.game.spec.id}; give one of: "
+                               f"{', '.join(phases)}")
+            side = position.game.spec.phase_side(q.phase) or position.phasing_side
+            position = replace(position, phase=q.phase, phasing_side=side)
+        key = (src.id, "moves", q.model_dump_json())
+        body = book.kept.find(key)
+    if body is None:
+        body = book.workers.run(f"/api/moves of {src.id}", moves_body, position, f"source {src.id}", q)
+        with book.lock:
+            book.kept.put(key, body)
+    return timed(Response(body, media_type="application/json"), started)
 
 
 def moves_body(position: Position, label: str, q: MovesQuery) -> bytes:
@@ -188,13 +197,20 @@ def _click_answers(position: Position, label: str, queries: list[MovesQuery]) ->
     return {q.model_dump_json(): moves_body(position, label, q) for q in queries}
 
 
-@api
-def play(book: SourceBook, request: Request) -> dict:
-    """``GET /api/play?source=ID&step=S[&step=S2...]``: the position after the steps, as a new source."""
-    q, src = _source(book, request, PlayQuery)
-    played = book.play(src, q.step)
-    prepare_clicks(book, played)
-    return source_json(played)
+def play(request: Request) -> Response:
+    """``GET /api/play?source=ID&step=S[&step=S2...]``: the position after the steps, as a new source; the steps
+    are made in a worker process (no lock held meanwhile), each move within the answer's time limit."""
+    started = time.perf_counter()
+    book: SourceBook = request.app.state.book
+    with book.lock:
+        q, src = _source(book, request, PlayQuery)
+        position = src.position
+    state, log = book.workers.run(f"/api/play of {src.id}", played_state, position, q.step, len(src.steps),
+                                  answers=moves_among(q.step))
+    with book.lock:
+        made = book.keep_played(src, replace(position, **state), log)
+        prepare_clicks(book, made)
+        return timed(AnswerJSON(source_json(made)), started)
 
 
 @api

@@ -13,7 +13,7 @@ game's phases; ``turn:next`` the next phase in the game's order, through its pla
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ..answers import require_units, search_moves
@@ -152,3 +152,15 @@ def play(position: Position, texts: list[str], done: int = 0) -> tuple[Position,
         position, entry = apply_step(position, parse_step(text))
         log.append(entry)
     return position, log
+
+
+def played_state(position: Position, texts: list[str], done: int = 0) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """:func:`play` as a worker process answers it: the position after the steps as its fields without the game
+    (little to send back; ``dataclasses.replace`` of the position it started from rebuilds it), and the log."""
+    after, log = play(position, texts, done)
+    return {f.name: getattr(after, f.name) for f in fields(after) if f.init and f.name != "game"}, log
+
+
+def moves_among(texts: list[str]) -> int:
+    """The move steps among ``texts`` (each a search of the game's legal moves)."""
+    return sum(text.startswith("move:") for text in texts)
