@@ -29,7 +29,8 @@ from .workers import POLL_SECONDS, Unavailable, Workers
 
 MAX_UPLOAD_BYTES = 5 << 20   # an uploaded position or save
 MAX_UPLOADS = 16             # uploads kept in memory (the oldest is dropped first)
-UPLOADS_AT_ONCE = 2          # uploads read at the same time (the others wait for their turn)
+UPLOADS_AT_ONCE = 1          # uploads read at a time: reading is the interpreter's work, two at once go no faster
+UPLOAD_WAIT_SECONDS = 120    # ... the others wait for their turn, at most this long
 MAX_POSITION_UNITS = 10_000  # units of a position the viewer opens
 MAX_PLAYED = 256             # played positions kept in memory (the oldest is dropped first; a link replays it)
 KEPT_MB = 64                 # unit clicks' answers kept, encoded (the least recently asked dropped first) ...
@@ -195,13 +196,14 @@ class SourceBook:
     @contextmanager
     def reading(self, name: str) -> Iterator[None]:
         """A turn to read an upload: at most :data:`UPLOADS_AT_ONCE` are read together (each may take a few
-        hundred MB, and every one shares the interpreter with the other requests), the others wait for their turn
-        (:class:`~.workers.Unavailable` past the answer's time limit, or when the server is stopping)."""
-        deadline = time.monotonic() + self.workers.seconds
+        hundred MB, and each shares the interpreter with the other requests, which wait the less the fewer are
+        read at once); the others wait for their turn (:class:`~.workers.Unavailable` after
+        :data:`UPLOAD_WAIT_SECONDS`, or when the server is stopping)."""
+        deadline = time.monotonic() + UPLOAD_WAIT_SECONDS
         while not self.upload_slots.acquire(timeout=POLL_SECONDS):
             if self.workers.stopped or time.monotonic() >= deadline:
-                raise Unavailable(f"{name}: not read: the viewer is reading {UPLOADS_AT_ONCE} other uploads (or "
-                                  "stopping); send it again in a moment")
+                raise Unavailable(f"{name}: not read: the viewer was reading other uploads for "
+                                  f"{UPLOAD_WAIT_SECONDS} s (or is stopping); send it again in a moment")
         try:
             yield
         finally:
