@@ -94,6 +94,11 @@ def _short(text: str, limit: int = 300) -> str:
 _MEMBER_TAG = re.compile(r"^(str|int|float|bool|none|constrained-[a-z]+|[a-z-]+\[.*\])$", re.S)
 
 
+#: Complaints about a value itself (its bounds, its finiteness, a check of the toolkit's), not about its type.
+_TELLING = {"finite_number", "greater_than", "greater_than_equal", "less_than", "less_than_equal", "multiple_of",
+            "value_error", "too_short", "too_long", "string_pattern_mismatch"}
+
+
 def _problems(err: ValidationError, doc: str) -> list[tuple[str, str]]:
     """``(key path, problem)`` of each place a validation error names, once each: where a value fits no member
     of a union, pydantic reports every member's complaint under a location ending in the member's name; the
@@ -107,7 +112,7 @@ def _problems(err: ValidationError, doc: str) -> list[tuple[str, str]]:
                 sum(other[:len(loc) - 1] == loc[:-1] for other in locs) > 1:
             loc = loc[:-1]
         path = key_path(loc) or "(top level)"
-        rank = 1 if e["type"].endswith(("_type", "_parsing")) or e["type"] == "literal_error" else 0
+        rank = 0 if e["type"] in _TELLING else 1
         if path not in found or rank < found[path][0]:
             found[path] = (rank, _pydantic_problem(e, doc))
     return [(path, problem) for path, (_, problem) in found.items()]
