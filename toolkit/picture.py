@@ -66,12 +66,6 @@ def decoded(img: Image.Image, mode: str, file: str, key: str = "") -> Image.Imag
         raise PictureError(file, key, f"the picture cannot be decoded: {str(err)[:120]}") from None
 
 
-def load_picture(path: str | os.PathLike[str], what: str, max_pixels: int = MAX_DECODED_PIXELS,
-                 mode: str = "RGB", key: str = "") -> Image.Image:
-    """A picture decoded whole in ``mode``, within ``max_pixels`` (checked before decoding)."""
-    return decoded(open_picture(path, what, max_pixels, key), mode, os.fspath(path), key)
-
-
 def picture_at(path: str | os.PathLike[str], what: str, size: tuple[int, int], key: str = "",
                max_pixels: int = MAX_FACE_PIXELS) -> Image.Image:
     """A picture drawn at ``size`` pixels (RGB): decoded reduced where the format allows, then scaled down in
@@ -94,15 +88,12 @@ def reduction(size: tuple[int, int], budget: int) -> int:
     return max(1, math.ceil(math.sqrt(size[0] * size[1] / budget)))
 
 
-def reduced_picture(path: str | os.PathLike[str], what: str, budget: int, mode: str = "RGB",
-                    key: str = "") -> tuple[Image.Image, tuple[int, int]]:
-    """A picture decoded (within :data:`MAX_DECODED_PIXELS`) and reduced by a whole factor until it holds at
-    most ``budget`` pixels: the image, and the picture's own size (as its header gives it)."""
-    img = open_picture(path, what, MAX_DECODED_PIXELS, key)
-    full = img.size
-    factor = reduction(full, budget)
+def reduced(img: Image.Image, budget: int, mode: str, file: str, key: str = "") -> Image.Image:
+    """An opened picture (:func:`open_picture`) decoded in ``mode`` and reduced by a whole factor until it holds
+    at most ``budget`` pixels (a JPEG decoded reduced at once by its draft mode)."""
+    factor = reduction(img.size, budget)
     if factor > 1:
-        img.draft("RGB", (full[0] // factor, full[1] // factor))   # JPEG: decoded reduced at once
-    out = decoded(img, mode, os.fspath(path), key)
+        img.draft("RGB", (img.size[0] // factor, img.size[1] // factor))
+    out = decoded(img, mode, file, key)
     step = reduction(out.size, budget)
-    return (out.reduce(step) if step > 1 else out), full
+    return out.reduce(step) if step > 1 else out

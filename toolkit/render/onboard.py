@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from ..game.module import folder_file
 from ..mapdata.compiled import CompiledMap
-from ..picture import reduced_picture
+from ..picture import MAX_DECODED_PIXELS, open_picture, reduced
 from .png import text_font
 
 GRID_COLOUR = (200, 30, 30, 200)
@@ -35,10 +35,12 @@ def board_image_path(cmap: CompiledMap, map_file: str | os.PathLike[str]) -> Pat
 def render_on_board(cmap: CompiledMap, image_path: str | os.PathLike[str], highlight=()) -> Image.Image:
     """The board image with every hex of the map outlined and named (``highlight``: hexes filled in); a board
     over :data:`ON_BOARD_MAX_PIXELS` is drawn reduced by a whole factor."""
-    base, full = reduced_picture(image_path, "the board image", ON_BOARD_MAX_PIXELS, "RGBA")
+    picture = open_picture(image_path, "the board image", MAX_DECODED_PIXELS)   # its size read, nothing decoded
+    full = picture.size
     if full != tuple(cmap.board.size):
         raise ValueError(f"{os.fspath(image_path)}: the image is {full[0]} x {full[1]} pixels, the map's "
                          f"board.size says {cmap.board.size[0]} x {cmap.board.size[1]}")
+    base = reduced(picture, ON_BOARD_MAX_PIXELS, "RGBA", os.fspath(image_path))
     sx, sy = base.size[0] / full[0], base.size[1] / full[1]
     layer = Image.new("RGBA", base.size, (0, 0, 0, 0))
     draw = ImageDraw.Draw(layer)
