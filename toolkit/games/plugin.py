@@ -38,7 +38,7 @@ def calculators(ep: EntryPoint) -> dict[str, Any]:
     except Exception as err:   # noqa: BLE001 -- whatever another package's import raises, named as its failure
         raise PluginError(f"{plugin_name(ep)} failed to load: {type(err).__name__}: {err}; fix or uninstall that "
                           "package (docs/plugins.md)") from err
-    if ep.value.split(".")[0].split(":")[0] == OWN_PACKAGE:
+    if _package(ep.value) == OWN_PACKAGE:
         return found
     return {k: guarded(v, k, plugin_name(ep)) if inspect.isroutine(v) else v for k, v in found.items()}
 
@@ -56,3 +56,14 @@ def guarded(fn: Callable[..., Any], name: str, who: str) -> Callable[..., Any]:
             raise PluginError(f"{who}: {name} failed: {type(err).__name__}: {err}; report it to that package's "
                               "authors (docs/plugins.md)") from err
     return call
+
+
+def _package(name: str) -> str:
+    """The top-level package of a module or entry-point value (``toolkit.games.jerusalem:x`` -> ``toolkit``)."""
+    return name.split(":")[0].split(".")[0]
+
+
+def is_own(calculator: Any) -> bool:
+    """Whether a calculator is the toolkit's own code (a bundled game's, or built from ``rules.yaml``), not a
+    plugin's."""
+    return calculator is not None and _package(getattr(calculator, "__module__", None) or "") == OWN_PACKAGE

@@ -31,6 +31,8 @@ from starlette.staticfiles import StaticFiles
 from ..answers import (REFUSALS, SightLine, check_answer, command_answer, error_text, hex_json, moves_json,
                        odds_answer, reach_answer, search_moves, supply_answer, victory_answer, zoc_answer)
 from ..game import Position
+from ..games import has_rules, rules_for
+from ..games.plugin import is_own
 from ..vassal.saves.positions import position_save
 from .describe import source_json
 from .pictures import excerpt_png, excerpt_svg, geometry_json, map_svg, with_board_image
@@ -147,6 +149,7 @@ def moves(request: Request) -> Response:
             position = replace(position, phase=q.phase, phasing_side=side)
         key = (src.id, "moves", q.model_dump_json())
         body = book.kept.find(key)
+        warm_up(book, src)
     if body is None:
         body = book.workers.run(f"/api/moves of {src.id}", moves_body, position, f"source {src.id}", q)
         with book.lock:
@@ -166,6 +169,7 @@ def prepare_clicks(book: SourceBook, src: Source) -> None:
     shows, and keep the answers: a click on each unit of the phasing side on the map (at most
     :data:`MAX_PREPARED_UNITS`), then each side's enemy-reach layer.  Best effort: what is asked meanwhile is
     answered as usual."""
+    warm_up(book, src)
     if src.kind != "position" or src.id in book.prepared or not book.kept.limit:
         return
     book.prepared.add(src.id)
@@ -174,6 +178,30 @@ def prepare_clicks(book: SourceBook, src: Source) -> None:
     if 0 < len(units) <= MAX_PREPARED_UNITS:
         threading.Thread(target=_prepare, args=(book, src, position, units), daemon=True,
                          name=f"prepare {src.id}").start()
+
+
+def warm_up(book: SourceBook, src: Source) -> None:
+    """Once per game and map, work out in the server process what the toolkit's own rules read from the map (a
+    game's movement facts, hex names: a few hundred ms, that every worker forked without them would spend again):
+    one unit's moves, searched in a thread of its own with no lock held.  A plugin's rules never run in the
+    server (:func:`toolkit.games.plugin.is_own`)."""
+    if src.kind != "position":
+        return
+    position = src.position
+    key = (position.game.spec.id, position.game.map.id, position.game.map.source_hash)
+    units = [u.id for u in position.units if u.side == position.phasing_side and u.hex is not None]
+    if key in book.warmed or not units or not has_rules(position.game) \
+            or not is_own(getattr(rules_for(position.game), "moves", None)):
+        return
+    book.warmed.add(key)
+    threading.Thread(target=_warm, args=(position, units[0], src.id), daemon=True, name=f"warm {src.id}").start()
+
+
+def _warm(position: Position, unit: str, source_id: str) -> None:
+    try:
+        search_moves(position, f"source {source_id}", [unit], (), False, None, None)
+    except Exception as err:  # noqa: BLE001 -- only a warm-up: the unit's own click says what is wrong
+        log.info("%s: no warm-up: %s", source_id, err)
 
 
 def _prepare(book: SourceBook, src: Source, position: Position, units: list[str]) -> None:

@@ -121,6 +121,7 @@ class SourceBook:
         self.pictures: dict[tuple, Any] = {}   # per compiled map: its SVG and geometry
         self.kept = KeptAnswers(kept_bytes())   # (source id, endpoint, parameters) -> the encoded answer
         self.prepared: set[str] = set()   # position sources whose unit clicks were answered ahead (app.prepare_clicks)
+        self.warmed: set[tuple] = set()   # (game, map, source hash) worked out in the server (app.warm_up)
 
     def _add_map(self, cmap: CompiledMap) -> Source:
         """A map the user named (a map file, a game folder's map), listed under its id unless a bundled map has it."""
