@@ -285,16 +285,6 @@ def read_yaml(path: str | os.PathLike[str], error: type[DataFileError] = DataFil
     return parse_yaml(read_regular(path, str(path), error), str(path), error)
 
 
-def read_text(path: str | os.PathLike[str], error: type[DataFileError] = DataFileError,
-              limit: int = MAX_YAML_BYTES) -> str:
-    """A text file on disk (UTF-8), with :func:`read_regular`'s refusals and limit."""
-    raw = read_regular(path, str(path), error, limit)
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise error(str(path), "", f"not UTF-8 text (byte {err.start}); save it as UTF-8") from None
-
-
 M = TypeVar("M", bound=BaseModel)
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's safe loader when PyYAML has it: 10x faster
 
