@@ -140,7 +140,7 @@ def fake_plugin(monkeypatch):
 
 def test_the_plugin_wins_over_the_data(fake_plugin):
     rules = games.rules_for(load_game(str(STEPPE)))
-    assert (rules.supply, rules.MOVE_OPTIONS) == (fake_supply, fake_plugin.MOVE_OPTIONS)
+    assert (rules.supply.__wrapped__, rules.MOVE_OPTIONS) == (fake_supply, fake_plugin.MOVE_OPTIONS)
     assert rules.combat is data_combat.combat             # the module outside __all__ hides nothing
     assert rules.moves is data_movement.moves             # the rest from rules.yaml
 
@@ -149,6 +149,6 @@ def test_a_plugin_alone_is_the_rules(fake_plugin, tmp_path):
     shutil.copytree(STEPPE, tmp_path / "steppe", ignore=shutil.ignore_patterns("rules.yaml"))
     game = load_game(str(tmp_path / "steppe"))
     rules = games.rules_for(game)
-    assert games.has_rules(game) and (rules.supply, rules.MOVE_OPTIONS) == (fake_supply, fake_plugin.MOVE_OPTIONS)
+    assert games.has_rules(game) and (rules.supply.__wrapped__, rules.MOVE_OPTIONS) == (fake_supply, fake_plugin.MOVE_OPTIONS)
     assert not hasattr(rules, "moves") and not hasattr(rules, "combat")   # nothing from data, nothing outside __all__
     assert rules.check_json is check_json                  # the shared JSON forms, unless the plugin gives its own

@@ -2,9 +2,11 @@
 
 Also :func:`load_yaml_model`, the one way the toolkit reads a YAML data file
 into a pydantic model, and :func:`parse_yaml`, the one YAML parser for data
-files (positions, game files, maps).  Both treat the file as untrusted: a
-file is at most :data:`MAX_YAML_BYTES`, regular (never a FIFO or a device),
-nested at most :data:`MAX_YAML_DEPTH` deep, and aliases may add at most
+files (positions, game files, maps, tables, charts), and :func:`read_yaml`,
+the one way to read such a file from disk.  They treat the file as untrusted:
+a file is at most :data:`MAX_YAML_BYTES`, regular (never a FIFO or a device),
+holds at most :data:`MAX_YAML_NODES` nodes, is nested at most
+:data:`MAX_YAML_DEPTH` deep, and aliases may add at most
 :data:`MAX_ALIAS_NODES` nodes to what the document itself holds (a "billion
 laughs" alias bomb is refused before anything walks it); values quoted in
 errors are shortened (:func:`brief`).
@@ -17,6 +19,7 @@ errors are shortened (:func:`brief`).
 from __future__ import annotations
 
 import os
+import re
 import reprlib
 import stat
 from pathlib import Path
@@ -29,6 +32,10 @@ from pydantic import BaseModel, ValidationError
 MAX_YAML_BYTES = 16 << 20     # a data file
 MAX_YAML_DEPTH = 64           # nesting of mappings and lists
 MAX_ALIAS_NODES = 100_000     # nodes aliases may add beyond the document's own
+#: Nodes (scalars, lists, mappings) of one document.  Every node costs about 350 bytes of memory while the document
+#: is composed, before anything can check it: 16 MB of ``[0,0,…]`` is 8 million nodes, 2.8 GB.  The largest file the
+#: toolkit ships (a map) holds 22,000 nodes; half a million is 175 MB at most, counted in about a second.
+MAX_YAML_NODES = 500_000
 
 _BRIEF = reprlib.Repr()
 _BRIEF.maxlevel, _BRIEF.maxstring, _BRIEF.maxother = 3, 80, 80
@@ -82,10 +89,39 @@ def _short(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+#: The names pydantic gives the members of a union in an error's location (``float``, ``function-after[…]``,
+#: ``literal['P']``, ``dict[str,…]``): not keys of the file.
+_MEMBER_TAG = re.compile(r"^(str|int|float|bool|none|constrained-[a-z]+|[a-z-]+\[.*\])$", re.S)
+
+
+#: Complaints about a value itself (its bounds, its finiteness, a check of the toolkit's), not about its type.
+_TELLING = {"finite_number", "greater_than", "greater_than_equal", "less_than", "less_than_equal", "multiple_of",
+            "value_error", "too_short", "too_long", "string_pattern_mismatch"}
+
+
+def _problems(err: ValidationError, doc: str) -> list[tuple[str, str]]:
+    """``(key path, problem)`` of each place a validation error names, once each: where a value fits no member
+    of a union, pydantic reports every member's complaint under a location ending in the member's name; the
+    member names are dropped, and the most telling complaint is kept (one about the value, e.g. "a finite
+    number", over one about its type)."""
+    errors = err.errors()
+    locs = [tuple(e["loc"]) for e in errors]
+    found: dict[str, tuple[int, str]] = {}
+    for e, loc in zip(errors, locs):
+        while loc and isinstance(loc[-1], str) and _MEMBER_TAG.match(loc[-1]) and \
+                sum(other[:len(loc) - 1] == loc[:-1] for other in locs) > 1:
+            loc = loc[:-1]
+        path = key_path(loc) or "(top level)"
+        rank = 0 if e["type"] in _TELLING else 1
+        if path not in found or rank < found[path][0]:
+            found[path] = (rank, _pydantic_problem(e, doc))
+    return [(path, problem) for path, (_, problem) in found.items()]
+
+
 def from_validation_error(err: ValidationError, file: str, doc: str,
                           error: type[DataFileError] = DataFileError) -> DataFileError:
     """Convert a pydantic validation error into ``error`` (first problem first); ``doc`` names the format's docs."""
-    problems = [(key_path(e["loc"]) or "(top level)", _pydantic_problem(e, doc)) for e in err.errors()]
+    problems = _problems(err, doc)
     (path, problem), rest = problems[0], problems[1:]
     return error(file, path, problem, [f"{file}: {p}: {m}" for p, m in rest])
 
@@ -178,11 +214,37 @@ def _nested_too_deep(raw: bytes, err: yaml.YAMLError) -> bool:
     return False
 
 
+def count_nodes(raw: bytes, limit: int = MAX_YAML_NODES) -> int:
+    """The nodes of a YAML document (scalars, lists and mappings; an alias counts none), counted from the
+    parser's events, which are never kept -- stopping past ``limit``.  A document of ``limit`` bytes or fewer is
+    not parsed (YAML spends at least a byte a node: ``{a,b}`` is five nodes) and counts as its length.
+
+    >>> doc = b"a: [1, 2, {b: c}]"
+    >>> count_nodes(doc, limit=10), count_nodes(doc, limit=5), count_nodes(doc, limit=100)
+    (8, 6, 17)
+    """
+    if len(raw) <= limit:
+        return len(raw)
+    nodes = 0
+    for event in yaml.parse(raw, Loader=SAFE_LOADER):
+        if isinstance(event, _NODE_EVENTS):
+            nodes += 1
+            if nodes > limit:
+                break
+    return nodes
+
+
+_NODE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
+
+
 def parse_yaml(raw: bytes, file: str, error: type[DataFileError] = DataFileError) -> dict[str, Any]:
     """A YAML document that must be a mapping at the top level (limits: see the module doc)."""
     if len(raw) > MAX_YAML_BYTES:
         raise error(file, "", f"the file is {len(raw)} bytes, over the limit of {MAX_YAML_BYTES} for a data file")
     try:
+        if count_nodes(raw) > MAX_YAML_NODES:
+            raise error(file, "", f"the document holds more than {MAX_YAML_NODES:,} values (limit for a data "
+                                  "file); split it, or write long lists more compactly")
         data = yaml.load(raw, Loader=SAFE_LOADER)
     except yaml.YAMLError as err:
         if _nested_too_deep(raw, err):  # the parser's own depth limit stopped first: the toolkit words it
@@ -211,6 +273,16 @@ def read_regular(path: str | os.PathLike[str], file: str, error: type[DataFileEr
             return f.read(limit + 1)
     except OSError as err:
         raise error(file, "", f"cannot read the file: {err.strerror}") from None
+
+
+def read_yaml(path: str | os.PathLike[str], error: type[DataFileError] = DataFileError, *,
+              optional: bool = False) -> dict[str, Any] | None:
+    """A YAML data file on disk (a mapping at the top level), with every limit of :func:`read_regular` and
+    :func:`parse_yaml`; ``optional``: None when nothing is there (a link to nowhere is refused, as is anything
+    there that is not a regular file)."""
+    if optional and not os.path.lexists(path):
+        return None
+    return parse_yaml(read_regular(path, str(path), error), str(path), error)
 
 
 M = TypeVar("M", bound=BaseModel)

@@ -10,7 +10,7 @@ from pathlib import Path
 import yaml
 
 from ..bundled import bundled_dir
-from ..datafile import DataFileError, expected, load_yaml_model
+from ..datafile import DataFileError, brief, expected, load_yaml_model, read_yaml
 from ..mapdata import CompiledMap, list_maps, open_map
 from .rulesdata import RulesData, check_rules, cited_topics
 from .schema import Counter, CounterManifest, GameSpec, Marker
@@ -53,7 +53,7 @@ class Game:
         """The game's ``rules.yaml`` (docs/rules-data.md), checked against its vocabulary, counters and map; None
         when the folder has none."""
         file = self.folder / "rules.yaml"
-        if not file.is_file():
+        if not os.path.lexists(file):
             return None
         try:
             rules = load_yaml_model(file, RulesData, "docs/rules-data.md", GameDataError)
@@ -69,11 +69,13 @@ class Game:
         rule (:func:`~toolkit.game.rulesdata.cited_topics`); empty when the folder has neither."""
         cited = cited_topics(self.rules_data) if self.rules_data is not None else {}
         file = self.folder / "rule_topics.yaml"
-        if not file.is_file():
+        data = read_yaml(file, GameDataError, optional=True)
+        if data is None:
             return cited
-        data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
-        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-            raise GameDataError(f"{file}: expected a mapping of rule number to topic (a few words), see {DOC}")
+        for key, topic in data.items():
+            if not isinstance(topic, str):
+                raise with_line(GameDataError(str(file), str(key), f"expected a topic (a few words) for rule {key}, "
+                                                                    f"got {brief(topic)}; see {DOC}"))
         return {**cited, **{str(k): v for k, v in data.items()}}
 
     @property

@@ -14,25 +14,68 @@ entry.  A cost is one number for every movement class, or a mapping ``class -> c
 """
 from __future__ import annotations
 
+import math
 import re
 
-from typing import Annotated, Literal, Optional, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
 
 from ..datafile import expected
 
 DOC = "docs/rules-data.md"
 
+# Bounds of the numbers in rules.yaml: far beyond any board game's, small enough that every calculation stays
+# quick and exact (the move search counts half points; a combat lists every roll of its dice; a retreat's
+# search grows with its length).
+MAX_POINTS = 1000        # movement points: a cost, an allowance, a supply trace
+MAX_HEXES = 1000         # a supply trace or command radius in hexes
+MAX_RETREAT = 20         # hexes of one retreat
+MAX_SHIFT = 20           # columns shifted, or added to a die roll
+MAX_FACTOR = 100         # a multiplier of strength
+MAX_DICE, MAX_SIDES, MAX_ROLLS = 5, 100, 10_000   # dice of a combat roll, sides of a die, outcomes listed
+MAX_VP = 1_000_000
 
-def _half_points(value: float | str) -> float | str:
-    if value != "P" and (value < 0 or value * 2 != int(value * 2)):
-        raise ValueError(f"cost {value!r}: give a number of movement points, 0 or more, in steps of ½ (or P)")
-    return value
+
+def _points(value: Any, what: str = "movement points") -> float:
+    """A number of movement points: 0 to :data:`MAX_POINTS`, in steps of ½."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or not 0 <= value <= MAX_POINTS or value * 2 != int(value * 2):
+        raise ValueError(f"{what} {value!r}: give a number from 0 to {MAX_POINTS} in steps of ½")
+    return float(value)
 
 
-Cost = Annotated[Union[float, Literal["P"]], AfterValidator(_half_points)]
-Costs = Union[Cost, dict[str, Cost]]   # one for every class, or by class
+def _cost(value: Any) -> float | str:
+    """A cost: movement points (:func:`_points`) or ``P`` (prohibited)."""
+    if value == "P":
+        return "P"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"cost {str(value)[:40]!r}: give a number of movement points (steps of ½) or P (prohibited)")
+    return _points(value, "cost")
+
+
+def _costs(value: Any) -> float | str | dict[str, float | str]:
+    """One cost for every movement class, or a mapping class -> cost."""
+    if not isinstance(value, dict):
+        return _cost(value)
+    out = {}
+    for cls, cost in value.items():
+        try:
+            out[str(cls)] = _cost(cost)
+        except ValueError as err:
+            raise ValueError(f"class {str(cls)[:40]!r}: {err}") from None
+    return out
+
+
+_POINTS_SCHEMA = {"type": "number", "minimum": 0, "maximum": MAX_POINTS, "multipleOf": 0.5}
+_COST_SCHEMA = {"anyOf": [_POINTS_SCHEMA, {"const": "P"}]}
+Points = Annotated[float, PlainValidator(_points), WithJsonSchema(_POINTS_SCHEMA)]
+Cost = Annotated[Union[float, Literal["P"]], PlainValidator(_cost), WithJsonSchema(_COST_SCHEMA)]
+Costs = Annotated[Union[float, Literal["P"], dict[str, Union[float, Literal["P"]]]], PlainValidator(_costs),
+                  WithJsonSchema({"anyOf": [_COST_SCHEMA, {"type": "object", "additionalProperties": _COST_SCHEMA}]})]
+Factor = Annotated[float, Field(ge=0, le=MAX_FACTOR, allow_inf_nan=False)]
+Shift = Annotated[int, Field(ge=-MAX_SHIFT, le=MAX_SHIFT)]
+VP = Annotated[int, Field(ge=-MAX_VP, le=MAX_VP)]
 
 
 class _Model(BaseModel):
@@ -73,7 +116,7 @@ class MovementKind(Rule):
     in its ``phases`` it is the one kind of movement (a road movement phase)."""
 
     along: list[str] = []
-    allowance: Union[str, float, None] = None
+    allowance: Union[str, Points, None] = None
     enemy_zoc: Literal["normal", "stop", "prohibited"] = "normal"
     phases: list[str] = []     # the phases it may be used in (empty: every movement phase)
     only: bool = False
@@ -136,7 +179,8 @@ class CombatTable(Rule):
 
     kind: Literal["odds", "differential"] = "odds"
     columns: list[str] = Field(min_length=1)
-    die: tuple[int, int] = (1, 6)                   # the roll: (number of dice, sides)
+    die: tuple[Annotated[int, Field(ge=1, le=MAX_DICE)], Annotated[int, Field(ge=2, le=MAX_SIDES)]] = (1, 6)
+    # the roll: (number of dice, sides)
     rows: dict[int, list[str]]
     below: Optional[str] = None                     # the result below the first column (else the first column's)
 
@@ -145,9 +189,9 @@ class Effect(Rule):
     """A combat effect: a column ``shift`` (+ to the attacker), a die-roll modifier ``drm``, or a ``multiply`` of
     the defence (terrain) or of a side's strength."""
 
-    shift: int = 0
-    drm: int = 0
-    multiply: Optional[float] = None
+    shift: Shift = 0
+    drm: Shift = 0
+    multiply: Optional[Annotated[float, Field(gt=0, le=MAX_FACTOR, allow_inf_nan=False)]] = None
 
 
 class HexsideEffect(Effect):
@@ -178,8 +222,8 @@ class Modifier(Effect):
 class SupplyEffect(Rule):
     """What being out of supply does to a unit's strength in combat."""
 
-    attack: float = 1
-    defence: float = 1
+    attack: Factor = 1
+    defence: Factor = 1
 
 
 class Combat(Rule):
@@ -200,7 +244,7 @@ class Combat(Rule):
 class SideEffect(_Model):
     """What a combat result does to each unit of one side of the combat."""
 
-    retreat: int = Field(0, ge=0)        # hexes to retreat
+    retreat: int = Field(0, ge=0, le=MAX_RETREAT)   # hexes to retreat
     eliminate: bool = False
     step_loss: bool = False              # turned to its back face (eliminated when it shows it, or has none)
     note: str = ""                       # what the owner still decides (which units an exchange costs …)
@@ -261,8 +305,8 @@ class Supply(Rule):
     points of the unit's ``movement_class``), avoiding what ``blocked_by`` lists."""
 
     sources: dict[str, Sources]                   # side -> its sources
-    hexes: Optional[int] = Field(None, ge=0)
-    mp: Optional[float] = Field(None, ge=0)
+    hexes: Optional[int] = Field(None, ge=0, le=MAX_HEXES)
+    mp: Optional[Points] = None
     movement_class: Optional[str] = None
     blocked_by: Blocks = Blocks()
 
@@ -272,7 +316,7 @@ class Command(Rule):
     ``radius`` hexes (a counter value or a number) of a friendly HQ, traced around what ``blocked_by`` lists."""
 
     hq_types: list[str] = Field(min_length=1)
-    radius: Union[str, int]
+    radius: Union[str, Annotated[int, Field(ge=0, le=MAX_HEXES)]]
     applies_to: list[str] = []
     blocked_by: Blocks = Blocks(enemy_units=True)
 
@@ -301,7 +345,7 @@ class Objective(Rule):
     """An objective hex: ``vp`` to ``side`` while it holds the hex (``owner`` holds it until someone enters it)."""
 
     hex: str
-    vp: int
+    vp: VP
     side: str
     owner: Optional[str] = None
 
@@ -310,7 +354,7 @@ class Level(_Model):
     """A victory level: ``side`` achieves ``result`` with at least ``vp`` victory points."""
 
     side: str
-    vp: int
+    vp: VP
     result: str
 
 
@@ -457,6 +501,10 @@ class RulesCheck:
                 self.features(f"supply.sources.{side}.features", src.features, "path")
             if r.supply.mp is not None and r.movement is None:
                 self.fail("supply.mp", "a trace in movement points needs a movement section; give hexes instead")
+            if (r.supply.mp is None) != (r.supply.movement_class is None):
+                self.fail("supply.movement_class" if r.supply.mp is not None else "supply.mp",
+                          "a trace in movement points gives both mp and movement_class (whose costs it pays), "
+                          "e.g. `mp: 7, movement_class: foot`; or give hexes instead")
             if r.supply.movement_class is not None:
                 self.names("supply", [r.supply.movement_class], sorted(classes), "movement class")
         if r.command:
@@ -551,6 +599,9 @@ class RulesCheck:
                 if not col.lstrip("+-").isdigit():
                     self.fail(f"combat.table.columns[{i}]", f"{col!r} is not a differential like -2, 0 or +3")
         n, sides = t.die
+        if sides ** n > MAX_ROLLS:
+            self.fail("combat.table.die", f"{n}d{sides} has {sides ** n:,} outcomes, over the limit of {MAX_ROLLS:,}; "
+                                          "give fewer dice or sides")
         want = list(range(n, n * sides + 1))
         if sorted(t.rows) != want:
             self.fail("combat.table.rows", f"rows for rolls {sorted(t.rows)}; a roll of {n}d{sides} gives "

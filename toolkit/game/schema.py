@@ -11,11 +11,15 @@ here; each game's rules package checks their keys and types.  Documented in
 """
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Annotated, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-Value = Optional[Union[bool, int, float, str]]
+#: The largest counter value (a strength, MP, a range): far beyond any game's, and finite, so that everything
+#: computed from one (half movement points, strengths times multipliers) stays a finite number.
+MAX_VALUE = 10**9
+Value = Optional[Union[bool, Annotated[int, Field(ge=-MAX_VALUE, le=MAX_VALUE)],
+                       Annotated[float, Field(ge=-MAX_VALUE, le=MAX_VALUE, allow_inf_nan=False)], str]]
 Ident = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
 
 
@@ -346,7 +350,7 @@ class UnitPlacement(_Model):
     box: Optional[str] = None
     flags: list[str] = []
     carried_by: Optional[str] = None
-    spent: float = Field(0, ge=0)  # movement points already used in the current phase
+    spent: float = Field(0, ge=0, le=MAX_VALUE, allow_inf_nan=False)  # MP already used this phase
     turn: Optional[str] = None     # the turn a reinforcement arrives (rules.yaml reinforcements)
     entry: list[str] = []          # where this reinforcement comes on (hexes or places; else its side's entry)
 

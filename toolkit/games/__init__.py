@@ -31,6 +31,7 @@ from ..game.sequence import sequence_problems
 from ..hexgrid import Hex
 from ..vassal.saves.savefile import Unplaced
 from . import data
+from .plugin import calculators as plugin_calculators
 
 #: The entry-point group of rules plugins: ``GAME_ID = "package.module"`` (or ``"package.module:object"``).
 ENTRY_POINT_GROUP = "toolkit.rules"
@@ -46,13 +47,6 @@ def plugins() -> dict[str, EntryPoint]:
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
-def _public(obj: Any) -> dict[str, Any]:
-    """A plugin's calculators: the names of its ``__all__`` when it has one (so that what a plugin module imports,
-    a submodule named ``combat`` say, never hides a calculator of the data), else every public name."""
-    names = getattr(obj, "__all__", None) or [k for k in dir(obj) if not k.startswith("_")]
-    return {k: getattr(obj, k) for k in names}
-
-
 def rules_for(game: Game) -> Any:
     """The rules of a game: its plugin's calculators over those its ``rules.yaml`` declares; ``ValueError``
     saying what to add when it has neither."""
@@ -63,7 +57,7 @@ def rules_for(game: Game) -> Any:
                          f"{game.folder / 'rules.yaml'} (docs/rules-data.md; `toolkit new` writes an example) or "
                          "install a rules plugin for it (docs/plugins.md)")
     calculators = {**SHARED, **(data.calculators(declared) if declared is not None else {})}
-    found = {**calculators, **({} if plugin is None else _public(plugin.load()))}
+    found = {**calculators, **({} if plugin is None else plugin_calculators(plugin))}
     if "check" in found:
         found["check"] = _with_sequence(found["check"])
     return SimpleNamespace(**found)

@@ -10,9 +10,11 @@ import json
 import os
 from pathlib import Path
 
+from ..datafile import read_regular
 from ..fileio import write_atomic
 from .compiled import CompiledMap
 from .compiler import compile_source, source_hash
+from .errors import MapError
 
 
 def default_cache_dir() -> Path:
@@ -31,7 +33,7 @@ def _read_cached(path: Path, digest: str) -> CompiledMap | None:
 
 def load_map(path: str | Path, cache_dir: str | Path | None = None) -> CompiledMap:
     """The compiled map of a map file, from the cache when the source is unchanged."""
-    raw = Path(path).read_bytes()
+    raw = read_regular(path, str(path), MapError)
     digest = source_hash(raw)
     cached_file = Path(cache_dir or default_cache_dir()) / f"{digest}.json"
     cmap = _read_cached(cached_file, digest)

@@ -38,14 +38,13 @@ def _stamp(path: Path) -> list[int]:
 
 
 def read_title(path: Path) -> str:
-    """A map file's ``title``, parsed from the file (:data:`UNREADABLE` when it is not a YAML mapping)."""
-    import yaml
-
-    from ..datafile import SAFE_LOADER
+    """A map file's ``title``, parsed from the file through the guarded reader (:data:`UNREADABLE` when it is
+    refused or not a YAML mapping)."""
+    from ..datafile import read_yaml
 
     try:
-        data = yaml.load(path.read_bytes(), Loader=SAFE_LOADER)
-    except yaml.YAMLError:
+        data = read_yaml(path, MapError)
+    except MapError:
         data = None
     return str(data.get("title", "")) if isinstance(data, dict) else UNREADABLE
 

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from ..hexgrid import Grid, Hex, HexNameError, Hexside, Layout, cube_round_array, hexside
 from .compiled import BoardImage, CompiledMap, HexInfo, HexsideFeatureType, LosDefaults, TerrainType, naming_from_json
-from ..datafile import parse_yaml
+from ..datafile import parse_yaml, read_regular
 from .errors import MapError, from_validation_error
 from .schema import AreaSpec, GridSpec, LineSpec, MapSpec, Projection, check_references
 
@@ -38,7 +38,7 @@ def source_hash(data: bytes) -> str:
 
 def compile_map(path: str | Path) -> CompiledMap:
     """Read and compile a map file; raises :class:`MapError` naming the file on any problem."""
-    return compile_source(Path(path).read_bytes(), str(path))
+    return compile_source(read_regular(path, str(path), MapError), str(path))
 
 
 def compile_source(source: str | bytes | dict[str, Any], source_name: str = "<string>") -> CompiledMap:

@@ -31,11 +31,14 @@ from starlette.staticfiles import StaticFiles
 from ..answers import (REFUSALS, SightLine, check_answer, command_answer, error_text, hex_json, moves_json,
                        odds_answer, reach_answer, search_moves, supply_answer, victory_answer, zoc_answer)
 from ..game import Position
+from ..games import has_rules, rules_for
+from ..games.plugin import is_own
 from ..vassal.saves.positions import position_save
 from .describe import source_json
 from .pictures import excerpt_png, excerpt_svg, geometry_json, map_svg, with_board_image
 from .queries import (BadQuery, CheckQuery, HexQuery, LosQuery, MovesQuery, NoQuery, OddsQuery, PlayQuery,
                       SideQuery, SourceQuery, SupplyQuery, VictoryQuery, WebError, parse_query)
+from .play import moves_among, played_state
 from .sources import MAX_UPLOAD_BYTES, Source, SourceBook, too_large
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -128,21 +131,30 @@ def hex_info(book: SourceBook, request: Request) -> dict:
     return hex_json(src.map, q.hex)
 
 
-@api
-def moves(book: SourceBook, request: Request) -> Response:
+def moves(request: Request) -> Response:
     """``GET /api/moves`` = ``toolkit moves POSITION UNIT ... --json`` (``phase`` overrides the position's, and
-    its phasing side too when the phase names a side: No Prisoners' ``west_cp_movement``)."""
-    q, src = _source(book, request, MovesQuery)
-    position = src.position
-    if q.phase is not None:
-        phases = position.game.spec.phases
-        if q.phase not in phases:
-            raise BadQuery(f"phase {q.phase[:80]!r} is not a phase of {position.game.spec.id}; give one of: "
-                           f"{', '.join(phases)}")
-        side = position.game.spec.phase_side(q.phase) or position.phasing_side
-        position = replace(position, phase=q.phase, phasing_side=side)
-    body = book.kept.get((src.id, "moves", q.model_dump_json()), lambda: moves_body(position, f"source {src.id}", q))
-    return Response(body, media_type="application/json")
+    its phasing side too when the phase names a side: No Prisoners' ``west_cp_movement``): computed in a worker
+    process (:mod:`.workers`: no lock held meanwhile, the answer's time limit) and kept per source and query."""
+    started = time.perf_counter()
+    book: SourceBook = request.app.state.book
+    with book.lock:
+        q, src = _source(book, request, MovesQuery)
+        position = src.position
+        if q.phase is not None:
+            phases = position.game.spec.phases
+            if q.phase not in phases:
+                raise BadQuery(f"phase {q.phase[:80]!r} is not a phase of {position.game.spec.id}; give one of: "
+                               f"{', '.join(phases)}")
+            side = position.game.spec.phase_side(q.phase) or position.phasing_side
+            position = replace(position, phase=q.phase, phasing_side=side)
+        key = (src.id, "moves", q.model_dump_json())
+        body = book.kept.find(key)
+        warm_up(book, src)
+    if body is None:
+        body = book.workers.run(f"/api/moves of {src.id}", moves_body, position, f"source {src.id}", q)
+        with book.lock:
+            book.kept.put(key, body)
+    return timed(Response(body, media_type="application/json"), started)
 
 
 def moves_body(position: Position, label: str, q: MovesQuery) -> bytes:
@@ -157,6 +169,7 @@ def prepare_clicks(book: SourceBook, src: Source) -> None:
     shows, and keep the answers: a click on each unit of the phasing side on the map (at most
     :data:`MAX_PREPARED_UNITS`), then each side's enemy-reach layer.  Best effort: what is asked meanwhile is
     answered as usual."""
+    warm_up(book, src)
     if src.kind != "position" or src.id in book.prepared or not book.kept.limit:
         return
     book.prepared.add(src.id)
@@ -165,6 +178,30 @@ def prepare_clicks(book: SourceBook, src: Source) -> None:
     if 0 < len(units) <= MAX_PREPARED_UNITS:
         threading.Thread(target=_prepare, args=(book, src, position, units), daemon=True,
                          name=f"prepare {src.id}").start()
+
+
+def warm_up(book: SourceBook, src: Source) -> None:
+    """Once per game and map, work out in the server process what the toolkit's own rules read from the map (a
+    game's movement facts, hex names: a few hundred ms, that every worker forked without them would spend again):
+    one unit's moves, searched in a thread of its own with no lock held.  A plugin's rules never run in the
+    server (:func:`toolkit.games.plugin.is_own`)."""
+    if src.kind != "position":
+        return
+    position = src.position
+    key = (position.game.spec.id, position.game.map.id, position.game.map.source_hash)
+    units = [u.id for u in position.units if u.side == position.phasing_side and u.hex is not None]
+    if key in book.warmed or not units or not has_rules(position.game) \
+            or not is_own(getattr(rules_for(position.game), "moves", None)):
+        return
+    book.warmed.add(key)
+    threading.Thread(target=_warm, args=(position, units[0], src.id), daemon=True, name=f"warm {src.id}").start()
+
+
+def _warm(position: Position, unit: str, source_id: str) -> None:
+    try:
+        search_moves(position, f"source {source_id}", [unit], (), False, None, None)
+    except Exception as err:  # noqa: BLE001 -- only a warm-up: the unit's own click says what is wrong
+        log.info("%s: no warm-up: %s", source_id, err)
 
 
 def _prepare(book: SourceBook, src: Source, position: Position, units: list[str]) -> None:
@@ -188,13 +225,20 @@ def _click_answers(position: Position, label: str, queries: list[MovesQuery]) ->
     return {q.model_dump_json(): moves_body(position, label, q) for q in queries}
 
 
-@api
-def play(book: SourceBook, request: Request) -> dict:
-    """``GET /api/play?source=ID&step=S[&step=S2...]``: the position after the steps, as a new source."""
-    q, src = _source(book, request, PlayQuery)
-    played = book.play(src, q.step)
-    prepare_clicks(book, played)
-    return source_json(played)
+def play(request: Request) -> Response:
+    """``GET /api/play?source=ID&step=S[&step=S2...]``: the position after the steps, as a new source; the steps
+    are made in a worker process (no lock held meanwhile), each move within the answer's time limit."""
+    started = time.perf_counter()
+    book: SourceBook = request.app.state.book
+    with book.lock:
+        q, src = _source(book, request, PlayQuery)
+        position = src.position
+    state, log = book.workers.run(f"/api/play of {src.id}", played_state, position, q.step, len(src.steps),
+                                  answers=moves_among(q.step))
+    with book.lock:
+        made = book.keep_played(src, replace(position, **state), log)
+        prepare_clicks(book, made)
+        return timed(AnswerJSON(source_json(made)), started)
 
 
 @api

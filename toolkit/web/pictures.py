@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import base64
 import io
+import logging
 import mimetypes
 from pathlib import Path
 from typing import Any, Sequence
 
 from lxml import etree
 
+from ..datafile import read_regular
+from ..game.module import GameDataError, folder_file
 from ..mapdata import CompiledMap
+from ..picture import MAX_PICTURE_BYTES
 from ..render import Overlay, rasterise, render_svg, scene_to_svg
 from ..render.scene import build_scene, crop, map_frame
 from ..render.style import DEFAULT_PIXELS_PER_HEX
@@ -22,6 +26,7 @@ RULING_BAND = 0.42         # the verdict's lines under the excerpt, in hex width
 BOARD_SHOW_THROUGH = 0.25  # the hexes' fill opacity over a board image
 
 DIGITS = 4   # decimals of the coordinates (as the SVG writes them)
+log = logging.getLogger("toolkit.web")
 
 
 def map_svg(cmap: CompiledMap, overlays: Sequence[Overlay] = ()) -> bytes:
@@ -33,13 +38,19 @@ def with_board_image(svg: bytes, cmap: CompiledMap, folder: Path | None) -> byte
     """The map SVG with the published board image it was imported from as its background (``board.image``,
     relative to ``folder``, the game folder holding the map file), embedded, under hexes that let it show
     through; the SVG as it was for a map without a board image or when the image is not there."""
-    image = folder / cmap.board.image if cmap.board is not None and folder is not None else None
-    if image is None or not image.is_file():
+    if cmap.board is None or folder is None:
+        return svg
+    try:   # inside the game folder once links are followed, a regular file of a picture's size at most
+        image = folder_file(folder, cmap.board.image, str(folder), "board.image", "board image",
+                            "`image: images/board.png`")
+        data = read_regular(image, str(image), GameDataError, MAX_PICTURE_BYTES)
+    except GameDataError as err:
+        log.warning("the map is shown without its board image: %s", err)
         return svg
     root = etree.fromstring(svg)
     kind = mimetypes.guess_type(image.name)[0] or "image/png"
     (sx, sy), (w, h) = cmap.board.scale, cmap.board.size
-    href = f"data:{kind};base64," + base64.b64encode(image.read_bytes()).decode("ascii")
+    href = f"data:{kind};base64," + base64.b64encode(data).decode("ascii")
     board = etree.Element(f"{{{SVG_NS}}}image", x="0", y="0", width=f"{w / sx:.4f}", height=f"{h / sy:.4f}",
                           preserveAspectRatio="none", href=href, **{"class": "board"})
     root.insert(1, board)   # over the background rectangle, under everything else

@@ -14,7 +14,7 @@ the phases a turn has, its end), as the action ``end_phase`` (:mod:`toolkit.game
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ..answers import require_units
@@ -158,3 +158,15 @@ def play(position: Position, texts: list[str], done: int = 0) -> tuple[Position,
         position, entry = apply_step(position, parse_step(text))
         log.append(entry)
     return position, log
+
+
+def played_state(position: Position, texts: list[str], done: int = 0) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """:func:`play` as a worker process answers it: the position after the steps as its fields without the game
+    (little to send back; ``dataclasses.replace`` of the position it started from rebuilds it), and the log."""
+    after, log = play(position, texts, done)
+    return {f.name: getattr(after, f.name) for f in fields(after) if f.init and f.name != "game"}, log
+
+
+def moves_among(texts: list[str]) -> int:
+    """The move steps among ``texts`` (each a search of the game's legal moves)."""
+    return sum(text.startswith("move:") for text in texts)

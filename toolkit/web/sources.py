@@ -11,10 +11,12 @@ from __future__ import annotations
 import os
 import re
 import threading
+import time
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 from urllib.parse import unquote
 
 from ..datafile import parse_yaml, read_regular
@@ -22,12 +24,13 @@ from ..game import GameDataError, Position, modules_dir
 from ..game.module import Game, load_bundled_game, load_game, open_user_map
 from ..games import game_position_from_save, game_position_from_yaml, load_position_or_save
 from ..mapdata import CompiledMap, list_maps, open_map
-from .play import play
 from .queries import NotFound, TooLarge, WebError
-from .workers import Workers
+from .workers import POLL_SECONDS, Unavailable, Workers
 
 MAX_UPLOAD_BYTES = 5 << 20   # an uploaded position or save
 MAX_UPLOADS = 16             # uploads kept in memory (the oldest is dropped first)
+UPLOADS_AT_ONCE = 1          # uploads read at a time: reading is the interpreter's work, two at once go no faster
+UPLOAD_WAIT_SECONDS = 120    # ... the others wait for their turn, at most this long
 MAX_POSITION_UNITS = 10_000  # units of a position the viewer opens
 MAX_PLAYED = 256             # played positions kept in memory (the oldest is dropped first; a link replays it)
 KEPT_MB = 64                 # unit clicks' answers kept, encoded (the least recently asked dropped first) ...
@@ -96,6 +99,7 @@ class SourceBook:
     def __init__(self, game: str | None = None) -> None:
         self.lock = threading.RLock()
         self.workers = Workers()
+        self.upload_slots = threading.BoundedSemaphore(UPLOADS_AT_ONCE)
         self.current: str | None = None
         self.game = game
         self.maps = {map_id: Source(f"map:{map_id}", title, map_id, open_map=_bundled_map(map_id))
@@ -117,6 +121,7 @@ class SourceBook:
         self.pictures: dict[tuple, Any] = {}   # per compiled map: its SVG and geometry
         self.kept = KeptAnswers(kept_bytes())   # (source id, endpoint, parameters) -> the encoded answer
         self.prepared: set[str] = set()   # position sources whose unit clicks were answered ahead (app.prepare_clicks)
+        self.warmed: set[tuple] = set()   # (game, map, source hash) worked out in the server (app.warm_up)
 
     def _add_map(self, cmap: CompiledMap) -> Source:
         """A map the user named (a map file, a game folder's map), listed under its id unless a bundled map has it."""
@@ -182,9 +187,28 @@ class SourceBook:
         if len(raw) > MAX_UPLOAD_BYTES:
             raise too_large(len(raw))
         name = upload_name(filename)
-        if name.lower().endswith(".vsav"):
-            return self._add(name, game_position_from_save(raw, name, self.game))
-        return self._add(name, (game_position_from_yaml(raw, name, self.game), []))
+        with self.reading(name):
+            if name.lower().endswith(".vsav"):
+                opened = game_position_from_save(raw, name, self.game)
+            else:
+                opened = (game_position_from_yaml(raw, name, self.game), [])
+        return self._add(name, opened)
+
+    @contextmanager
+    def reading(self, name: str) -> Iterator[None]:
+        """A turn to read an upload: at most :data:`UPLOADS_AT_ONCE` are read together (each may take a few
+        hundred MB, and each shares the interpreter with the other requests, which wait the less the fewer are
+        read at once); the others wait for their turn (:class:`~.workers.Unavailable` after
+        :data:`UPLOAD_WAIT_SECONDS`, or when the server is stopping)."""
+        deadline = time.monotonic() + UPLOAD_WAIT_SECONDS
+        while not self.upload_slots.acquire(timeout=POLL_SECONDS):
+            if self.workers.stopped or time.monotonic() >= deadline:
+                raise Unavailable(f"{name}: not read: the viewer was reading other uploads for "
+                                  f"{UPLOAD_WAIT_SECONDS} s (or is stopping); send it again in a moment")
+        try:
+            yield
+        finally:
+            self.upload_slots.release()
 
     def _add(self, title: str, opened: tuple[Position, list]) -> Source:
         units = len(opened[0].units)
@@ -207,12 +231,11 @@ class SourceBook:
         return source
 
 
-    def play(self, source: Source, texts: list[str]) -> Source:
-        """``source`` after the steps ``texts`` (:mod:`.play`): a new source ``play:<n>``, kept with its base, its
-        steps and its log; the same steps from the same base give the same source."""
+    def keep_played(self, source: Source, after: Position, log: list[dict]) -> Source:
+        """``source`` after steps (``after``, made by :func:`.play.play` with their ``log``): a new source
+        ``play:<n>``, kept with its base, its steps and its log; the same steps from the same base give the same
+        source."""
         base = self.get(source.base) if source.base else source
-        position = source.position
-        after, log = play(position, texts, len(source.steps))
         steps = (*source.steps, *(entry["step"] for entry in log))
         key = (base.id, steps)
         if key not in self.played:
@@ -236,9 +259,9 @@ class KeptAnswers:
     parameters stays right: a unit clicked again is answered without searching again.
 
     >>> kept = KeptAnswers(10)
-    >>> kept.get("a", lambda: b"123456"), kept.get("b", lambda: b"7890"), kept.get("a", lambda: b"new")
-    (b'123456', b'7890', b'123456')
-    >>> kept.get("c", lambda: b"xyz"), list(kept.answers)   # 13 bytes: "b", the least recently asked, goes
+    >>> kept.put("a", b"123456"), kept.put("b", b"7890"), kept.find("a"), kept.find("z")
+    (b'123456', b'7890', b'123456', None)
+    >>> kept.put("c", b"xyz"), list(kept.answers)   # 13 bytes: "b", the least recently asked, goes
     (b'xyz', ['a', 'c'])
     """
 
@@ -246,13 +269,12 @@ class KeptAnswers:
         self.limit, self.size = limit, 0
         self.answers: OrderedDict[Any, bytes] = OrderedDict()
 
-    def get(self, key: Any, compute: Callable[[], bytes]) -> bytes:
-        """The answer kept under ``key``, computed (and kept) the first time."""
+    def find(self, key: Any) -> bytes | None:
+        """The answer kept under ``key`` (now the most recently asked), or None."""
         found = self.answers.get(key)
         if found is not None:
             self.answers.move_to_end(key)
-            return found
-        return self.put(key, compute())
+        return found
 
     def put(self, key: Any, answer: bytes) -> bytes:
         """Keep ``answer`` under ``key`` (the answer computed ahead of the question, or again)."""

@@ -18,6 +18,7 @@ from .queries import WebError
 
 ANSWER_SECONDS = 30.0   # one answer's time limit, its wait for a worker included
 WORKERS = 2             # answers computed at the same time
+POLL_SECONDS = 0.2      # how often an answer waiting for a worker looks whether the server is stopping
 log = logging.getLogger("toolkit.web")
 
 
@@ -37,14 +38,15 @@ class Workers:
         self.lock = threading.Lock()
         self.stopped = False
 
-    def run(self, what: str, fn: Callable[..., Any], *args: Any) -> Any:
+    def run(self, what: str, fn: Callable[..., Any], *args: Any, answers: int = 1) -> Any:
         """``fn(*args)`` computed in a worker: its result; a refusal there is raised here as a :class:`WebError`
-        (its status and message), a bug as a ``RuntimeError``; :class:`Unavailable` past the time limit."""
-        deadline = time.monotonic() + self.seconds
-        if not self.slots.acquire(timeout=self.seconds):
-            raise self._too_slow(what)
+        (its status and message), a bug as a ``RuntimeError``; :class:`Unavailable` past the time limit (that of
+        ``answers`` answers: a request that asks several, the moves of ``/api/play``, has each one's time)."""
+        seconds = self.seconds * max(1, answers)
+        deadline = time.monotonic() + seconds
+        self._take_slot(what, seconds, deadline)
         try:
-            ok, value = self._in_worker(what, fn, args, deadline)
+            ok, value = self._in_worker(what, seconds, fn, args, deadline)
         finally:
             self.slots.release()
         if ok:
@@ -56,7 +58,16 @@ class Workers:
         err.status = status
         raise err
 
-    def _in_worker(self, what: str, fn, args, deadline: float) -> tuple[bool, Any]:
+    def _take_slot(self, what: str, seconds: float, deadline: float) -> None:
+        """Wait for a worker's turn until ``deadline``, looking every :data:`POLL_SECONDS` whether the server is
+        stopping (Ctrl-C never waits for a turn)."""
+        while not self.slots.acquire(timeout=POLL_SECONDS):
+            if self.stopped:
+                raise Unavailable("the server is stopping")
+            if time.monotonic() >= deadline:
+                raise self._too_slow(what, seconds)
+
+    def _in_worker(self, what: str, seconds: float, fn, args, deadline: float) -> tuple[bool, Any]:
         ctx = multiprocessing.get_context("fork")
         receive, send = ctx.Pipe(duplex=False)
         with self.lock:
@@ -68,7 +79,7 @@ class Workers:
         send.close()
         try:
             if not receive.poll(max(0.0, deadline - time.monotonic())):
-                raise self._too_slow(what)
+                raise self._too_slow(what, seconds)
             return receive.recv()
         except EOFError:   # killed: the server is stopping
             raise Unavailable("the server is stopping") from None
@@ -79,8 +90,8 @@ class Workers:
             with self.lock:
                 self.running.discard(worker)
 
-    def _too_slow(self, what: str) -> Unavailable:
-        return Unavailable(f"{what}: not answered within {self.seconds:g} s (the viewer's limit per answer, "
+    def _too_slow(self, what: str, seconds: float) -> Unavailable:
+        return Unavailable(f"{what}: not answered within {seconds:g} s (the viewer's limit per answer, "
                            "docs/web.md); the position is too large for it")
 
     def stop(self) -> None:

@@ -20,10 +20,11 @@ import re
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
+from typing import Annotated, Literal, Optional, Union
 
-import yaml
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
 
-from ...datafile import DataFileError
+from ...datafile import DataFileError, from_validation_error, read_yaml
 from ...game.module import Game
 from ...game.rulesdata import RulesData
 
@@ -72,7 +73,8 @@ class Words:
             return ", ".join(self.value(x, options) for x in v)
         if isinstance(v, dict):
             return "; ".join(f"{self.label(k)} {self.value(x, options)}" for k, x in v.items() if k not in HIDDEN)
-        return self.labels.get(v, self.label(v) if _ID.match(v) else v)
+        text = str(v)
+        return self.labels.get(text, self.label(text) if _ID.match(text) else text)
 
 
 HIDDEN = ("reconstructed", "sources", "unit")   # tables.yaml keys about the data, never a chart's row
@@ -186,6 +188,8 @@ def _shown(column: str, options: dict) -> bool:
 
 
 def _list_grid(items: list, words: Words, options: dict) -> Grid:
+    if not all(isinstance(x, dict) for x in items):
+        raise ValueError("a list of mappings charts as a grid: give every item as a mapping (key: value)")
     cols = list(dict.fromkeys(k for x in items for k in x if _shown(k, options)))
     first = cols.pop(cols.index("id") if "id" in cols else 0)
     rows = [[words.value(x.get(first), options)] + [words.value(x.get(c), options) if c in x else ""
@@ -195,9 +199,14 @@ def _list_grid(items: list, words: Words, options: dict) -> Grid:
 
 def _die_grid(value: dict, words: Words, options: dict) -> Grid:
     """Columns across (the odds), one row per roll; the first and last rolls read "or less" / "or more"."""
-    columns = [k for k in value if k not in HIDDEN]
-    n = len(value[columns[0]])
+    columns = [k for k in value if k not in HIDDEN] if isinstance(value, dict) else []
+    lengths = {len(value[c]) if isinstance(value[c], list) else -1 for c in columns}
+    if not columns or len(lengths) != 1 or -1 in lengths:
+        raise ValueError("layout: die charts a mapping of columns, each a list of one result per roll, all as long")
+    n = lengths.pop()
     rolls = [str(r) for r in options.get("rolls", range(1, n + 1))]
+    if len(rolls) != n:
+        raise ValueError(f"the chart's rolls name {len(rolls)} rolls for {n} results a column; give one roll each")
     if options.get("open_ended"):
         rolls[0], rolls[-1] = f"{rolls[0]} or less", f"{rolls[-1]} or more"
     return Grid([options.get("corner", "Die")] + [words.label(c) for c in columns],
@@ -205,6 +214,79 @@ def _die_grid(value: dict, words: Words, options: dict) -> Grid:
 
 
 # --- charts.yaml -------------------------------------------------------------------------------------------
+
+def _template(text: str) -> str:
+    """A cell's or an item's text with ``{}`` where the value goes: no other braces (``{0.x}``, ``{1}``)."""
+    if "{" in text.replace("{}", "") or "}" in text.replace("{}", ""):
+        raise ValueError(f"{text[:60]!r}: write {{}} where the value goes, and no other braces")
+    return text
+
+
+Template = Annotated[str, AfterValidator(_template)]
+
+
+def _keys_as_text(value: object) -> object:
+    """A mapping's keys as YAML wrote them (``0: none`` labels the key or value 0)."""
+    return {str(k): v for k, v in value.items()} if isinstance(value, dict) else value
+
+
+Texts = Annotated[dict[str, str], BeforeValidator(_keys_as_text)]
+
+
+class _Spec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ChartSpec(_Spec):
+    """One chart of a tab (docs/vassal.md, Charts): the table it shows and how it reads."""
+
+    table: str
+    title: str = ""
+    rule: str = ""
+    layout: Optional[Literal["across", "die"]] = None
+    row: str = ""
+    corner: str = ""
+    cell: Template = "{}"
+    item: Template = "{}"
+    none: str = "—"
+    unit: Optional[Literal["half_mp"]] = None
+    signed: bool = False
+    only: Optional[list[str]] = None
+    skip: list[str] = []
+    head: Optional[tuple[str, str]] = None
+    rolls: Optional[list[Union[int, str]]] = None
+    open_ended: bool = False
+    labels: Texts = {}
+    notes: list[str] = []
+
+
+class TabSpec(_Spec):
+    """A tab of the Charts window and its charts."""
+
+    tab: str
+    charts: list[ChartSpec]
+
+
+class ChartsSpec(_Spec):
+    """A whole ``charts.yaml``."""
+
+    tabs: list[TabSpec] = []
+    omitted: Texts = {}
+    labels: Texts = {}
+    codes: Texts = {}
+
+
+def charts_spec(folder: Path) -> ChartsSpec | None:
+    """A game folder's ``charts.yaml`` read and checked (None when there is none)."""
+    path = folder / CHARTS_FILE
+    data = read_yaml(path, ChartsError, optional=True)
+    if data is None:
+        return None
+    try:
+        return ChartsSpec.model_validate(data)
+    except ValidationError as err:
+        raise from_validation_error(err, str(path), f"{DOC}, Charts", ChartsError) from None
+
 
 def _lookup(tables: dict, path: str, file: str) -> tuple[object, list[dict]]:
     """The table at a dotted ``path`` and the mappings above it (for their ``reconstructed`` keys)."""
@@ -233,27 +315,31 @@ def reconstruction_line(value: object, chain: list[dict], path: str, words: Word
         words.label(k) for k in dict.fromkeys(ours)) + "."
 
 
-def _section(chart: dict, tables: dict, words: Words, file: str) -> Section:
+def _section(spec: ChartSpec, tables: dict, words: Words, file: str) -> Section:
     """One chart of a tab: its table of ``tables.yaml`` in the chart's words (its own ``labels`` first)."""
-    value, chain = _lookup(tables, chart["table"], file)
-    words = Words(words.labels | (chart.get("labels") or {}), words.codes)
+    chart = spec.model_dump(exclude_unset=True)
+    value, chain = _lookup(tables, spec.table, file)
+    words = Words(words.labels | spec.labels, words.codes)
     if isinstance(value, dict):
         only, skip = chart.get("only"), set(chart.get("skip", ()))
         value = {k: v for k, v in value.items() if (only is None or k in only) and k not in skip}
-    grid = grid_of(value, words, chart)
+    try:
+        grid = grid_of(value, words, chart)
+    except ValueError as err:
+        raise ChartsError(str(Path(file).with_name("tables.yaml")), spec.table, str(err)) from None
     used = {c for row in grid.rows for c in row[1:]}
     legend = [f"{code}: {meaning}" for code, meaning in words.codes.items() if code in used] \
         if chart.get("layout") == "die" else []
-    notes = ([" · ".join(legend)] if legend else []) + list(chart.get("notes", ()))
-    recon = reconstruction_line(value, chain, chart["table"], words)
-    return Section(chart.get("title") or words.label(chart["table"].split(".")[-1]), str(chart.get("rule", "")),
-                   grid, tuple(notes + ([recon] if recon else [])))
+    notes = ([" · ".join(legend)] if legend else []) + spec.notes
+    recon = reconstruction_line(value, chain, spec.table, words)
+    return Section(spec.title or words.label(spec.table.split(".")[-1]), spec.rule, grid,
+                   tuple(notes + ([recon] if recon else [])))
 
 
-def _check_coverage(spec: dict, tables: dict, file: str) -> None:
+def _check_coverage(spec: ChartsSpec, tables: dict, file: str) -> None:
     """Every top-level table is on a tab or listed in ``omitted`` with the reason, so none is forgotten."""
-    charted = {c["table"].split(".")[0] for tab in spec.get("tabs", ()) for c in tab["charts"]}
-    missing = [k for k in tables if k not in charted and k not in (spec.get("omitted") or {}) and k != "game"]
+    charted = {c.table.split(".")[0] for tab in spec.tabs for c in tab.charts}
+    missing = [str(k) for k in tables if str(k) not in charted and str(k) not in spec.omitted and k != "game"]
     if missing:
         raise ChartsError(file, "tabs", f"tables {', '.join(missing)} of tables.yaml are on no tab; chart them "
                                         f"under `tabs` or list them under `omitted` with the reason (see {DOC}, Charts)")
@@ -261,18 +347,17 @@ def _check_coverage(spec: dict, tables: dict, file: str) -> None:
 
 def charts_from_tables(game: Game) -> dict[str, list[Section]]:
     """The tabs of ``charts.yaml`` (tab -> its charts), or one tab per table of ``tables.yaml`` without it."""
-    tables_path = game.folder / "tables.yaml"
-    if not tables_path.exists():
+    tables = read_yaml(game.folder / "tables.yaml", ChartsError, optional=True)
+    if tables is None:
         return {}
-    tables = yaml.safe_load(tables_path.read_text(encoding="utf-8")) or {}
-    spec_path = game.folder / CHARTS_FILE
-    spec = yaml.safe_load(spec_path.read_text(encoding="utf-8")) if spec_path.exists() else None
+    spec = charts_spec(game.folder)
     if spec is None:
-        spec = {"tabs": [{"tab": Words({}, {}).label(k), "charts": [{"table": k}]} for k in tables if k != "game"]}
-    file = str(spec_path)
+        spec = ChartsSpec(tabs=[TabSpec(tab=Words({}, {}).label(k), charts=[ChartSpec(table=str(k))])
+                                for k in tables if k != "game"])
+    file = str(game.folder / CHARTS_FILE)
     _check_coverage(spec, tables, file)
-    words = Words(spec.get("labels") or {}, spec.get("codes") or {})
-    return {tab["tab"]: [_section(c, tables, words, file) for c in tab["charts"]] for tab in spec["tabs"]}
+    words = Words(spec.labels, spec.codes)
+    return {tab.tab: [_section(c, tables, words, file) for c in tab.charts] for tab in spec.tabs}
 
 
 # --- rules.yaml --------------------------------------------------------------------------------------------
@@ -329,18 +414,14 @@ def charts_from_rules(game: Game) -> dict[str, list[Section]]:
     rules = game.rules_data
     if rules is None:
         return {}
-    words = Words(_labels(game.folder), {})
+    spec = charts_spec(game.folder)
+    words = Words(spec.labels if spec is not None else {}, {})
     pages = {}
     if rules.movement is not None:
         pages["Terrain"] = [terrain_effects(rules, words)]
     if rules.combat is not None:
         pages["Combat"] = [combat_results(rules, words)]
     return pages
-
-
-def _labels(folder: Path) -> dict[str, str]:
-    path = folder / CHARTS_FILE
-    return (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("labels") or {} if path.exists() else {}
 
 
 def chart_pages(game: Game) -> dict[str, bytes]:

@@ -35,6 +35,7 @@ from PIL import Image
 
 from ...hexgrid import CCRR, Diagonal, Hex, VassalNumbering
 from ...mapdata.compiled import CompiledMap
+from ...picture import MAX_DECODED_PIXELS, decoded, open_picture
 from ...render.onboard import board_image_path
 from ...render.png import rasterise
 from ...render.scene import build_scene, map_frame
@@ -239,12 +240,11 @@ def board_image(cmap: CompiledMap, board: BoardLayout, map_file: str | Path | No
     :data:`BOARD_MAX_PIXELS`, which keeps a module build within a few hundred MB)."""
     if cmap.board is not None and map_file is not None:
         path = board_image_path(cmap, map_file)
-        with Image.open(path) as src:
-            picture = src.convert("RGB")
+        picture = open_picture(path, "the board image", MAX_DECODED_PIXELS)   # its size read, nothing decoded
         if picture.size != (board.width, board.height):
             raise ValueError(f"{path}: the image is {picture.size[0]} x {picture.size[1]} pixels, the map's "
                              f"board.size says {board.width} x {board.height}")
-        return picture
+        return decoded(picture, "RGB", str(path))
     return rasterise(build_scene(cmap, show_title=False, places_at_edge=True), (board.scale, board.ox, board.oy),
                      BOARD_MAX_PIXELS)
 

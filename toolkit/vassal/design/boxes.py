@@ -14,11 +14,10 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
-import yaml
 from PIL import Image, ImageDraw
 
-from ...datafile import SAFE_LOADER
-from ...game.module import Game
+from ...datafile import read_yaml
+from ...game.module import Game, GameDataError
 from ...render.png import text_font
 from .piecedefs import TURN_ZONE, box_title
 
@@ -105,7 +104,7 @@ def _capacities(game: Game) -> dict[tuple[str, object], int]:
     two rows, turns one slot."""
     most = {("box", box): 2 * COLUMNS for box in game.spec.boxes} | {("turn", t): 1 for t in game.spec.turns}
     for path in sorted((game.folder / "scenarios").glob("*.yaml")):
-        data = yaml.load(path.read_bytes(), Loader=SAFE_LOADER) or {}
+        data = read_yaml(path, GameDataError)
         placed = Counter(_zone_of(game, key, p) for key in ("units", "markers") for p in data.get(key) or []
                          if isinstance(p, dict))
         for zone in most:

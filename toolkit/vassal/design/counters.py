@@ -52,8 +52,9 @@ from typing import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
-from ...game.module import Game
+from ...game.module import Game, folder_file
 from ...game.schema import Counter, GameSpec, Marker, Side
+from ...picture import picture_at
 from ...render.png import text_font
 from .board import DEFAULT_PIXELS_PER_HEX
 
@@ -632,8 +633,10 @@ def counter_face(game: Game, counter: Counter, back: bool = False, size: int = C
     picture = counter.back_image if back else counter.image
     if picture is None:
         return draw_counter(game, counter, back, size)
-    with Image.open(game.folder / picture) as src:
-        return src.convert("RGB").resize((size, size), Image.Resampling.LANCZOS)
+    key = f"counters[{game.manifest.counters.index(counter)}].{'back_image' if back else 'image'}"
+    path = folder_file(game.folder, picture, str(game.folder / "counters.yaml"), key, "counter image",
+                       f"`image: images/{counter.id}.png`")
+    return picture_at(path, f"the counter picture of {counter.id}", (size, size))
 
 
 def counter_images(game: Game, size: int = COUNTER_SIZE) -> dict[str, bytes]:
