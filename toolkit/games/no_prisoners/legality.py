@@ -49,9 +49,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 
-from ...game import Position, Unit
+from ...datafile import read_yaml
+from ...game import GameDataError, Position, Unit
 from ...game.violations import Violation, violation
 from ...hexgrid import Hex
 from .mapfacts import DAMASCUS, EASTERN, WESTERN, MapFacts, map_facts
@@ -245,8 +245,8 @@ def _scenario_start(folder: Path, scenario: str) -> tuple[str, str] | None:
     """The (turn, phase) of the module's position file of ``scenario``, or ``None``."""
     for path in sorted((folder / "scenarios").glob("*.yaml")):
         try:
-            data = yaml.safe_load(path.read_text())
-        except (OSError, yaml.YAMLError):
+            data = read_yaml(path, GameDataError)
+        except GameDataError:
             continue
         if isinstance(data, dict) and str(data.get("scenario")) == scenario:
             return str(data.get("turn")), str(data.get("phase"))

@@ -29,9 +29,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-import yaml
 
-from ...game import Position, Unit
+from ...datafile import read_yaml
+from ...game import GameDataError, Position, Unit
 from ...game.module import modules_dir
 
 GAME_ID = "siege-of-jerusalem"
@@ -41,8 +41,7 @@ FORTRESS = ("fort", "fortress")
 
 @lru_cache(maxsize=4)
 def _load(path: str, mtime: float) -> dict[str, Any]:
-    with open(path, encoding="utf-8") as f:
-        return yaml.safe_load(f) or {}
+    return read_yaml(path, GameDataError) or {}
 
 
 def tables(folder: str | Path | None = None) -> dict[str, Any]:

@@ -814,10 +814,9 @@ class SiegeMove:
 
 @lru_cache(maxsize=4)
 def _raw_tables(path: str) -> dict:
-    import yaml
-    with open(path, encoding="utf-8") as fh:
-        data = yaml.safe_load(fh)
-    return data if isinstance(data, dict) else {}
+    from ...datafile import read_yaml
+    from ...game import GameDataError
+    return read_yaml(path, GameDataError) or {}
 
 
 def _breach_defense(tables: Tables, terrain: str, folder=None) -> float | None:
