@@ -227,7 +227,7 @@ def test_result_applied_marks_stopped_and_attacked():
     assert (after["a"].get("box"), after["h"].get("flags", [])) == ("eliminated", [])
 
 
-# -- the hooks of CONTRACT.md -------------------------------------------------------------------------------------
+# -- the hooks of docs/plugins.md -------------------------------------------------------------------------------------
 def test_attack_options_and_rules_for():
     p = pos(*KHADER, ("a", "j-art-3-4", "0510"), ("far", "j-art-3-4", "0910"))
     assert attack_options(p) == [(("a",), ("g",), "barrage"), (tuple(HAGANAH), ("g",), None)]   # not Khader (9.10)

@@ -1,4 +1,4 @@
-"""*Jerusalem!* one whole combat applied to the position (CONTRACT.md ``resolve``), and its consequences.
+"""*Jerusalem!* one whole combat applied to the position (docs/plugins.md ``resolve``), and its consequences.
 
 :func:`resolve` runs one battle as the rulebook orders it: the defender's first fire (9.4.1, 9.7; before a
 terrorist attack only when a real leader is there, 13.2.6), the attack on the CRT (9.4.5) or the automatic
@@ -299,7 +299,7 @@ def _real_leader_with(pos: Position, defenders: Sequence[str]) -> bool:
 def resolve(position: Position, attackers: Sequence[str], defenders: Sequence[str], *, kind: str | None = None,
             roll: Callable[[int], int], choose: Callable[[str, Sequence[Any]], Any]
             ) -> tuple[Position, list[dict[str, str]]]:
-    """One whole combat applied (CONTRACT.md): ``kind`` None is the phasing player's attack (``"attack"``);
+    """One whole combat applied (docs/plugins.md): ``kind`` None is the phasing player's attack (``"attack"``);
     also ``"barrage"`` (10.5), ``"terrorist"`` / ``"terrorist_battle"`` (13.2.4, 13.2.5) and ``"first_fire"`` (a
     fire of the non-phasing side on its own, e.g. artillery at a moving unit, 10.2).  Raises
     :class:`CombatRefused` (a ``ValueError`` whose message starts with the rule) when the rules forbid it."""

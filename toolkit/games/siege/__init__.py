@@ -75,6 +75,6 @@ __all__ += ["game_over", "next_turn", "phase_notes", "sequence_check"]
 from .interphase import ramps, repairs, stairways, withdrawal  # noqa: E402
 __all__ += ["ramps", "repairs", "stairways", "withdrawal"]
 
-# One combat as one action, every consequence applied, and the candidates of random playouts (CONTRACT.md)
+# One combat as one action, every consequence applied, and the candidates of random playouts (docs/plugins.md)
 from .resolve import attack_options, resolve  # noqa: E402
 __all__ += ["attack_options", "resolve"]

@@ -1,4 +1,4 @@
-"""*The Siege of Jerusalem*: one combat as one action (CONTRACT.md ``resolve``), every consequence applied.
+"""*The Siege of Jerusalem*: one combat as one action (docs/plugins.md ``resolve``), every consequence applied.
 
 * :func:`resolve` -- a melee (Melee Phase, 4.14, 4.24, 11.x) or a missile attack (Fire Phase, 4.12, 4.22, 9.x,
   13.x): legality (:func:`.combat.combat`, 11.8, 9.1), one die (``roll(6)``), the Melee or Missile Table's
