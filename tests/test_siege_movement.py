@@ -273,3 +273,58 @@ def test_12_4_a_damaged_gate_costs_a_full_mf_only_for_its_own_hex():
     assert w37(0) == (1.0, ["W35", "W36", "W37"])
     assert w37(5) == (1.0, ["W35", "W36", "W37"])          # under half: the road rate stands
     assert w37(6) == (1.5, ["W35", "W36", "W37"])
+
+
+def _refused_by(r, p, rule):
+    name = p.game.map.name
+    return {name(h): why.message for h, why in r.unreachable.items() if why.rule == rule}
+
+
+def test_18_4_garrisons_never_leave_their_area():
+    p = pos([("a", "af-regulars", "KK33")], side="jewish")
+    r = moves(p, ["a"])
+    name = p.game.map.name
+    assert sorted(name(h) for h in r.destinations) == [
+        "II34", "II35", "II36", "JJ33", "JJ34", "JJ35", "KK32", "KK34", "KK35", "LL31", "LL32", "LL33", "LL34"]
+    refused = _refused_by(r, p, "18.4")
+    assert sorted(refused) == ["HH34", "HH35", "HH36", "HH37", "II37", "JJ36", "KK31", "KK36", "LL30", "LL35",
+                               "MM30", "MM31", "MM32", "MM33", "MM34"]
+    assert refused["MM34"] == "Garrisons never leave their assigned Area: a (AF) may not enter MM34 (Temple District)"
+    assert refused["KK31"] == "Garrisons never leave their assigned Area: a (AF) may not enter KK31 (New City)"
+    # Herod's Palace Garrison at P55: the hexes beyond its Area's edge, inside and outside the city
+    hp = pos([("g", "hp-regulars", "P55")], side="jewish")
+    assert sorted(_refused_by(moves(hp, ["g"]), hp, "18.4")) == [
+        "O49", "O50", "O51", "O52", "O53", "O54", "O55", "O56", "P48", "P56", "Q47", "R47", "S47", "S48", "S49",
+        "S50", "T50", "T53", "U50", "U51", "U52"]
+
+
+def test_18_4_the_temple_and_antonia_garrisons_share_four_hexes():
+    from toolkit.games.siege.movement import facts_for, garrison_hexes
+    from toolkit.games.siege.tables import load_tables
+    p = pos([("t", "tq-regulars", "KK36")], side="jewish")
+    tables = load_tables(p.game.folder)
+    facts = facts_for(p, tables)
+    shared = garrison_hexes(facts, tables, "AF") & garrison_hexes(facts, tables, "TQ")
+    assert sorted(map(p.game.map.name, shared)) == ["II36", "JJ35", "KK35", "LL34"]
+    assert len(shared) == tables.garrisons["shared_hexes"]                          # 18.4: four hexes
+    r = moves(p, ["t"])
+    name = p.game.map.name
+    got = {name(h) for h in r.destinations}
+    assert {"II36", "JJ35", "KK35", "LL34"} <= got                                   # the Antonia's south wall
+    refused = _refused_by(r, p, "18.4")
+    assert {"II35", "JJ34", "KK34", "LL33"} <= set(refused)                         # the rest of the Antonia
+    assert refused["LL33"] == ("Garrisons never leave their assigned Area: t (TQ) may not enter LL33 "
+                               "(Antonia Fortress)")
+
+
+def test_18_4_the_check_accepts_every_destination_of_a_garrison():
+    from dataclasses import replace
+    for uid, counter, at in [("a", "af-regulars", "KK33"), ("t", "tq-regulars", "KK36"), ("g", "hp-regulars", "P55")]:
+        p = pos([(uid, counter, at)], side="jewish")
+        r = moves(p, [uid])
+        assert r.destinations
+        for h in r.destinations:
+            assert check(p.moved({uid: replace(p.by_id[uid], hex=h)})) == [], (uid, p.game.map.name(h))
+        for h in _refused_by(r, p, "18.4"):
+            got = check(p.moved({uid: replace(p.by_id[uid], hex=p.game.map.resolve(h))}))
+            assert [v.rule for v in got] == ["18.4"], (uid, h)

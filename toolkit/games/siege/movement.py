@@ -84,6 +84,27 @@ def _refuge(facts: MapFacts) -> list[Hex]:
     return got
 
 
+def garrison_hexes(facts: MapFacts, tables: Tables, code: str) -> frozenset[Hex]:
+    """18.4: the hexes a Garrison assigned to ``code`` (AF, HP, TQ) may stand in or enter: its Area's
+    (``tables.yaml`` ``garrisons``: ``area`` and ``also``, the map's regions) and, for the two Garrisons of
+    ``shared_walls``, the hexes they share: the first Area's Elevated hexes bordering the second's."""
+    g = tables.garrisons
+    mine = g.get(code) if isinstance(g.get(code), dict) else {}
+    regions = (mine.get("area"), *mine.get("also", ()))
+    shared = tuple(g.get("shared_walls") or ())
+    cache = facts.__dict__.setdefault("_garrison_hexes", {})
+    key = (code, regions, shared)
+    got = cache.get(key)
+    if got is None:
+        got = {h for h, r in facts.region.items() if r is not None and r in regions}
+        if code in shared and len(shared) == 2:
+            walls, other = (g[c]["area"] if isinstance(g.get(c), dict) else None for c in shared)
+            got |= {h for h, r in facts.region.items() if r == walls and facts.base[h] in ELEVATED
+                    and any(facts.region[n] == other for n in facts.neighbors[h])}
+        got = cache[key] = frozenset(got)
+    return got
+
+
 def facts_for(position: Position, tables: Tables) -> MapFacts:
     m = tables.movement
     return map_facts(position.game.map, m.entry_hexsides, m.blocked_hexsides)
@@ -236,6 +257,9 @@ class SiegeMove:
         self.refuge = _refuge(self.facts) if self.routed else []
         self.start_refuge = self._refuge_distance(self.start) if self.routed and self.start is not None else None
         self.moving_now = moving_now(pos)
+        self.garrisons = [(u, str(u.counter.value("garrison_area")),
+                           garrison_hexes(self.facts, self.tables, str(u.counter.value("garrison_area"))))
+                          for u in self.units if u.counter.value("garrison_area")]                  # 18.4
         if self.start is None:
             self.entries = self._entries                                                       # 3.3
 
@@ -437,7 +461,7 @@ class SiegeMove:
         first = at == self.start and cost_so_far == 0 and mode is None
         f = self.facts
         for b in f.neighbors[at]:
-            why = self._occupied(b)
+            why = self._occupied(b) or self._garrison_refusal(b)
             if why:
                 yield Blocked(b, why)
                 continue
@@ -496,6 +520,15 @@ class SiegeMove:
             pushing = [u for u in friends if u.has("pushing")]
             if len(pushing) >= self.tables.stacking.engine_pushers:
                 return Reason("6.4", "Infantry may enter a Siege Engine hex only while fewer than two units push it")
+        return None
+
+    def _garrison_refusal(self, b: Hex) -> Reason | None:
+        """18.4: Garrisons never leave their assigned Area, not even passing through (retreating out of it
+        eliminates them, so a retreat may not take that way either)."""
+        for u, code, hexes in self.garrisons:
+            if b not in hexes:
+                return Reason("18.4", f"Garrisons never leave their assigned Area: {u.id} ({code}) may not enter "
+                                      f"{self.facts.name(b)} ({self.facts.region[b] or 'no area'})")
         return None
 
     def _may_join_testudo(self) -> bool:
