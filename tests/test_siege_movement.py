@@ -328,3 +328,60 @@ def test_18_4_the_check_accepts_every_destination_of_a_garrison():
         for h in _refused_by(r, p, "18.4"):
             got = check(p.moved({uid: replace(p.by_id[uid], hex=p.game.map.resolve(h))}))
             assert [v.rule for v in got] == ["18.4"], (uid, h)
+
+
+def _demo():
+    from pathlib import Path
+    from toolkit.games import load_game_position
+    return load_game_position(Path(__file__).resolve().parent.parent / "modules" / "siege-of-jerusalem" / "scenarios"
+                              / "demonstration.yaml")
+
+
+def _move(p, ids, to):
+    from toolkit.game.actions import Action, apply
+    return apply(p, Action("move", tuple(ids), to)).position
+
+
+def _flags(p, prefix):
+    return {u.id: sorted(u.flags) for u in p.units if u.id.startswith(prefix)}
+
+
+def test_8_8_16_4_leaving_a_testudo_and_the_testudo_left_too_weak():
+    demo = _demo()                                           # the Testudo of r-x-3-5/6/7-8 in BB19
+    one = _move(demo, ["r-x-3-5-8"], "BB18")
+    assert _flags(one, "r-x-3") == {"r-x-3-5-8": [], "r-x-3-6-8": ["testudo"], "r-x-3-7-8": ["testudo"]}
+    assert check(one) == []
+    two = _move(one, ["r-x-3-6-8"], "AA19")                 # one Fresh Heavy Infantry left: it disbands (16.4)
+    assert _flags(two, "r-x-3") == {"r-x-3-5-8": [], "r-x-3-6-8": [], "r-x-3-7-8": ["broken_testudo"]}
+    assert not [m for m in two.markers if m.marker == "testudo"] and check(two) == []
+    whole = _move(demo, ["r-x-3-5-8", "r-x-3-6-8", "r-x-3-7-8"], "BB18")          # the marker goes along
+    assert [demo.game.map.name(m.hex) for m in whole.markers if m.marker == "testudo"] == ["BB18"]
+    assert {u.id: u.spent for u in whole.units if u.id.startswith("r-x-3")} == {
+        "r-x-3-5-8": 1.0, "r-x-3-6-8": 1.0, "r-x-3-7-8": 1.0}
+
+
+def test_6_4_8_61_a_unit_beneath_a_siege_engine_pushes_it_and_the_crew_pays_double():
+    p = pos([{"id": "tw", "counter": "x-tower", "hex": "EE18", "flags": ["facing_s"]},
+             ("p", "x-1-7-8", "EE18", "pushing"), ("m", "x-2-7-8", "DD18"), ("v", "v-2-7-8", "DD18")])
+    joined = _move(p, ["m"], "EE18")
+    assert _flags(joined, "m") == {"m": ["pushing"]} and check(joined) == []
+    assert str(moves(p, ["v"]).why_not(p.game.map.resolve("EE18"))) == (
+        "only units of tw's Legion push a Siege Tower: others may pass through but not stop (6.42)")
+    moved = _move(joined, ["tw"], "EE17")                  # 1 MF for the Tower, 2 MF for each of its crew (8.61)
+    assert {u.id: u.spent for u in moved.units if u.id in ("tw", "p", "m")} == {"tw": 1.0, "p": 2.0, "m": 3.0}
+    assert check(moved) == []
+    full = pos([{"id": "tw", "counter": "x-tower", "hex": "EE18", "flags": ["facing_s"]},
+                ("p", "x-1-7-8", "EE18", "pushing"), ("m", "x-2-7-8", "DD18"), ("n", "x-2-6-8", "DD18")])
+    assert str(moves(full, ["m", "n"]).why_not(full.game.map.resolve("EE18"))) == (
+        "at most 2 units (plus one HQ) push tw, and 1 push it already (6.4)")
+    tired = pos([{"id": "tw", "counter": "x-tower", "hex": "EE18", "flags": ["facing_s"]},
+                 ("m", "x-2-7-8", "DD18", "disrupted")])
+    assert moves(tired, ["m"]).why_not(tired.game.map.resolve("EE18")).rule == "16.52"
+
+
+def test_8_7_a_unit_ending_in_a_ladder_hex_climbs_the_ladder():
+    p = pos([("base", "v-1-7-8", "Z22", "ladder_base"), ("m", "v-2-7-8", "Y22")], [{"marker": "ladder", "hex": "Z22"}])
+    # 1 MF into Z22 and 4 MF onto the Ladder (8.7): staying beneath it is not offered
+    assert dest(p, ["m"], "Z22") == (5.0, ["Y22", "Z22"])
+    up = _move(p, ["m"], "Z22")
+    assert _flags(up, "m") == {"m": ["on_ladder"]} and check(up) == []

@@ -864,7 +864,8 @@ class SiegeMove:
             pushing = sum(1 for u in others if u.has("pushing") and unit_class(u) != "hq")
             most = self.tables.stacking.engine_pushers
             if pushing + len(fighters) > most:
-                return Reason("6.4", f"at most {most} units (plus one HQ) push {engine.id}; {pushing} already do")
+                return Reason("6.4", f"at most {most} units (plus one HQ) push {engine.id}, and {pushing} push it "
+                                     "already")
         if b in self.board.ladders and level == "g":
             return Reason("8.7", "units in a Ladder hex hold the Ladder or climb it: pass through, or climb on "
                                  "(4 MF more)")
