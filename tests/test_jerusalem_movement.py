@@ -515,3 +515,41 @@ def test_1_3_8_1_city_roads_join_adjacent_city_hexes_so_enemy_hexes_block():
     round_ = res.destinations[quarter]
     assert round_.mp == 4.5 and names(held, round_.path) == ["6223", "6123", "6124", "6225"]
     paths_are_legal(held, res, ["h"])
+
+
+def _arab_position(units, phase="overland"):
+    from toolkit.game import Position, Unit, load_game
+    real = load_game("jerusalem-1948")
+    return Position(real, "June I", phase, "arab",
+                    tuple(Unit(u, real.counters[c], real.map.resolve(h)) for u, c, h in units))
+
+
+def test_12_9_3_haj_amin_stays_in_the_twelve_city_hexes_bevingrad_is_not_one():
+    pos = _arab_position([("amin", "amin", "5923")])
+    res = jerusalem.moves(pos, ["amin"])
+    assert sorted(names(pos, res.destinations)) == [
+        "5827", "5924", "5926", "6023", "6026", "6027", "6123", "6125", "6223", "6224", "6225"]
+    refused = {pos.game.map.name(h): why for h, why in res.unreachable.items()}
+    # every hex beside the city, Bevingrad (6024) included, refused by 12.9.3 (1.3 note: Bevingrad is no city hex)
+    assert sorted(refused) == ["5726", "5727", "5823", "5824", "5825", "5826", "5828", "5922", "5925", "5927",
+                               "6022", "6024", "6025", "6028", "6122", "6124", "6126", "6127", "6222", "6226",
+                               "6322", "6323", "6324", "6325"]
+    assert {why.rule for why in refused.values()} == {"12.9.3"}
+    assert str(refused["6024"]) == "Haj Amin never leaves the Jerusalem city hexes (Bevingrad is not one, 1.3) (12.9.3)"
+
+
+def test_12_6_the_last_arab_unit_may_not_leave_kaukji_alone():
+    pos = _arab_position([("k", "kaukji", "6216"), ("s", "syr-3-4", "6216")])
+    res = jerusalem.moves(pos, ["s"])
+    assert res.destinations == {} and res.refused.rule == "12.6"
+    assert res.refused.message == ("k would be left in 6216 without an Arab unit, and he must always be stacked "
+                                   "with at least one (12.6 note): move him along or first to another Arab unit")
+    together = jerusalem.moves(pos, ["s", "k"])                             # moving him along is legal
+    assert together.refused is None and len(together.destinations) == 41
+    # with a second Arab unit in the hex, either unit may go; Kaukji alone ends only with an Arab unit (6218)
+    pos = _arab_position([("k", "kaukji", "6216"), ("s", "syr-3-4", "6216"), ("i", "irq-3-4", "6216"),
+                          ("t", "irq-3-4", "6218")])
+    assert jerusalem.moves(pos, ["s"]).refused is None
+    alone = jerusalem.moves(pos, ["k"])
+    assert names(pos, alone.destinations) == ["6218"]
+    assert alone.why_not(pos.game.map.resolve("6217")).rule == "12.6"

@@ -273,3 +273,115 @@ def test_12_4_a_damaged_gate_costs_a_full_mf_only_for_its_own_hex():
     assert w37(0) == (1.0, ["W35", "W36", "W37"])
     assert w37(5) == (1.0, ["W35", "W36", "W37"])          # under half: the road rate stands
     assert w37(6) == (1.5, ["W35", "W36", "W37"])
+
+
+def _refused_by(r, p, rule):
+    name = p.game.map.name
+    return {name(h): why.message for h, why in r.unreachable.items() if why.rule == rule}
+
+
+def test_18_4_garrisons_never_leave_their_area():
+    p = pos([("a", "af-regulars", "KK33")], side="jewish")
+    r = moves(p, ["a"])
+    name = p.game.map.name
+    assert sorted(name(h) for h in r.destinations) == [
+        "II34", "II35", "II36", "JJ33", "JJ34", "JJ35", "KK32", "KK34", "KK35", "LL31", "LL32", "LL33", "LL34"]
+    refused = _refused_by(r, p, "18.4")
+    assert sorted(refused) == ["HH34", "HH35", "HH36", "HH37", "II37", "JJ36", "KK31", "KK36", "LL30", "LL35",
+                               "MM30", "MM31", "MM32", "MM33", "MM34"]
+    assert refused["MM34"] == "Garrisons never leave their assigned Area: a (AF) may not enter MM34 (Temple District)"
+    assert refused["KK31"] == "Garrisons never leave their assigned Area: a (AF) may not enter KK31 (New City)"
+    # Herod's Palace Garrison at P55: the hexes beyond its Area's edge, inside and outside the city
+    hp = pos([("g", "hp-regulars", "P55")], side="jewish")
+    assert sorted(_refused_by(moves(hp, ["g"]), hp, "18.4")) == [
+        "O49", "O50", "O51", "O52", "O53", "O54", "O55", "O56", "P48", "P56", "Q47", "R47", "S47", "S48", "S49",
+        "S50", "T50", "T53", "U50", "U51", "U52"]
+
+
+def test_18_4_the_temple_and_antonia_garrisons_share_four_hexes():
+    from toolkit.games.siege.movement import facts_for, garrison_hexes
+    from toolkit.games.siege.tables import load_tables
+    p = pos([("t", "tq-regulars", "KK36")], side="jewish")
+    tables = load_tables(p.game.folder)
+    facts = facts_for(p, tables)
+    shared = garrison_hexes(facts, tables, "AF") & garrison_hexes(facts, tables, "TQ")
+    assert sorted(map(p.game.map.name, shared)) == ["II36", "JJ35", "KK35", "LL34"]
+    assert len(shared) == tables.garrisons["shared_hexes"]                          # 18.4: four hexes
+    r = moves(p, ["t"])
+    name = p.game.map.name
+    got = {name(h) for h in r.destinations}
+    assert {"II36", "JJ35", "KK35", "LL34"} <= got                                   # the Antonia's south wall
+    refused = _refused_by(r, p, "18.4")
+    assert {"II35", "JJ34", "KK34", "LL33"} <= set(refused)                         # the rest of the Antonia
+    assert refused["LL33"] == ("Garrisons never leave their assigned Area: t (TQ) may not enter LL33 "
+                               "(Antonia Fortress)")
+
+
+def test_18_4_the_check_accepts_every_destination_of_a_garrison():
+    from dataclasses import replace
+    for uid, counter, at in [("a", "af-regulars", "KK33"), ("t", "tq-regulars", "KK36"), ("g", "hp-regulars", "P55")]:
+        p = pos([(uid, counter, at)], side="jewish")
+        r = moves(p, [uid])
+        assert r.destinations
+        for h in r.destinations:
+            assert check(p.moved({uid: replace(p.by_id[uid], hex=h)})) == [], (uid, p.game.map.name(h))
+        for h in _refused_by(r, p, "18.4"):
+            got = check(p.moved({uid: replace(p.by_id[uid], hex=p.game.map.resolve(h))}))
+            assert [v.rule for v in got] == ["18.4"], (uid, h)
+
+
+def _demo():
+    from pathlib import Path
+    from toolkit.games import load_game_position
+    return load_game_position(Path(__file__).resolve().parent.parent / "modules" / "siege-of-jerusalem" / "scenarios"
+                              / "demonstration.yaml")
+
+
+def _move(p, ids, to):
+    from toolkit.game.actions import Action, apply
+    return apply(p, Action("move", tuple(ids), to)).position
+
+
+def _flags(p, prefix):
+    return {u.id: sorted(u.flags) for u in p.units if u.id.startswith(prefix)}
+
+
+def test_8_8_16_4_leaving_a_testudo_and_the_testudo_left_too_weak():
+    demo = _demo()                                           # the Testudo of r-x-3-5/6/7-8 in BB19
+    one = _move(demo, ["r-x-3-5-8"], "BB18")
+    assert _flags(one, "r-x-3") == {"r-x-3-5-8": [], "r-x-3-6-8": ["testudo"], "r-x-3-7-8": ["testudo"]}
+    assert check(one) == []
+    two = _move(one, ["r-x-3-6-8"], "AA19")                 # one Fresh Heavy Infantry left: it disbands (16.4)
+    assert _flags(two, "r-x-3") == {"r-x-3-5-8": [], "r-x-3-6-8": [], "r-x-3-7-8": ["broken_testudo"]}
+    assert not [m for m in two.markers if m.marker == "testudo"] and check(two) == []
+    whole = _move(demo, ["r-x-3-5-8", "r-x-3-6-8", "r-x-3-7-8"], "BB18")          # the marker goes along
+    assert [demo.game.map.name(m.hex) for m in whole.markers if m.marker == "testudo"] == ["BB18"]
+    assert {u.id: u.spent for u in whole.units if u.id.startswith("r-x-3")} == {
+        "r-x-3-5-8": 1.0, "r-x-3-6-8": 1.0, "r-x-3-7-8": 1.0}
+
+
+def test_6_4_8_61_a_unit_beneath_a_siege_engine_pushes_it_and_the_crew_pays_double():
+    p = pos([{"id": "tw", "counter": "x-tower", "hex": "EE18", "flags": ["facing_s"]},
+             ("p", "x-1-7-8", "EE18", "pushing"), ("m", "x-2-7-8", "DD18"), ("v", "v-2-7-8", "DD18")])
+    joined = _move(p, ["m"], "EE18")
+    assert _flags(joined, "m") == {"m": ["pushing"]} and check(joined) == []
+    assert str(moves(p, ["v"]).why_not(p.game.map.resolve("EE18"))) == (
+        "only units of tw's Legion push a Siege Tower: others may pass through but not stop (6.42)")
+    moved = _move(joined, ["tw"], "EE17")                  # 1 MF for the Tower, 2 MF for each of its crew (8.61)
+    assert {u.id: u.spent for u in moved.units if u.id in ("tw", "p", "m")} == {"tw": 1.0, "p": 2.0, "m": 3.0}
+    assert check(moved) == []
+    full = pos([{"id": "tw", "counter": "x-tower", "hex": "EE18", "flags": ["facing_s"]},
+                ("p", "x-1-7-8", "EE18", "pushing"), ("m", "x-2-7-8", "DD18"), ("n", "x-2-6-8", "DD18")])
+    assert str(moves(full, ["m", "n"]).why_not(full.game.map.resolve("EE18"))) == (
+        "at most 2 units (plus one HQ) push tw, and 1 push it already (6.4)")
+    tired = pos([{"id": "tw", "counter": "x-tower", "hex": "EE18", "flags": ["facing_s"]},
+                 ("m", "x-2-7-8", "DD18", "disrupted")])
+    assert moves(tired, ["m"]).why_not(tired.game.map.resolve("EE18")).rule == "16.52"
+
+
+def test_8_7_a_unit_ending_in_a_ladder_hex_climbs_the_ladder():
+    p = pos([("base", "v-1-7-8", "Z22", "ladder_base"), ("m", "v-2-7-8", "Y22")], [{"marker": "ladder", "hex": "Z22"}])
+    # 1 MF into Z22 and 4 MF onto the Ladder (8.7): staying beneath it is not offered
+    assert dest(p, ["m"], "Z22") == (5.0, ["Y22", "Z22"])
+    up = _move(p, ["m"], "Z22")
+    assert _flags(up, "m") == {"m": ["on_ladder"]} and check(up) == []

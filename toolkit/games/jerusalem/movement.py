@@ -19,7 +19,10 @@ Readings the rulebook leaves open (documented in ``modules/jerusalem-1948/README
   Notre Dame or a city hex (``special_hexes.bombable``), without a Bomb
   marker, and only if no Bomb marker carries this turn (one bombing a turn);
 * Kaukji (counter value ``must_stack``) is never alone: moving without another
-  Arab unit he may end only where one is (12.6 note);
+  Arab unit he may end only where one is, and the last Arab unit in his hex
+  may not move away without him (12.6 note; no rule makes him go along);
+* Haj Amin (``city_only``) never steps out of the twelve Jerusalem city hexes,
+  Bevingrad included (12.9.3, 1.3 note);
 * a unit that starts a phase in an enemy ZOC may leave it (4.4), but its first
   step may not be into another enemy-ZOC hex;
 * stacking limits apply to every hex entered, passing through included (5.3).
@@ -46,6 +49,7 @@ LEADERS = ("leader", "dummy_leader")
 NEED_CARRYING = (INFANTRY, "artillery", *LEADERS)  # 8.6 (jeep leaders excepted, 12.5 note)
 TERRORIST_STEP = 2  # 13.2 note: one MP a hex whatever the terrain (half MP units)
 ZOC_STOP = Reason("4.2", "entering an enemy ZOC ends the move")
+CITY_BOUND = Reason("12.9.3", "Haj Amin never leaves the Jerusalem city hexes (Bevingrad is not one, 1.3)")
 BOMB_STOP = Reason("13.1.3", "El Kutub ends his move on the hex he bombs; after the bombing he may move away "
                              "with the MP he has left (13.1.5)")
 ENTRY_BOXES = ("reinforcements", "off_map")  # 14.1, 14.6
@@ -64,6 +68,7 @@ class MapFacts:
         self.pass_through_only = frozenset(h for h, info in cmap.hexes.items()
                                            if set(PASS_THROUGH_ONLY) & set(info.terrain))
         self.bevingrad = frozenset(h for h, info in cmap.hexes.items() if "bevingrad" in info.terrain)
+        self.city_proper = self.city - self.bevingrad  # 1.3 note: the Jerusalem city hexes, Bevingrad not one
         self.edge = frozenset(h for h, near in self.neighbors.items() if len(near) < 6)
         self.road_exits = {h: info.features["map_edge_entry"] for h, info in cmap.hexes.items()
                            if "map_edge_entry" in info.features and self.road_in_hex(h)}  # 14.6
@@ -350,7 +355,20 @@ class JerusalemMove:
                                         f"({why.rule}); pick it up (--pickup) or leave the stack as it is")
             if why:
                 return why
-        return self._carrying_refusal()
+        return self._carrying_refusal() or self._leaves_alone()
+
+    def _leaves_alone(self) -> Reason | None:
+        """12.6 note: Kaukji (``must_stack``) is never without an Arab unit, so the last one in his hex may not
+        move away without him (the rules bind no leader to a unit: he may go along or move first)."""
+        if self.entering or self.start is None:
+            return None
+        staying = [u for u in self.position.at(self.start) if u.side == self.side and u.id not in self.moving_ids]
+        lonely = [u for u in staying if u.counter.value("must_stack")]
+        if not lonely or any(u.type not in LEADERS for u in staying):
+            return None
+        return Reason("12.6", f"{lonely[0].id} would be left in {self.facts.cmap.name(self.start)} without an Arab "
+                              "unit, and he must always be stacked with at least one (12.6 note): move him along "
+                              "or first to another Arab unit")
 
     def _place(self, u: Unit) -> str:
         return self.facts.cmap.name(u.hex) if u.hex is not None else f"box {u.box}"
@@ -477,12 +495,15 @@ class JerusalemMove:
 
         Hexes the search has expanded already (:attr:`expanded`) are left out: whether entering a hex ends the
         move depends on that hex alone here, so a step into one can improve nothing."""
-        built, bombs, city_only, city, expanded = self.roads, self.bomb_targets, self.city_only, self.facts.city, \
-            self.expanded
+        built, bombs, city_only, city, expanded = self.roads, self.bomb_targets, self.city_only, \
+            self.facts.city_proper, self.expanded
         by_edge = self.road_phase or self.is_convoy or at == self.start   # refusals of the step itself (8.1, 6.2.1, 4.4)
         entering, ending = self._entering, self._ending
         for b, road, cost in self._edges(at):
-            if b in expanded or (city_only and b not in city):  # 12.9.3: within the city
+            if b in expanded:
+                continue
+            if city_only and b not in city:  # 12.9.3: within the city hexes
+                yield Blocked(b, CITY_BOUND)
                 continue
             if road is None and built and frozenset((at, b)) in built:  # 15.3, 15.4: a bulldozer road
                 road, cost = "secondary", self._cost(at, b, "secondary")

@@ -9,11 +9,11 @@ from ...hexgrid import Hex
 from .combat import KINDS
 from .command import command, command_json, out_of_command
 from .legality import check
-from .movement import Action, actions, actions_json, apply_action, moves
+from .movement import Action, actions, actions_json, after_move, apply_action, moves
 from .units import check_counter
 from .zoc import zoc, zoc_json
 
-__all__ = ["Action", "COMBAT_KINDS", "MOVE_OPTIONS", "actions", "actions_json", "apply_action", "check", "check_counter", "check_json", "command",
+__all__ = ["Action", "COMBAT_KINDS", "MOVE_OPTIONS", "actions", "actions_json", "after_move", "apply_action", "check", "check_counter", "check_json", "command",
            "command_json", "movement_phases", "moves", "out_of_command", "side_zoc", "zoc", "zoc_json"]
 
 #: The options of :func:`moves` beyond the units: the edge hex an off-map Legion enters by (3.3).

@@ -19,7 +19,8 @@ with the rule, hexes, units).  A position is read as the end of a phase, when th
 * **Where units may not be**: Cavalry on an Elevated Hex or with other units than HQ (6.2); Artillery with a
   Siege Engine, Testudo, Ladder or Cavalry (6.3), Jewish Artillery and Cauldrons off Elevated Hexes (8.4,
   8.5); Garrisons outside their Area (18.4: AF the Antonia Fortress, HP Herod's Palace with the Fortress
-  Triangle and the Jaffa Gate, TQ the Temple District; ``tables.yaml`` ``garrisons``).
+  Triangle and the Jaffa Gate, TQ the Temple District, and the four hexes AF and TQ share;
+  :func:`~.movement.garrison_hexes`, the rule movement uses; ``tables.yaml`` ``garrisons``).
 
 ``turn_end`` is accepted for the command line's sake; no rule here depends on it.
 """
@@ -30,14 +31,10 @@ from typing import Any
 from ...game import Position, Unit
 from ...game.violations import Violation, violation
 from ...hexgrid import Hex
-from .movement import ENGINE_TYPES, TOWERS, entry_records, facts_for
+from .movement import ENGINE_TYPES, TOWERS, entry_records, facts_for, garrison_hexes
 from .sequence import sequence_check
 from .tables import load_tables
 from .zoc import BUILT_UP, FORTRESS, INFANTRY, JEWISH, ROMAN, Board, formation, fresh, unit_class
-
-GARRISON_AREAS = {"AF": ("Antonia Fortress",), "HP": ("Herod's Palace", "Fortress Triangle", "Jaffa Gate"),
-                  "TQ": ("Temple District",)}                       # 18.4 (the printed Areas)
-
 
 def _names(units) -> str:
     return ", ".join(u.id for u in units)
@@ -62,7 +59,7 @@ def check(position: Position, turn_end: bool | None = None, **_ignored: Any) -> 
             out += _engines(position, tables, board, h, mine)
             out += _testudo(position, tables, board, h, mine)
             out += _ladder(position, tables, board, h, mine)
-            out += _kinds(position, board, h, mine)
+            out += _kinds(position, tables, board, h, mine)
     for h in sorted(board.ladders, key=name):
         if not position.at(h):
             out.append(violation("8.7", f"the Ladder in {name(h)} has no Fresh Base unit: Ladders cannot exist "
@@ -226,7 +223,7 @@ def _ladder(position: Position, tables, board: Board, h: Hex, units: list[Unit])
     return out
 
 
-def _kinds(position: Position, board: Board, h: Hex, units: list[Unit]) -> list[Violation]:
+def _kinds(position: Position, tables, board: Board, h: Hex, units: list[Unit]) -> list[Violation]:
     out, name, f = [], position.game.map.name(h), board.facts
     cav = [u for u in units if unit_class(u) == "cavalry"]
     if cav and board.elevated(h):
@@ -253,11 +250,7 @@ def _kinds(position: Position, board: Board, h: Hex, units: list[Unit]) -> list[
         area = u.counter.value("garrison_area", default=None)
         if not area:
             continue
-        allowed = set(GARRISON_AREAS.get(str(area), ()))
-        region = f.region[h]
-        ok = region in allowed or (str(area) == "TQ" and region == "Antonia Fortress" and board.elevated(h)
-                                   and any(f.region[n] == "Temple District" for n in f.neighbors[h]))
-        if not ok:
+        if h not in garrison_hexes(f, tables, str(area)):                                      # 18.4
             out.append(violation("18.4", f"Garrison {u.id} ({area}) is outside its Area, in {name}"
-                                         f" ({region or 'no area'})", position, [h], [u]))
+                                         f" ({f.region[h] or 'no area'})", position, [h], [u]))
     return out

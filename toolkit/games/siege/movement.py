@@ -84,6 +84,27 @@ def _refuge(facts: MapFacts) -> list[Hex]:
     return got
 
 
+def garrison_hexes(facts: MapFacts, tables: Tables, code: str) -> frozenset[Hex]:
+    """18.4: the hexes a Garrison assigned to ``code`` (AF, HP, TQ) may stand in or enter: its Area's
+    (``tables.yaml`` ``garrisons``: ``area`` and ``also``, the map's regions) and, for the two Garrisons of
+    ``shared_walls``, the hexes they share: the first Area's Elevated hexes bordering the second's."""
+    g = tables.garrisons
+    mine = g.get(code) if isinstance(g.get(code), dict) else {}
+    regions = (mine.get("area"), *mine.get("also", ()))
+    shared = tuple(g.get("shared_walls") or ())
+    cache = facts.__dict__.setdefault("_garrison_hexes", {})
+    key = (code, regions, shared)
+    got = cache.get(key)
+    if got is None:
+        got = {h for h, r in facts.region.items() if r is not None and r in regions}
+        if code in shared and len(shared) == 2:
+            walls, other = (g[c]["area"] if isinstance(g.get(c), dict) else None for c in shared)
+            got |= {h for h, r in facts.region.items() if r == walls and facts.base[h] in ELEVATED
+                    and any(facts.region[n] == other for n in facts.neighbors[h])}
+        got = cache[key] = frozenset(got)
+    return got
+
+
 def facts_for(position: Position, tables: Tables) -> MapFacts:
     m = tables.movement
     return map_facts(position.game.map, m.entry_hexsides, m.blocked_hexsides)
@@ -236,6 +257,9 @@ class SiegeMove:
         self.refuge = _refuge(self.facts) if self.routed else []
         self.start_refuge = self._refuge_distance(self.start) if self.routed and self.start is not None else None
         self.moving_now = moving_now(pos)
+        self.garrisons = [(u, str(u.counter.value("garrison_area")),
+                           garrison_hexes(self.facts, self.tables, str(u.counter.value("garrison_area"))))
+                          for u in self.units if u.counter.value("garrison_area")]                  # 18.4
         if self.start is None:
             self.entries = self._entries                                                       # 3.3
 
@@ -437,7 +461,7 @@ class SiegeMove:
         first = at == self.start and cost_so_far == 0 and mode is None
         f = self.facts
         for b in f.neighbors[at]:
-            why = self._occupied(b)
+            why = self._occupied(b) or self._garrison_refusal(b)
             if why:
                 yield Blocked(b, why)
                 continue
@@ -496,6 +520,15 @@ class SiegeMove:
             pushing = [u for u in friends if u.has("pushing")]
             if len(pushing) >= self.tables.stacking.engine_pushers:
                 return Reason("6.4", "Infantry may enter a Siege Engine hex only while fewer than two units push it")
+        return None
+
+    def _garrison_refusal(self, b: Hex) -> Reason | None:
+        """18.4: Garrisons never leave their assigned Area, not even passing through (retreating out of it
+        eliminates them, so a retreat may not take that way either)."""
+        for u, code, hexes in self.garrisons:
+            if b not in hexes:
+                return Reason("18.4", f"Garrisons never leave their assigned Area: {u.id} ({code}) may not enter "
+                                      f"{self.facts.name(b)} ({self.facts.region[b] or 'no area'})")
         return None
 
     def _may_join_testudo(self) -> bool:
@@ -802,14 +835,106 @@ class SiegeMove:
             if mine and any(unit_class(u) == cls and u.side == self.side for u in self._others(b)) \
                     and self.kind != "engine" and level in ("g", "e") and not (cls == "hq" and self._hq_slot_ok(b)):
                 return Reason(rule, f"no more than one {what} may end in a hex")
+        why = self._beneath_refusal(b, level)
+        if why is not None:
+            return why
         if self.routed and self.start_refuge is not None and not self.retreating:     # a retreat: 15.1, 15.4
             if self._refuge_distance(b) >= self.start_refuge and self.facts.region[b] != REFUGE:
                 return Reason("17.21", "a unit in Rout or Panic must move toward the Refuge (15.4)")
         return None
 
+    def _beneath_refusal(self, b: Hex, level: str) -> Reason | None:
+        """Who may end beneath a Siege Engine, where every unit pushes it (6.4, 6.42, 16.52), or in a Ladder hex,
+        where every unit holds or climbs the Ladder (6.5, 8.7); an HQ may always."""
+        fighters = [u for u in self.units if unit_class(u) != "hq"]
+        if self.kind not in ("unit", "leave_testudo") or not fighters:
+            return None
+        others = self._others(b)
+        engine = next((u for u in others if unit_class(u) == "siege_engine" and u.side == self.side), None)
+        if engine is not None and level == "g":
+            if not all(_hi_or_velites(u) for u in fighters):
+                return Reason("6.4", f"every unit beneath {engine.id} pushes it, and only Heavy Infantry and Velites "
+                                     "push: others may pass through but not stop")
+            if not all(fresh(u) for u in fighters):
+                return Reason("16.52", f"Disrupted units may not push {engine.id}: they may pass through but not "
+                                       "stop beneath it")
+            if engine.type == "siege_tower" and any(formation(u) != formation(engine) for u in fighters):
+                return Reason("6.42", f"only units of {engine.id}'s Legion push a Siege Tower: others may pass "
+                                      "through but not stop")
+            pushing = sum(1 for u in others if u.has("pushing") and unit_class(u) != "hq")
+            most = self.tables.stacking.engine_pushers
+            if pushing + len(fighters) > most:
+                return Reason("6.4", f"at most {most} units (plus one HQ) push {engine.id}, and {pushing} push it "
+                                     "already")
+        if b in self.board.ladders and level == "g":
+            return Reason("8.7", "units in a Ladder hex hold the Ladder or climb it: pass through, or climb on "
+                                 "(4 MF more)")
+        if b in self.board.ladders and level == "ladder" and not all(_hi_or_velites(u) for u in fighters):
+            return Reason("6.5", "only Heavy Infantry, Velites and HQ climb a Ladder")
+        return None
+
     def _hq_slot_ok(self, b: Hex) -> bool:
         """An HQ may join an HQ that pushes or rides (one beneath, one atop, 6.4, 6.42)."""
         return False
+
+
+#: Where in its hex a unit stands (6.4, 8.61, 8.7, 8.91, 18.8): flags a unit leaves behind with the hex.
+PLACE_FLAGS = frozenset({"pushing", "riding", "on_ladder", "gate_stair", "on_ramp"})
+TESTUDO_MARKERS = ("testudo", "testudo_velites")
+
+
+def arrival_flags(position: Position, u: Unit, h: Hex, level: str = "g") -> frozenset[str]:
+    """The flags a unit takes on ending a move or a retreat in ``h`` at ``level`` (the move search's mode): atop a
+    Tower it rides (8.61), atop a Ladder it climbs (8.7), beneath a friendly Siege Engine it pushes (6.4: every
+    unit beneath one does), in a Testudo's hex it joins the Testudo (6.61, 8.8), on a Ramp it stands on it
+    (18.8)."""
+    here = [x for x in position.at(h) if x.id != u.id and x.side == u.side]
+    out = set()
+    if level == "tower":
+        out.add("riding")
+    elif level == "ladder":
+        out.add("on_ladder")
+    elif any(unit_class(x) == "siege_engine" for x in here) and unit_class(u) != "siege_engine":
+        out.add("pushing")
+    if any(x.has("testudo") for x in here):
+        out.add("testudo")
+    if position.markers_at(h, "ramp"):
+        out.add("on_ramp")
+    return frozenset(out)
+
+
+def after_move(before: Position, after: Position, unit_ids: Sequence[str], kind: str, dest) -> Position:
+    """What a move leaves in the position beyond the units' new hex (for :func:`toolkit.game.actions.apply`).
+
+    A Siege Engine's crew pays two MF for each MF the engine spent (8.61).  Other units take the flags of where
+    they end (:func:`arrival_flags`; ``dest``'s mode is the level they end at) and drop those of the hex they
+    left; a unit that leaves a Testudo is no longer part of it, and a Testudo left with too few Fresh Heavy
+    Infantry disbands at once (16.4); a moving Broken Testudo loses its marker (16.4); a whole Testudo takes its
+    marker along."""
+    from dataclasses import replace
+    from .resolve import _testudo_disbands
+    moved = [u for u in after.units if (u.hex, u.box) != (before.by_id[u.id].hex, before.by_id[u.id].box)]
+    if not moved:
+        return after
+    start, to = before.by_id[moved[0].id].hex, moved[0].hex
+    if any(unit_class(u) == "siege_engine" for u in moved):                                        # 8.61
+        loss = load_tables(before.game.folder).movement.rider_loss_per_mf
+        return after.moved({u.id: replace(u, spent=before.by_id[u.id].spent + loss * dest.mp) for u in moved
+                            if unit_class(u) != "siege_engine"})
+    whole_testudo = start is not None and all(u.has("testudo") for u in moved) and not any(
+        u.has("testudo") for u in after.at(start))
+    if whole_testudo:
+        markers = tuple(replace(m, hex=to) if m.hex == start and m.marker in TESTUDO_MARKERS else m
+                        for m in after.markers)
+        return replace(after.moved({u.id: replace(u, flags=u.flags - PLACE_FLAGS - {"broken_testudo"})
+                                    for u in moved}), markers=markers)
+    mode = dest._key[2] if dest._key is not None else None              # the search's (level, fled) at the end
+    level = mode[0] if mode else "g"
+    changed = {u.id: replace(u, flags=(u.flags - PLACE_FLAGS - {"testudo", "broken_testudo"})
+                             | (arrival_flags(after, u, to, level) if to is not None else frozenset()))
+               for u in moved}
+    after = after.moved(changed)
+    return after if start is None else _testudo_disbands(after, start, [])
 
 
 @lru_cache(maxsize=4)

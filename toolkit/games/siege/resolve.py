@@ -28,6 +28,7 @@ from ...game.retreat import Order, retreats
 from ...hexgrid import Hex
 from .combat import advances, combat, missile_af, _rock_thrower
 from .combat_tables import load_combat_tables, table_result
+from .movement import arrival_flags
 from .procedures import MARKERS, multiple_attack_markers
 from .retreat import OFF, SiegeRetreat, _with_off_board, apply_retreat, options, result_orders
 from .tables import load_tables
@@ -198,8 +199,8 @@ def _retreat_one(position: Position, first: SiegeRetreat, order: Order, choose, 
     after = apply_retreat(answer, {uid: pick})
     notes.append({"rule": "15.5" if pick == OFF else order.retreat.rule, "text": f"{uid} retreats to {pick}"})
     u = after.by_id[uid]
-    joined = u.hex is not None and any(x.has("testudo") for x in after.at(u.hex) if x.id != uid)
-    flags = (u.flags - set(HEX_FLAGS)) | ({"testudo"} if joined else set())                      # 6.61, 15.2
+    arrived = arrival_flags(after, u, u.hex) if u.hex is not None else frozenset()          # 6.4, 6.61, 15.2
+    flags = (u.flags - set(HEX_FLAGS)) | arrived
     return after.moved({uid: replace(u, flags=frozenset(flags))})
 
 

@@ -1,7 +1,8 @@
 """*The Siege of Jerusalem* chart values (``modules/siege-of-jerusalem/tables.yaml``), as one model.
 
 Each part of the rules package reads its own section: ``movement`` (the TEC: 8.x, 12.4, 18.8, 18.92x),
-``stacking`` (6, 6.3-6.7, 8.95), ``command`` (5.1, 5.11, 18.52) and ``control`` (18.1, 18.31-18.33, 19.7).
+``stacking`` (6, 6.3-6.7, 8.95), ``command`` (5.1, 5.11, 18.52), ``control`` (18.1, 18.31-18.33, 19.7) and
+``garrisons`` (18.4).
 Costs are half Movement Factors.  Values the rulebook does not print are reconstructions, marked in the file.  Sections this model does not
 know are ignored, so each part of the package adds its own.
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 from pydantic import BaseModel, ConfigDict
 
@@ -104,6 +105,7 @@ class Tables(_Model):
     stacking: StackingTable
     command: CommandTable
     control: ControlTable
+    garrisons: dict[str, Any] = {}        # 18.4: each Garrison's Area (``area``, ``also``) and ``shared_walls``
 
 
 @lru_cache(maxsize=4)
