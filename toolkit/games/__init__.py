@@ -68,7 +68,8 @@ def _with_sequence(check):
     have, a player turn after the game's end: :func:`toolkit.game.sequence.sequence_problems`)."""
     @wraps(check)
     def checked(position: Position, *args: Any, **kwargs: Any):
-        return [*sequence_problems(position), *check(position, *args, **kwargs)]
+        found = check(position, *args, **kwargs)   # the game's own first: its errors name it
+        return [*sequence_problems(position), *found]
     return checked
 
 
