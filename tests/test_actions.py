@@ -127,3 +127,21 @@ def test_the_playout_script_writes_the_log_and_says_how_the_game_ended(tmp_path)
     assert last.startswith(f"{out}: the game ended: the game ends after the Jewish player turn of June IV (3.1, 3.5); ")
     assert " actions over 5 turns, last June IV" in last
     assert out.read_bytes()[:2] == b"PK"
+
+
+def test_a_reinforcement_is_placed_only_where_its_rules_allow_6_x():
+    start = load_game_position(NP)
+    game = play_random(start, 1, max_actions=400)
+    before = [start] + [p for _, p in game.steps[:-1]]
+    pos, action, after = next((b, a, p) for b, (a, p) in zip(before, game.steps) if a.kind == "place")
+    made = apply(pos, action)
+    assert made.position.units == after.units and made.notes[0]["text"] == f"{action.units[0]} placed in {action.to}"
+    assert pos.by_id[action.units[0]].hex is None and made.position.by_id[action.units[0]].hex is not None
+    allowed = set(rules_for(start.game).placement(pos, action.units[0]).hexes)
+    cmap = start.game.map
+    elsewhere = next(cmap.name(h) for h in sorted(cmap.hexes, key=cmap.name) if h not in allowed)
+    with pytest.raises(IllegalAction, match=f"may not be placed in {elsewhere}"):
+        apply(pos, replace(action, to=elsewhere))
+    jer = load_game_position(JER)
+    with pytest.raises(IllegalAction, match="places no reinforcements by rule"):
+        apply(jer, Action("place", ("j-plm-1",), "2817"))

@@ -1,7 +1,8 @@
 """A game as a sequence of actions: each one judged by the game's rules and applied to the position.
 
-An :class:`Action` is what a player does: ``move`` units to a hex, ``combat`` (attackers against defenders,
-with the dice and the choices the result gives), or ``end_phase`` (on to the next phase of the sequence of play,
+An :class:`Action` is what a player does: ``move`` units to a hex, ``place`` a reinforcement (where the game's
+``placement`` allows it now), ``combat`` (attackers against defenders, with the dice and the choices the result
+gives), or ``end_phase`` (on to the next phase of the sequence of play,
 :mod:`toolkit.game.sequence`).  :func:`apply` is the one place where an action becomes a new position; the
 viewer's steps, the random playouts (``scripts/playout.py``) and the log referee all go through it, so they agree.
 
@@ -18,12 +19,12 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
-from .play import make_move
+from .play import make_move, place_unit
 from .position import Position
 from .sequence import Slot, next_phase
 
 #: The kinds of action.
-KINDS = ("move", "combat", "end_phase")
+KINDS = ("move", "place", "combat", "end_phase")
 #: The options of a move a game's ``moves`` takes (a kind of movement, a terrorist attack, an entry hex).
 MOVE_OPTIONS = ("kind", "terrorist", "enter", "pickup")
 #: At most this many rolls or choices in one action (a hostile log cannot make a combat roll for ever).
@@ -87,6 +88,8 @@ class Action:
         if self.kind == "move":
             options = "".join(f" {k}={v}" for k, v in sorted(self.how.items()))
             return f"move {'+'.join(self.units)} to {self.to}{options}"
+        if self.kind == "place":
+            return f"place {'+'.join(self.units)} in {self.to}"
         if self.kind == "combat":
             kind = f" ({self.how['kind']})" if self.how.get("kind") else ""
             rolls = f", rolls {' '.join(map(str, self.rolls))}" if self.rolls else ""
@@ -110,6 +113,8 @@ def apply(position: Position, action: Action, rng: random.Random | None = None) 
     it, naming the rule."""
     if action.kind == "move":
         return _move(position, action)
+    if action.kind == "place":
+        return _place(position, action)
     if action.kind == "combat":
         return _combat(position, action, rng)
     return _end_phase(position, action, rng)
@@ -150,6 +155,27 @@ def _move(position: Position, action: Action) -> Outcome:
             "text": f"{'+'.join(action.units)} {origin} → {cmap.name(to)} ({dest.mp:g} MP)",
             "cost": dest.mp, "path": [cmap.name(h) for h in dest.path]}
     return Outcome(after, action, [note])
+
+
+def _place(position: Position, action: Action) -> Outcome:
+    """A reinforcement placed where the game's ``placement`` says it may be now (No Prisoners 6.x, 18.4)."""
+    placement = getattr(_rules(position), "placement", None)
+    if placement is None:
+        raise IllegalAction(None, f"{position.game.spec.id} places no reinforcements by rule (its units enter by "
+                                  "moving: a move with its entry hex)")
+    if len(action.units) != 1 or action.to is None or action.units[0] not in position.by_id:
+        raise IllegalAction(None, "a placement names one unit of the position and its hex")
+    uid, cmap = action.units[0], position.game.map
+    found = placement(position, uid)
+    if found.refused is not None:
+        raise IllegalAction(found.refused.rule, f"{uid} may not be placed now: {found.refused.message}")
+    to = cmap.resolve(action.to)
+    if to not in found.hexes:
+        why = found.blocked.get(to)
+        raise IllegalAction(why.rule if why else found.rule, f"{uid} may not be placed in {cmap.name(to)}"
+                            + (f": {why.message}" if why else ": not among the hexes it may be placed in"))
+    return Outcome(place_unit(position, uid, to), action,
+                   [{"rule": found.rule, "text": f"{uid} placed in {cmap.name(to)}"}])
 
 
 def _combat(position: Position, action: Action, rng: random.Random | None) -> Outcome:

@@ -2,8 +2,8 @@
 through :func:`toolkit.game.actions.apply` -- the rules' property test (a playout's log must check legal, and a
 log with one step changed must not).
 
-In each phase the phasing side moves some of its units to random legal destinations (when the phase allows
-movement), makes some of the attacks its rules offer (``attack_options``, when the phase allows combat, fire or
+In each phase the phasing side places its reinforcements where its rules' ``placement`` allows (when the phase
+allows reinforcements), moves some of its units to random legal destinations (when the phase allows movement), makes some of the attacks its rules offer (``attack_options``, when the phase allows combat, fire or
 melee; an attack the rules refuse is skipped), then ends the phase.  An action after which the game's ``check``
 finds a violation the position did not have is not made, and is counted (``Playout.refused``: where the move
 search and the check disagree, a finding for the rules); the game goes on until the sequence of play
@@ -54,6 +54,8 @@ def play_random(position: Position, seed: int, *, moves: int = 6, attacks: int =
     pos = position
     while len(game.steps) < max_actions:
         allows = set(pos.game.spec.phase_allows(pos.phase, pos.phasing_side))
+        if "reinforcements" in allows:
+            pos = _placements(game, pos, rng)
         if "movement" in allows:
             pos = _moves(game, pos, rng, moves)
         if allows & set(ATTACKS):
@@ -91,6 +93,20 @@ def _moves(game: Playout, pos: Position, rng: random.Random, most: int) -> Posit
             continue
         made += _try(game, pos, Action("move", (uid,), rng.choice(dests)), rng)
         pos = game.last
+    return pos
+
+
+def _placements(game: Playout, pos: Position, rng: random.Random) -> Position:
+    """Every waiting reinforcement of the phasing side placed in a random hex its rules allow now."""
+    placement = getattr(rules_for(pos.game), "placement", None)
+    if placement is None:
+        return pos
+    for uid in sorted(u.id for u in pos.units if u.side == pos.phasing_side and u.hex is None):
+        found = placement(pos, uid)
+        if found.refused is None and found.hexes:
+            name = pos.game.map.name
+            _try(game, pos, Action("place", (uid,), rng.choice(sorted(name(h) for h in found.hexes))), rng)
+            pos = game.last
     return pos
 
 
