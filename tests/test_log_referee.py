@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 
 import pytest
 
@@ -225,3 +226,21 @@ def test_an_action_line_that_does_not_read_is_not_proven(tmp_path):
     report = _check(tmp_path, b, [[chat_command("*** toolkit action: {\"kind\": \"dance\"}")]])
     assert report.verdict == "not proven" and [n.what for n in report.not_checked] == ["action"]
     assert json.loads(action_chat(Action("end_phase")).split(": ", 1)[1]) == {"kind": "end_phase"}
+
+
+def test_a_playout_log_says_how_many_recorded_actions_it_replayed(tmp_path):
+    import io
+
+    from toolkit.games import load_game_position
+    from toolkit.games.playout import play_random
+    from toolkit.vassal.saves.record import log_of_game
+    from toolkit.vassal.saves.replay import check_log_file
+
+    start = load_game_position(str(Path(__file__).resolve().parents[1]
+                                   / "modules/jerusalem-1948/scenarios/scenario-ii.yaml"))
+    game = play_random(start, 3, max_actions=40)
+    report = check_log_file(io.BytesIO(log_of_game(start, game.steps)))
+    recorded = sum(a.kind != "end_phase" for a, _ in game.steps)
+    assert report.verdict == "legal" and report.actions_replayed == recorded > 0
+    assert f", {recorded} recorded actions replayed, " in report.text()[0]
+    assert report.json()["actions_replayed"] == recorded

@@ -57,6 +57,7 @@ class Referee:
     def __init__(self, game: Game, start: Position):
         self.spec = game.spec
         self.rulings: list[Ruling] = []
+        self.replayed = 0   # recorded actions made again, each as the log records it
         self.last: dict[str, Unit] = {u.id: u for u in start.units}   # each unit as the log last showed it
         self.extra: dict[str, dict[str, Any]] = {}   # uid -> what the rules keep: flags (added), spent, counter
         self.in_any_order = bool(game.spec.phases_in_any_order)
@@ -169,6 +170,7 @@ class Referee:
                                            f"not be replayed: {type(err).__name__}: {err}", illegal=False))
                 break
             pos = out.position
+            self.replayed += 1
             rule = rule or next((n.get("rule") for n in out.notes if n.get("rule")), None)
         else:
             diffs = differences(pos, self.effective(after))

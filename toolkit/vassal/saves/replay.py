@@ -452,6 +452,7 @@ class LogReport:
     commands: int = 0
     moves: list[MoveCheck] = field(default_factory=list)
     illegal_changes: list[Ruling] = field(default_factory=list)   # the tracker, counters, flags, spent
+    actions_replayed: int = 0   # actions the log records (*** toolkit action), made again by the rules
     not_checked: list[NotChecked] = field(default_factory=list)
     initial_violations: list[dict] = field(default_factory=list)
     violations: list[dict] = field(default_factory=list)   # {"step", "violations": [...new ones...]}
@@ -481,7 +482,7 @@ class LogReport:
         return {
             "log": self.source, "game": self.game, "legal": self.legal, "verdict": self.verdict, "steps": self.steps,
             "commands": self.commands, "check_after": self.check_after,
-            "moves_checked": len(self.moves),
+            "moves_checked": len(self.moves), "actions_replayed": self.actions_replayed,
             "illegal_moves": [m.json() for m in self.illegal_moves],
             "moves": [m.json() for m in self.moves],
             "illegal_changes": [r.json() for r in self.illegal_changes],
@@ -497,7 +498,8 @@ class LogReport:
         """The report as lines: one per illegal move and per new violation, then what was not checked."""
         n_viol = sum(len(v["violations"]) for v in self.violations)
         changes = f", {len(self.illegal_changes)} illegal change(s)" if self.illegal_changes else ""
-        head = (f"{self.source}: {self.steps} steps, {len(self.moves)} moves checked, "
+        replayed = f", {self.actions_replayed} recorded actions replayed" if self.actions_replayed else ""
+        head = (f"{self.source}: {self.steps} steps, {len(self.moves)} moves checked{replayed}, "
                 f"{len(self.illegal_moves)} illegal{changes}, {n_viol} new violation(s)")
         lines = [f"{head}: {self.verdict}"]
         if self.initial_violations:
@@ -683,6 +685,7 @@ def check_log(log: LogContents, game: Game, *, check_after: str = "step") -> Log
         prev_v = settle()
     report.violations.sort(key=lambda v: v["step"])
     report.illegal_changes = [r for r in referee.rulings if r.illegal]
+    report.actions_replayed = referee.replayed
     report.not_checked += [NotChecked(r.step, r.what, r.reason, r.units) for r in referee.rulings if not r.illegal]
     report.not_checked.sort(key=lambda n: n.step)
     return report
