@@ -1461,6 +1461,7 @@ public final class Harness {
         return m;
       });
       settle(500);
+      info.putAll(onEdt(() -> scrolled(findTabs(frame.getContentPane()))));
       final Rectangle r = onEdt(() -> new Rectangle(frame.getLocationOnScreen(), frame.getSize()));
       final File f = new File(str(st, "file"));
       if (f.getParentFile() != null) f.getParentFile().mkdirs();
@@ -1471,6 +1472,22 @@ public final class Harness {
       });
       out.putAll(info);
       out.put("file", f.getPath());
+    }
+
+    /** Where the selected tab's page is scrolled to: {@code view} (the top left point shown), {@code extent}
+     *  (the part shown) and {@code page} (the whole page), each [x, y] or [w, h]. */
+    static Map<String, Object> scrolled(javax.swing.JTabbedPane tabs) {
+      final Map<String, Object> m = new LinkedHashMap<>();
+      final Component sel = tabs == null ? null : tabs.getSelectedComponent();
+      final javax.swing.JScrollPane sp = sel == null ? null
+        : sel instanceof javax.swing.JScrollPane ? (javax.swing.JScrollPane) sel
+        : (javax.swing.JScrollPane) javax.swing.SwingUtilities.getAncestorOfClass(javax.swing.JScrollPane.class, sel);
+      if (sp == null) return m;
+      final javax.swing.JViewport vp = sp.getViewport();
+      m.put("view", List.of(vp.getViewPosition().x, vp.getViewPosition().y));
+      m.put("extent", List.of(vp.getExtentSize().width, vp.getExtentSize().height));
+      m.put("page", List.of(vp.getViewSize().width, vp.getViewSize().height));
+      return m;
     }
 
     static javax.swing.JTabbedPane findTabs(Component c) {

@@ -42,7 +42,7 @@ MOVED_IMAGE = "moved.png"
 MARKER_PROTOTYPE = "Marker"
 LAYER_PROPERTY = "Layer"
 MARKER_LAYER, UNIT_LAYER = "Markers", "Units"
-LAYERS = (MARKER_LAYER, UNIT_LAYER)  # bottom first
+LAYERS = (UNIT_LAYER, MARKER_LAYER)  # bottom first: a marker put on a unit lies on top of it, as on a table
 TURN_ZONE = "Turn {}"  # the boxes map's zone of a turn
 UNIT_PROPERTIES = ("unit", "flags", "carried_by", "spent", "arrives", "entry")  # per-piece values (DynamicProperty)
 
