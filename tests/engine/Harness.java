@@ -1389,7 +1389,26 @@ public final class Harness {
         final VASSAL.build.module.map.boardPicker.board.mapgrid.Zone z = m.findZone(at);
         return z == null ? null : z.getName();
       }));
+      out.putAll(onEdt(() -> viewerShows(m)));
       captureWindow(new File(str(st, "file")), (String) st.get("map"), out);
+    }
+
+    /** What the map's mouse-over viewer shows now: {@code viewer} (the names of the pieces it draws, bottom first,
+     *  empty when it draws none), {@code viewerText} (whether its text is drawn). */
+    static Map<String, Object> viewerShows(VASSAL.build.module.Map m) throws Exception {
+      final Map<String, Object> out = new LinkedHashMap<>();
+      final Class<?> cdv = VASSAL.build.module.map.CounterDetailViewer.class;
+      for (final VASSAL.build.module.map.CounterDetailViewer v : m.getComponentsOf(VASSAL.build.module.map.CounterDetailViewer.class)) {
+        @SuppressWarnings("unchecked")
+        final List<VASSAL.counters.GamePiece> shown = (List<VASSAL.counters.GamePiece>) field(v, cdv, "displayablePieces");
+        final List<String> names = new ArrayList<>();
+        if (shown != null && Boolean.TRUE.equals(field(v, cdv, "graphicsVisible"))) {
+          for (final VASSAL.counters.GamePiece p : shown) names.add(p.getName());
+        }
+        out.put("viewer", names);
+        out.put("viewerText", field(v, cdv, "textVisible"));
+      }
+      return out;
     }
 
     /** The chat as a player reads it: the Chatter's conversation as plain text, one entry a line (blank ones too). */
