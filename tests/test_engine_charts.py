@@ -1,7 +1,7 @@
 """Issue 21: the Charts window in the real VASSAL engine, as a player opens it (tests/engine, ``chart``).
 
 Each bundled game's module and the steppe example's: the window opens from the toolbar with its tabs in one
-row, sized to its page; a screenshot of each tab goes to ``$TOOLKIT_TEST_ARTIFACTS`` (default: the test's
+row, sized to its page; every tab opens scrolled to its top, its page no wider than the window; a screenshot of each tab goes to ``$TOOLKIT_TEST_ARTIFACTS`` (default: the test's
 temporary folder) to be looked at.  Skips with the reason when the engine cannot run.
 """
 from __future__ import annotations
@@ -44,3 +44,6 @@ def test_charts_window(game, tmp_path):
     width, height = first["size"]
     assert 560 <= width <= 950 and 200 <= height <= 1000, first["size"]
     assert all(Path(s["file"]).stat().st_size > 5000 for s in r["steps"])
+    for tab, step in zip(tabs, r["steps"]):   # issue 35: each tab opens at its top and no column is cut off
+        assert step["view"] == [0, 0], (tab, step["view"], step["page"])
+        assert step["page"][0] <= step["extent"][0], (tab, step["page"], step["extent"])

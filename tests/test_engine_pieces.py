@@ -1,8 +1,11 @@
 """Issue 21 (pieces): each point played in the real VASSAL engine with the mouse and keys.
 
-* Markers lie in their own layer below the units and never stack: a Robot right-click on a stack under a
-  marker opens the unit's menu and Ctrl+F flips the unit (No Prisoners' Allied Railhead over Murray HQ,
-  the Siege's Testudo and Ladder over cohorts, and every marker of each game under a counter).
+* Markers lie in their own layer above the units and never stack; a save puts a marker up-right of the stack
+  in its hex, so a Robot right-click on the stack's lower-left corner opens the unit's menu and Ctrl+F flips
+  the unit (No Prisoners' Allied Railhead on Murray HQ, the Siege's Testudo and Ladder on cohorts, and every
+  marker of each game on a counter).
+* Issue 35: a marker dragged onto a unit lies on top, is right-clicked and dragged off again; the mouse-over
+  viewer draws a lone counter, a stack with its marker, and names an empty hex.
 * Reinforcements wait on the turn record track, each in its arrival turn's box, and read back with their turn.
 * Next on the turn tracker moves the turn marker to the new turn.
 * A Siege engine turns one hexside a step; the engine's save reads back with the new facing.
@@ -23,7 +26,7 @@ from toolkit.game.module import load_game
 from toolkit.vassal.build.module import build_module
 from toolkit.vassal.design.gameprops import read_properties
 from toolkit.vassal.design.piecedefs import BOXES_MAP, MAIN_MAP, TURN_ZONE
-from toolkit.vassal.saves.positions import read_position_save, write_position_save
+from toolkit.vassal.saves.positions import MARKER_OFFSET, read_position_save, write_position_save
 from toolkit.vassal.saves.savefile import read_save
 
 from test_engine_play import ROOT, _artifacts, _at, _play, _step
@@ -35,6 +38,11 @@ def _engine():
     reason = vengine.engine_available()
     if reason is not None:
         pytest.skip(f"VASSAL engine unavailable: {reason}")
+
+
+def _corner(at: list[int]) -> list[int]:
+    """The lower-left corner of the counter at ``at``: a marker a save puts in its hex leaves it in view."""
+    return [at[0] - 18, at[1] + 18]
 
 
 def _nexts(count: int) -> list[tuple[str, dict]]:
@@ -54,7 +62,8 @@ def no_prisoners(tmp_path_factory):
     murray = position.by_id["a-hq-murray"]
     on_top = replace(position, units=tuple(u for u in position.units if u is not murray) + (murray,))
     write_position_save(on_top, d / "murray-on-top.vsav")
-    qantara = _at(game, "0409")
+    qantara, kalaat = _at(game, "0409"), _at(game, "0711")
+    railhead = [qantara[0] + MARKER_OFFSET[0], qantara[1] + MARKER_OFFSET[1]]
     steps = [_step("side", "side", name="Allies"), _step("new", "new", setup="Scenario 1"),
              _step("boxes", "pieces", map=BOXES_MAP, props=["unit", "marker"]),
              _step("track_shot", "screenshot", map=BOXES_MAP, center=None,
@@ -63,10 +72,22 @@ def no_prisoners(tmp_path_factory):
              *_nexts(len(game.spec.phases) - game.spec.phases.index(position.phase)),
              _step("after_next", "pieces", map=BOXES_MAP, props=["marker"])]
     clicks = [_step("side", "side", name="Allies"), _step("load", "load", file=str(d / "murray-on-top.vsav")),
-              _step("menu", "menu", map=MAIN_MAP, at=qantara),
-              _step("flip", "key", map=MAIN_MAP, at=qantara, key="ctrl F"),
+              _step("menu", "menu", map=MAIN_MAP, at=_corner(qantara)),
+              _step("flip", "key", map=MAIN_MAP, at=_corner(qantara), key="ctrl F"),
               _step("stack_shot", "screenshot", map=MAIN_MAP, center=qantara,
-                    file=str(_artifacts(d) / "no-prisoners-stack-under-railhead.png"))]
+                    file=str(_artifacts(d) / "no-prisoners-railhead-on-a-stack.png")),
+              _step("hover_stack", "hover", map=MAIN_MAP, at=qantara,
+                    file=str(_artifacts(d) / "no-prisoners-hover-railhead-and-stack.png")),
+              _step("hover_lone", "hover", map=MAIN_MAP, at=kalaat,
+                    file=str(_artifacts(d) / "no-prisoners-hover-lone-counter.png")),
+              _step("hover_empty", "hover", map=MAIN_MAP, at=_at(game, "1506"),
+                    file=str(_artifacts(d) / "no-prisoners-hover-empty-hex.png")),
+              _step("drop", "drag", map=MAIN_MAP, **{"from": railhead, "to": kalaat}),
+              _step("dropped_menu", "menu", map=MAIN_MAP, at=kalaat),
+              _step("hover_dropped", "hover", map=MAIN_MAP, at=kalaat,
+                    file=str(_artifacts(d) / "no-prisoners-railhead-dropped-on-a-unit.png")),
+              _step("grab", "drag", map=MAIN_MAP, **{"from": kalaat, "to": _at(game, "1506")}),
+              _step("left", "pieces", map=MAIN_MAP, props=["unit", "marker"])]
     return {"dir": d, "position": position, "result": _play(module, steps) | _play(module, clicks)}
 
 
@@ -79,7 +100,31 @@ def test_a_click_on_a_stack_under_a_marker_reaches_its_unit(no_prisoners):
     assert r["flip"]["after"]["name"] == "Allenby HQ", r["flip"]
 
 
-def test_markers_lie_below_the_units_and_never_stack(no_prisoners):
+def test_a_marker_dropped_on_a_unit_stays_visible_and_can_be_grabbed(no_prisoners):
+    """Issue 35: the Allied Railhead dragged onto the lone Syrian Camel Corps Group (0711) lies on top of it -- a
+    right-click there reaches the marker, the mouse-over draws both -- and is dragged off again, the unit
+    staying where it was."""
+    r = no_prisoners["result"]
+    assert r["drop"]["after"]["locationName"] == "0711", r["drop"]["after"]
+    assert r["dropped_menu"]["piece"]["name"] == "Allied Railhead", r["dropped_menu"]["piece"]
+    assert r["hover_dropped"]["viewer"] == ["Syrian Camel Corps Grp", "Allied Railhead"], r["hover_dropped"]
+    assert r["grab"]["piece"]["name"] == "Allied Railhead" and r["grab"]["after"]["locationName"] == "1506"
+    where = {p["name"]: p["locationName"] for p in r["left"]["pieces"]}
+    assert where["Syrian Camel Corps Grp"] == "0711" and where["Allied Railhead"] == "1506"
+
+
+def test_the_mouse_over_names_a_lone_counter_a_marker_and_an_empty_hex(no_prisoners):
+    """Issue 35, docs/vassal.md: over a lone counter at 100 % the viewer draws it; over the Railhead on Murray's
+    stack it draws the stack and the marker; over an empty hex it writes the hex's name."""
+    r = no_prisoners["result"]
+    assert r["hover_lone"]["viewer"] == ["Syrian Camel Corps Grp"] and r["hover_lone"]["viewerText"], r["hover_lone"]
+    assert r["hover_stack"]["viewer"][-1] == "Allied Railhead", r["hover_stack"]["viewer"]
+    assert "Allenby HQ" in r["hover_stack"]["viewer"], r["hover_stack"]["viewer"]
+    assert r["hover_empty"]["viewer"] == [] and r["hover_empty"]["viewerText"], r["hover_empty"]
+    assert r["hover_empty"]["locationName"] == "1506"
+
+
+def test_markers_lie_above_the_units_and_never_stack(no_prisoners):
     pieces = no_prisoners["result"]["new"]
     r = no_prisoners["result"]["boxes"]["pieces"]
     markers = [p for p in r if p["properties"].get("marker")]
@@ -134,9 +179,9 @@ def test_siege_markers_never_take_a_cohorts_click_and_engines_turn(tmp_path):
     testudo, ladder, ram = (_at(game, h) for h in ("BB19", "Z22", "CC19"))
     r = _play(module, [
         _step("side", "side", name=game.spec.sides[0].name), _step("new", "new", setup="Demonstration"),
-        _step("testudo", "menu", map=MAIN_MAP, at=testudo),
-        _step("flip", "key", map=MAIN_MAP, at=testudo, key="ctrl F"),
-        _step("ladder", "menu", map=MAIN_MAP, at=ladder),
+        _step("testudo", "menu", map=MAIN_MAP, at=_corner(testudo)),
+        _step("flip", "key", map=MAIN_MAP, at=_corner(testudo), key="ctrl F"),
+        _step("ladder", "menu", map=MAIN_MAP, at=_corner(ladder)),
         _step("ram_menu", "menu", map=MAIN_MAP, at=ram),
         _step("turn_ram", "key", map=MAIN_MAP, at=ram, key="ctrl CLOSE_BRACKET"),
         _step("save", "save", file=str(tmp_path / "engine.vsav")),
@@ -196,8 +241,8 @@ def test_no_marker_kind_takes_a_click_meant_for_a_unit(game_id, tmp_path):
     steps = [_step("side", "side", name=game.spec.sides[0].name),
              _step("load", "load", file=str(tmp_path / "markers.vsav"))]
     for m, h in zip(markers, places):
-        steps += [_step(f"menu {m}", "menu", map=MAIN_MAP, at=_at(game, h)),
-                  _step(f"flip {m}", "key", map=MAIN_MAP, at=_at(game, h), key="ctrl F")]
+        steps += [_step(f"menu {m}", "menu", map=MAIN_MAP, at=_corner(_at(game, h))),
+                  _step(f"flip {m}", "key", map=MAIN_MAP, at=_corner(_at(game, h)), key="ctrl F")]
     r = _play(module, steps)
     for m in markers:
         assert r[f"menu {m}"]["piece"]["name"] == counter.name, (m, r[f"menu {m}"]["piece"])

@@ -9,7 +9,8 @@ import pytest
 import yaml
 
 from toolkit.game.module import load_game
-from toolkit.vassal.build.charts import ChartsError, Words, chart_pages, charts_from_tables, grid_of, mp, reconstruction_line
+from toolkit.vassal.build.charts import (ANCHOR_PX, SCROLLBAR_PX, TOP_ANCHOR, ChartsError, Words, chart_pages,
+                                        charts_from_tables, grid_of, mp, reconstruction_line)
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ["jerusalem-1948", "no-prisoners", "siege-of-jerusalem"]
@@ -78,11 +79,33 @@ def test_labels_are_data_per_chart_first():
 
 
 def test_every_page_as_wide_as_the_window():
-    """VASSAL sizes the window to the first page: every page has one width, within bounds; wider tables wrap."""
+    """VASSAL sizes the window to the first page: every page has one width, within bounds, the first 16 px wider
+    (room for a longer page's scrollbar); wider tables wrap."""
     for game in GAMES:
-        widths = {int(re.search(rb'width="(\d+)"', html).group(1)) for html in chart_pages(load_game(game)).values()}
-        assert len(widths) == 1 and 560 <= widths.pop() <= 820, game
+        widths = [int(re.search(rb'width="(\d+)"', html).group(1)) for html in chart_pages(load_game(game)).values()]
+        assert len(set(widths[1:])) == 1 and widths[0] == widths[1] + SCROLLBAR_PX, (game, widths)
+        assert 560 <= widths[1] <= 820, game
     assert b'cellpadding="4" width="100%"' in chart_pages(load_game("jerusalem-1948"))["Modifiers"]
+
+
+def test_every_page_ends_at_its_top():
+    """Issue 35: the engine scrolls a chart to the end of its text when it opens; the last text of every page is
+    a narrow cell at the top right, so each tab opens at its top."""
+    for game in GAMES:
+        for tab, html in chart_pages(load_game(game)).items():
+            assert html.endswith(f'<td valign="top" width="{ANCHOR_PX}">{TOP_ANCHOR}</td></tr></table>'
+                                 "</body></html>".encode()) or tab == next(iter(chart_pages(load_game(game)))), tab
+
+
+def test_a_table_too_wide_even_wrapped_is_turned_on_its_side():
+    """The Siege's stacking limits (rule 6), a column per terrain, would lose its last columns at the window's
+    edge: it reads down the page, a row per terrain; the Jerusalem! CRT, which wraps, keeps its odds across."""
+    moves = chart_pages(load_game("siege-of-jerusalem"))["Moves"].decode()
+    stacking = moves[moves.index("Stacking"):]
+    assert '<th bgcolor="#d8d8d8">Terrain</th><th bgcolor="#d8d8d8">Units</th>' in stacking
+    assert '<tr><th align="left" bgcolor="#eeeeee">Fortress</th><td align="center">3</td></tr>' in stacking
+    crt = chart_pages(load_game("jerusalem-1948"))["Combat"].decode()
+    assert '<th bgcolor="#d8d8d8">1-2</th>' in crt
 
 
 def test_every_table_is_charted_or_omitted_with_a_reason(tmp_path):

@@ -154,7 +154,6 @@ def _unescaped_slash(root):
     ("bad piece nesting", _drop_state_level, None, "trait levels but state has"),
     ("unescaped slash", _unescaped_slash, None, "'/'-separated parts"),
     ("non-integer x0", lambda r: _hexgrid(r).set("x0", "139.5"), None, "x0='139.5' must be an integer"),
-    ("odd dy", lambda r: _hexgrid(r).set("dy", "81.0"), None, "even whole number"),
     ("gpid above next id", lambda r: r.set("nextPieceSlotId", "5"), None, "not below nextPieceSlotId"),
     ("encoder not first", lambda r: r.append(r[0]), None, "BasicCommandEncoder must be the first child"),
     ("missing prototype", lambda r: r.remove(r.find("VASSAL.build.module.PrototypesContainer")), None,
@@ -167,6 +166,13 @@ def test_validator_catches_broken_modules(built, tmp_path, case, edit, drop, exp
     bad = _rewrite(built["path"], tmp_path / "bad.vmod", edit, drop)
     problems = validate_module(bad)
     assert any(expect in p for p in problems), (case, problems[:5])
+
+
+def test_validator_takes_a_fractional_dy(built, tmp_path):
+    """Issue 35: a grid fitted to a game's own board picture has a dy like 138.56...; the engine plays it
+    (tests/test_engine_own_game.py), so ``vmod check`` does not refuse it."""
+    ok = _rewrite(built["path"], tmp_path / "dy.vmod", lambda r: _hexgrid(r).set("dy", "138.5640646055102"), None)
+    assert not [p for p in validate_module(ok) if "dy" in p]
 
 
 def test_validator_image_case_hint(built, tmp_path):

@@ -223,13 +223,17 @@ def test_arrivals_lie_in_their_turns_box_and_markers_never_stack(tmp_path):
 
 
 def test_the_module_has_layers_hooks_and_properties():
-    """Every map layers its pieces (markers below units); the tracker's hook and the global key command that
+    """Every map layers its pieces (markers above units) and its mouse-over viewer shows a lone counter, markers
+    and an empty hex's name; the tracker's hook and the global key command that
     move the turn marker; the two global properties; the Siege engines' rotation."""
     game = load_game("siege-of-jerusalem")
     files = module_files(game)
     root = etree.fromstring(files["buildFile.xml"])
     layers = root.findall(".//VASSAL.build.module.map.LayeredPieceCollection")
-    assert [e.get("layerOrder") for e in layers] == ["Markers,Units"] * 2
+    assert [e.get("layerOrder") for e in layers] == ["Units,Markers"] * 2  # markers on top (issue 35)
+    for viewer in root.findall(".//VASSAL.build.module.map.CounterDetailViewer"):
+        assert {k: viewer.get(k) for k in ("minDisplayPieces", "showNoStack", "showOverlap", "display")} == {
+            "minDisplayPieces": "0", "showNoStack": "true", "showOverlap": "true", "display": "from all layers"}
     assert root.find(".//VASSAL.build.module.turn.TurnGlobalHotkey").get("hotkey") == \
         root.find("VASSAL.build.module.GlobalKeyCommand").get("buttonHotkey")
     assert [e.get("name") for e in root.iter("VASSAL.build.module.properties.GlobalProperty")] == \

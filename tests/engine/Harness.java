@@ -1389,7 +1389,26 @@ public final class Harness {
         final VASSAL.build.module.map.boardPicker.board.mapgrid.Zone z = m.findZone(at);
         return z == null ? null : z.getName();
       }));
+      out.putAll(onEdt(() -> viewerShows(m)));
       captureWindow(new File(str(st, "file")), (String) st.get("map"), out);
+    }
+
+    /** What the map's mouse-over viewer shows now: {@code viewer} (the names of the pieces it draws, bottom first,
+     *  empty when it draws none), {@code viewerText} (whether its text is drawn). */
+    static Map<String, Object> viewerShows(VASSAL.build.module.Map m) throws Exception {
+      final Map<String, Object> out = new LinkedHashMap<>();
+      final Class<?> cdv = VASSAL.build.module.map.CounterDetailViewer.class;
+      for (final VASSAL.build.module.map.CounterDetailViewer v : m.getComponentsOf(VASSAL.build.module.map.CounterDetailViewer.class)) {
+        @SuppressWarnings("unchecked")
+        final List<VASSAL.counters.GamePiece> shown = (List<VASSAL.counters.GamePiece>) field(v, cdv, "displayablePieces");
+        final List<String> names = new ArrayList<>();
+        if (shown != null && Boolean.TRUE.equals(field(v, cdv, "graphicsVisible"))) {
+          for (final VASSAL.counters.GamePiece p : shown) names.add(p.getName());
+        }
+        out.put("viewer", names);
+        out.put("viewerText", field(v, cdv, "textVisible"));
+      }
+      return out;
     }
 
     /** The chat as a player reads it: the Chatter's conversation as plain text, one entry a line (blank ones too). */
@@ -1461,6 +1480,7 @@ public final class Harness {
         return m;
       });
       settle(500);
+      info.putAll(onEdt(() -> scrolled(findTabs(frame.getContentPane()))));
       final Rectangle r = onEdt(() -> new Rectangle(frame.getLocationOnScreen(), frame.getSize()));
       final File f = new File(str(st, "file"));
       if (f.getParentFile() != null) f.getParentFile().mkdirs();
@@ -1471,6 +1491,22 @@ public final class Harness {
       });
       out.putAll(info);
       out.put("file", f.getPath());
+    }
+
+    /** Where the selected tab's page is scrolled to: {@code view} (the top left point shown), {@code extent}
+     *  (the part shown) and {@code page} (the whole page), each [x, y] or [w, h]. */
+    static Map<String, Object> scrolled(javax.swing.JTabbedPane tabs) {
+      final Map<String, Object> m = new LinkedHashMap<>();
+      final Component sel = tabs == null ? null : tabs.getSelectedComponent();
+      final javax.swing.JScrollPane sp = sel == null ? null
+        : sel instanceof javax.swing.JScrollPane ? (javax.swing.JScrollPane) sel
+        : (javax.swing.JScrollPane) javax.swing.SwingUtilities.getAncestorOfClass(javax.swing.JScrollPane.class, sel);
+      if (sp == null) return m;
+      final javax.swing.JViewport vp = sp.getViewport();
+      m.put("view", List.of(vp.getViewPosition().x, vp.getViewPosition().y));
+      m.put("extent", List.of(vp.getExtentSize().width, vp.getExtentSize().height));
+      m.put("page", List.of(vp.getViewSize().width, vp.getViewSize().height));
+      return m;
     }
 
     static javax.swing.JTabbedPane findTabs(Component c) {

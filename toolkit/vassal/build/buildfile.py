@@ -93,7 +93,7 @@ def _map_components(m, width: int, height: int, summary: str = "$LocationName$")
     """The components VASSAL's editor puts in every new map, plus zoom, LOS thread and an overview window;
     ``summary`` is what the mouse-over viewer writes above a hex or stack."""
     _el(m, M + "StackMetrics", {"bottom": "40,0", "disabled": "false", "down": "37,0", "exSepX": 6, "exSepY": 18,
-                                "top": "38,0", "unexSepX": 2, "unexSepY": 4, "up": "39,0"})
+                                "top": "38,0", "unexSepX": 2, "unexSepY": 2, "up": "39,0"})
     for component in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
                       "StackExpander", "PieceMover", "KeyBufferer"):
         _el(m, M + component)
@@ -103,9 +103,9 @@ def _map_components(m, width: int, height: int, summary: str = "$LocationName$")
         "borderWidth": 0, "centerAll": "false", "centerText": "false", "combineCounterSummary": "false",
         "counterReportFormat": "", "delay": 700, "description": "", "display": "from all layers",
         "emptyHexReportForma": summary, "enableHTML": "false", "extraTextPadding": 0, "fgColor": "0,0,0",
-        "fontSize": 11, "graphicsZoom": "1.0", "hotkey": "32,130", "layerList": "", "minDisplayPieces": 2,
+        "fontSize": 11, "graphicsZoom": "1.0", "hotkey": "32,130", "layerList": "", "minDisplayPieces": 0,
         "propertyFilter": "", "showDeck": "false", "showDeckDepth": 1, "showMoveSelectde": "false",
-        "showNoStack": "false", "showNonMovable": "false", "showOverlap": "false", "showgraph": "true",
+        "showNoStack": "true", "showNonMovable": "true", "showOverlap": "true", "showgraph": "true",
         "showgraphsingle": "false", "showtext": "true", "showtextsingle": "true", "stretchWidthSummary": "false",
         "summaryReportFormat": summary, "unrotatePieces": "false", "version": 3, "verticalOffset": 0,
         "verticalTopText": 5, "zoomlevel": "1.0"})

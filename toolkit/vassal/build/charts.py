@@ -17,7 +17,7 @@ the window to the first tab's page, so every page is laid out at the width its w
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from pathlib import Path
 from typing import Annotated, Literal, Optional, Union
@@ -30,7 +30,7 @@ from ...game.rulesdata import RulesData
 
 CHARTS_FILE = "charts.yaml"
 DOC = "docs/vassal.md"
-MIN_WIDTH, MAX_WIDTH, CHAR_PX, CELL_PX = 560, 820, 7, 16
+MIN_WIDTH, MAX_WIDTH, CHAR_PX, BOLD_CHAR_PX, CELL_PX = 560, 820, 7, 8, 16
 _ID = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)+$")   # a snake_case id among a table's values
 _KEY = re.compile(r"^[a-z][a-z0-9_]*$")              # a key without a label: its words, capitalised
 
@@ -103,6 +103,12 @@ class Grid:
         cols = zip(*([self.head] + self.rows)) if self.head else zip(*self.rows)
         return sum(max(_cell_width(t[:60]) for t in col) for col in cols)
 
+    @property
+    def least_width(self) -> int:
+        """Pixels the table needs with every text wrapped: its longest word per column, in bold (headings)."""
+        cols = zip(*([self.head] + self.rows)) if self.head else zip(*self.rows)
+        return sum(max(len(max(t.split() or [""], key=len)) * BOLD_CHAR_PX + CELL_PX for t in col) for col in cols)
+
     def html(self, fit: bool = False) -> str:
         """The table in HTML 3.2: grey headings, row headings in bold; ``fit``: as wide as the page, texts wrapped."""
         head = "".join(f'<th bgcolor="#d8d8d8">{escape(t)}</th>' for t in self.head) if any(self.head) else ""
@@ -137,12 +143,33 @@ def page_width(tabs: dict[str, list[Section]]) -> int:
     return max(MIN_WIDTH, min(MAX_WIDTH, widest + 24))
 
 
-def page(title: str, sections: list[Section], width: int) -> bytes:
-    """A chart page: the sections one below the other, ``width`` pixels wide."""
-    body = "".join(s.html(fit=s.grid.width > width) for s in sections)
+def _fitted(section: Section, width: int) -> Section:
+    """The section, its table turned on its side (columns as rows) when even wrapped it is wider than ``width``
+    and the turned table is narrower: a chart with many columns and few rows then reads down the page instead of losing its
+    last columns past the window's edge."""
+    grid = section.grid
+    if grid.least_width <= width or not grid.head:
+        return section
+    turned = Grid(list(next(zip(*[grid.head] + grid.rows))), [list(col) for col in zip(*[grid.head] + grid.rows)][1:])
+    return replace(section, grid=turned) if turned.least_width < grid.least_width else section
+
+
+#: The page's last text, in a narrow cell at the top right: the engine puts the caret at the end of a chart's
+#: text when it loads it and scrolls the caret into view, so the tab opens at the top of the page.
+TOP_ANCHOR, ANCHOR_PX = '<font size="1">&nbsp;</font>', 6
+SCROLLBAR_PX = 16  # a Swing vertical scrollbar's width (15) and one
+
+
+def page(title: str, sections: list[Section], width: int, spare: int = 0) -> bytes:
+    """A chart page: the sections one below the other, ``width`` pixels wide, ``spare`` pixels more blank at its
+    right (the first tab's: VASSAL sizes the window to it, and a longer tab's scrollbar then takes that room)."""
+    inner = width - ANCHOR_PX
+    width += spare
+    body = "".join(s.html(fit=s.grid.width > inner) for s in (_fitted(s, inner) for s in sections))
     return (f"<html><head><title>{escape(title)}</title></head><body>\n"
-            f'<table border="0" cellpadding="0" width="{width}"><tr><td>\n{body}</td></tr></table>\n'
-            "</body></html>\n").encode("utf-8")
+            f'<table border="0" cellpadding="0" cellspacing="0" width="{width}"><tr>'
+            f'<td valign="top" width="{inner}">\n{body}</td>'
+            f'<td valign="top" width="{ANCHOR_PX + spare}">{TOP_ANCHOR}</td></tr></table></body></html>').encode("utf-8")
 
 
 # --- shapes of tables.yaml ---------------------------------------------------------------------------------
@@ -428,7 +455,8 @@ def chart_pages(game: Game) -> dict[str, bytes]:
     """Every tab of the Charts window (tab name -> HTML page): ``rules.yaml``'s charts, then ``tables.yaml``'s."""
     tabs = charts_from_rules(game) | charts_from_tables(game)
     width = page_width(tabs)
-    return {tab: page(f"{game.spec.title}: {tab}", sections, width) for tab, sections in tabs.items()}
+    return {tab: page(f"{game.spec.title}: {tab}", sections, width, SCROLLBAR_PX if i == 0 else 0)
+            for i, (tab, sections) in enumerate(tabs.items())}
 
 
 def chart_file(title: str) -> str:

@@ -10,8 +10,8 @@ strengths ...) around the BasicPiece.  A marker has the ``Marker`` prototype,
 a value label and its ``marker`` id.
 
 Pieces lie in two layers of every map (``LayeredPieceCollection`` on the
-property ``Layer``): markers below, units above, so a click on a stack always
-reaches its units; markers never stack (an ``immob;`` trait).  Counters whose
+property ``Layer``): units below, markers above, so a marker put on a unit
+stays in view and can be grabbed; markers never stack (an ``immob;`` trait).  Counters whose
 rules need a facing (``game.yaml`` ``facing``) turn one hexside a step (a
 ``rotate;`` trait), and the game's turn markers (``game.yaml`` ``turn_markers``)
 go to the current turn's box when the turn tracker's turn changes.
@@ -42,7 +42,7 @@ MOVED_IMAGE = "moved.png"
 MARKER_PROTOTYPE = "Marker"
 LAYER_PROPERTY = "Layer"
 MARKER_LAYER, UNIT_LAYER = "Markers", "Units"
-LAYERS = (MARKER_LAYER, UNIT_LAYER)  # bottom first
+LAYERS = (UNIT_LAYER, MARKER_LAYER)  # bottom first: a marker put on a unit lies on top of it, as on a table
 TURN_ZONE = "Turn {}"  # the boxes map's zone of a turn
 UNIT_PROPERTIES = ("unit", "flags", "carried_by", "spent", "arrives", "entry")  # per-piece values (DynamicProperty)
 

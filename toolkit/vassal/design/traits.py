@@ -127,7 +127,7 @@ def rotate_trait(steps: int, index: int = 0) -> Trait:
 
 
 def no_stack_trait() -> Trait:
-    """Immobilized ``immob;``: the piece never joins a stack (selected and moved as usual); a marker lying
-    under a stack then never takes the clicks meant for the stack's units."""
+    """Immobilized ``immob;``: the piece never joins a stack (selected and moved as usual): a marker is picked
+    up alone, never with the units it lies on."""
     return Trait("immob;" + encode(["", "N", "R", "Does not stack"], ";"))
 

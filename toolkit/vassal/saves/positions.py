@@ -27,7 +27,9 @@ from ..engine.seqenc import encode
 from ..design.turns import position_turn_command, read_position_turn
 
 
-MARKER_OFFSET = (-12, 12)  # a marker in a hex lies this far from the centre: its corner shows beside a stack
+#: A marker a save puts in a hex lies this far from the centre, on top of the stack and up-right of it as a
+#: stack's own pieces lie: the stack's lower-left corner (its values) and the place name below stay in view.
+MARKER_OFFSET = (16, -14)
 _PARTS: dict[int, tuple] = {}  # id(game) -> (game, board, boxes, gpids); the game is kept so its id stays its own
 
 
