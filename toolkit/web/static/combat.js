@@ -1,7 +1,7 @@
 // Combat: attackers and defenders picked from the map's selection and the kind of combat (the kinds the game's
 // rules list, `combat_kinds`) → /api/odds (= `toolkit odds --json`), with every modifier, shift and refusal and
 // its rule.
-import {getJSON} from "./api.js";
+import {Latest} from "./api.js";
 import {html} from "./dom.js";
 import {ruleText} from "./rules.js";
 
@@ -11,6 +11,7 @@ export class Combat {
     this.selection = selection;   // () => the unit ids selected on the map
     this.onError = onError;
     this.sides = {attack: [], defend: []};
+    this.asking = new Latest();   // only the odds of the sides and kind picked last are shown
     els.addAttack.addEventListener("click", () => this.add("attack"));
     els.addDefend.addEventListener("click", () => this.add("defend"));
     els.clear.addEventListener("click", () => this.setSource(this.source));
@@ -18,6 +19,7 @@ export class Combat {
   }
 
   setSource(source) {
+    this.asking.cancel();
     this.source = source;
     this.sides = {attack: [], defend: []};
     this.els.section.hidden = source.kind !== "position";
@@ -52,7 +54,8 @@ export class Combat {
   async ask() {
     if (!this.sides.attack.length || !this.sides.defend.length) return;
     try {
-      this.show(await getJSON("/api/odds", {source: this.source.id, ...this.sides, kind: this.els.kind.value}));
+      const a = await this.asking.get("/api/odds", {source: this.source.id, ...this.sides, kind: this.els.kind.value});
+      if (a !== null) this.show(a);
     } catch (err) {
       this.els.result.replaceChildren();
       this.onError(err);
