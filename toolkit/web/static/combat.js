@@ -62,6 +62,8 @@ export class Combat {
     }
   }
 
+  // The answer in words, as `toolkit odds` prints it: the odds (or the Siege's Missile or Breach row and column),
+  // each modifier and shift, each die's result, the notes.
   show(a) {
     const line = (text, className = "") => html("p", {textContent: text, className});
     const rule = (r) => ruleText(this.source, r);
@@ -71,18 +73,43 @@ export class Combat {
     if (a.refused) {
       out.push(line(`Not allowed (${rule(a.refused.rule)}): ${a.refused.reason}`, "refused odds-verdict"));
     } else {
-      const chance = a.probability === null ? "" : ` (chance ${Math.round(a.probability * 100)}%)`;
-      const kills = a.kills_on === null || a.kills_on === undefined ? "" :
-        `, die modifier ${signed(a.total_modifier)}, kills on ${a.kills_on} or less`;
-      const table = a.table ? ` on the ${a.table.toUpperCase()}` : "";
-      out.push(line(`${a.attack} against ${a.defence}: odds ${a.odds}${table}${kills}${chance}`, "odds-verdict"));
+      out.push(line(verdict(a), "odds-verdict"));
     }
     const items = [...(a.modifiers || []).map((m) => `${signed(m.value)} ${m.id} (${rule(m.rule)}): ${m.why}`),
                    ...(a.shifts || []).map((s) => `${signed(s.columns)} column ${s.id} (${rule(s.rule)}): ${s.why}`),
                    ...(a.notes || []).map(String)];
     if (items.length) out.push(html("ul", {className: "modifiers"}, ...items.map((t) => html("li", {textContent: t}))));
+    if (!a.refused && (a.results || []).length) out.push(dieResults(a.results));
+    if ((a.flank || {}).flank) out.push(line(`Flank Attack (${rule(a.flank.rule)}): ` +
+                                             a.flank.hexes.map((h) => h.why).join("; ")));
+    if ((a.immune || []).length) out.push(line(`target ${(a.targets || []).join(", ")}; immune ${a.immune.join(", ")}`));
     this.els.result.replaceChildren(...out);
   }
+}
+
+// The verdict line: the odds (on their table, with the die modifier and the roll that kills), or, for the Siege's
+// Missile and Breach attacks (no odds), the table's row and column; with the chance.
+function verdict(a) {
+  const chance = a.probability === null || a.probability === undefined ? "" :
+    ` (chance ${Math.round(a.probability * 100)}%)`;
+  if (a.odds === null && a.row !== null && a.row !== undefined) {
+    return `${a.attack} AF on the ${a.row} row: column ${a.column}${chance}`;
+  }
+  const kills = a.kills_on === null || a.kills_on === undefined ? "" :
+    `, die modifier ${signed(a.total_modifier)}, kills on ${a.kills_on} or less`;
+  const table = a.table ? ` on the ${a.table.toUpperCase()}` : "";
+  return `${a.attack} against ${a.defence}: odds ${a.odds}${table}${kills}${chance}`;
+}
+
+// What each natural die gives (the Siege's tables): a table of die, modified die and result (a Breach's damage).
+function dieResults(results) {
+  const breach = results.some((r) => r.damage !== undefined);
+  const head = ["die", "modified", "result", ...(breach ? ["wall damage", "breached"] : [])];
+  const row = (r) => [r.die, r.final, r.result + (r.meaning ? ` (${r.meaning})` : "") + (r.erratic ? " (erratic shot, 9.31)" : ""),
+                      ...(breach ? [r.total_damage, r.breach ? "yes" : "no"] : [])];
+  return html("table", {className: "die-results"},
+              html("tr", {}, ...head.map((h) => html("th", {textContent: h}))),
+              ...results.map((r) => html("tr", {}, ...row(r).map((v) => html("td", {textContent: String(v)})))));
 }
 
 // A modifier as a player writes it: +1, −2, 0.
