@@ -17,8 +17,8 @@ LAYERS = {"zoc": "side_zoc", "supply": "supply", "command": "command", "victory"
 def source_json(source: Source) -> dict[str, Any]:
     """``{"id", "kind", "title", "map", "game", "turn", "phase", "phasing_side", "phases", "phase_names",
     "phase_sides", "phase_allows" (what each phase lets the phasing player do, in words), "movement_phases", "sides",
-    "side_colours", "units", "move_options", "combat_kinds", "rule_topics", "layers", "sight_rule", "unplaced", "base", "steps",
-    "log"}`` (``docs/web.md``; ``combat_kinds``: the kinds of combat its rules package offers, ``COMBAT_KINDS``, empty
+    "side_colours", "units", "move_options", "combat_kinds", "rule_topics", "layers", "sight_rule", "unplaced",
+    "base", "steps", "log"}`` (``docs/web.md``; ``combat_kinds``: the kinds of combat its rules package offers, ``COMBAT_KINDS``, empty
     when it has none; ``rule_topics``: what each rule number is about, from the game's ``rule_topics.yaml``;
     ``sight_rule``: the rule of the game's own line of sight or fire, its plugin's ``SPOTTING_RULE``, else None); a
     save's pieces it could not place are listed in ``unplaced``."""

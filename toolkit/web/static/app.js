@@ -196,7 +196,8 @@ async function drawLayer(name) {
     return;
   }
   if (answer === null) return;
-  const box = html("div", {id: `notes-${name}`, className: "layer-note"}, html("h3", {textContent: LAYERS[name].label}));
+  const box = html("div", {id: `notes-${name}`, className: "layer-note"},
+                   html("h3", {textContent: LAYERS[name].label}));
   box.append(...LAYERS[name].draw(view, view.layer(name), source, answer));
   $("layer-notes").append(box);
 }

@@ -105,7 +105,8 @@ function verdict(a) {
 function dieResults(results) {
   const breach = results.some((r) => r.damage !== undefined);
   const head = ["die", "modified", "result", ...(breach ? ["wall damage", "breached"] : [])];
-  const row = (r) => [r.die, r.final, r.result + (r.meaning ? ` (${r.meaning})` : "") + (r.erratic ? " (erratic shot, 9.31)" : ""),
+  const said = (r) => r.result + (r.meaning ? ` (${r.meaning})` : "") + (r.erratic ? " (erratic shot, 9.31)" : "");
+  const row = (r) => [r.die, r.final, said(r),
                       ...(breach ? [r.total_damage, r.breach ? "yes" : "no"] : [])];
   return html("table", {className: "die-results"},
               html("tr", {}, ...head.map((h) => html("th", {textContent: h}))),
