@@ -13,6 +13,7 @@ from urllib.request import urlopen
 
 import pytest
 import shapely
+import yaml
 from lxml import etree
 from PIL import Image
 
@@ -458,7 +459,10 @@ def test_your_own_game_in_the_viewer(capsys, tmp_path):
     assert main(["new", str(folder), "--cols", "8", "--rows", "6"]) in (0, None)
     capsys.readouterr()
     book = SourceBook(str(folder))
-    assert book.open_command_line(str(folder)).id == "map:my-game" and book.current == "map:my-game"
+    # The folder opens its first scenario, not the bare map (issue 32); its map file opens the map.
+    assert book.open_command_line(str(folder)).id == "game:my-game/scenario-1.yaml"
+    assert book.current == "game:my-game/scenario-1.yaml"
+    assert book.open_command_line(str(folder / "map.yaml")).id == "map:my-game" and book.current == "map:my-game"
     assert book.open_command_line(str(folder / "map.yaml")).id == "map:my-game"      # the same map, not twice
     scenario = (folder / "scenarios" / "scenario-1.yaml").read_bytes()
     with TestClient(create_app(book)) as c:
@@ -470,6 +474,10 @@ def test_your_own_game_in_the_viewer(capsys, tmp_path):
         listed = ok(c, "/api/source", source="game:my-game/scenario-1.yaml")
         # the scaffold's rules.yaml declares every section: every layer (docs/rules-data.md)
         assert listed["layers"] == ["zoc", "supply", "command", "victory", "reach", "check"]
+        # The sides' counter colours are the game's own (game.yaml `color`, `text`), for the page to draw them so.
+        sides = yaml.safe_load((folder / "game.yaml").read_text())["sides"]
+        assert listed["side_colours"] == {s["id"]: [s["color"], s["text"]] for s in sides if "color" in s}
+        assert listed["side_colours"], "the scaffold gives its sides colours"
         assert ok(c, "/api/check", source="game:my-game/scenario-1.yaml") == cli_json(
             capsys, "check", str(folder / "scenarios" / "scenario-1.yaml"), "--game", str(folder))
         assert [u["id"] for u in listed["units"]] == [u["id"] for u in r.json()["units"]]

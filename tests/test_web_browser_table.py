@@ -46,13 +46,29 @@ def test_go_to_a_hex_a_place_or_a_unit(chromium, jerusalem):
     page.fill("#goto", "Atlantis")
     page.press("#goto", "Enter")
     page.wait_for_selector("#error:not([hidden])")
-    assert "Atlantis" in page.text_content("#error-text") and not page.errors
+    assert "Atlantis" in page.text_content("#error-text")
+    page.click("#error-close")
+    # A part of a unit's name that only one unit has goes to it (issue 32); one that several have lists them.
+    for text, hex_name in (("plm", "2817"), ("J-HGH-3", "3520")):
+        page.fill("#goto", text)
+        page.press("#goto", "Enter")
+        page.wait_for_selector(f'.layer-goto .goto-hex[data-hex="{hex_name}"]')
+    page.fill("#goto", "hgh-")
+    page.press("#goto", "Enter")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "units are named so (j-hgh-1, j-hgh-2," in page.text_content("#error-text") and not page.errors
 
 
 def test_n_and_p_select_the_phasing_sides_units_and_question_mark_lists_the_keys(chromium, jerusalem):
     page = open_page(chromium, jerusalem + "/")
     source = page.evaluate("() => toolkitPage.play.source")
-    mine = [u["id"] for u in source["units"] if u["side"] == source["phasing_side"] and u["hex"]]
+    phasing = [u["id"] for u in source["units"] if u["side"] == source["phasing_side"] and u["hex"]]
+    # n and p pass over the units with no legal move now (the garrisons, issue 32).
+    moves = dict(zip(phasing, page.evaluate("ids => Promise.all(ids.map(id => fetch(`/api/moves?source=${"
+                                            "encodeURIComponent(toolkitPage.play.source.id)}&unit=${id}`)"
+                                            ".then(r => r.json())))", phasing)))
+    mine = [u for u in phasing if not moves[u]["refused"] and moves[u]["destinations"]]
+    assert phasing[0] not in mine and 0 < len(mine) < len(phasing)
     page.locator("#map").focus()
     for key, unit in (("n", mine[0]), ("n", mine[1]), ("p", mine[0]), ("p", mine[-1])):
         page.keyboard.press(key)
@@ -112,3 +128,33 @@ def test_a_game_without_combat_kinds_has_no_picker(chromium):
     with serve(NO_PRISONERS) as base:
         page = open_page(chromium, base + "/")
         assert page.locator("#combat-kind-label").is_hidden() and not page.errors
+
+
+def test_a_reopened_link_undoes_its_steps_one_by_one(chromium, jerusalem):
+    """A link carries the steps of a game: the page opened from it shows their log, and Undo takes them back one at
+    a time (issue 32: Undo was disabled), each position asked of the server when gone to."""
+    [to] = [d["hex"] for d in cli_json("moves", SCENARIO_II, "j-plm-1")["destinations"] if d["cost"] >= 2][:1]
+    page = open_page(chromium, f"{jerusalem}/?source=bundled:jerusalem-1948/scenario-ii.yaml"
+                               f"&step=move:j-plm-1>{to}&step=turn:next")
+    assert page.locator("#play-log li").count() == 2 and page.locator("#undo").is_enabled()
+    assert "Road Movement Phase" in page.text_content("#standing")
+    page.click("#undo")
+    page.wait_for_function("() => document.querySelectorAll('#play-log li').length === 1")
+    assert "Overland Movement Phase" in page.text_content("#standing")
+    page.click("#undo")
+    page.wait_for_function("() => !document.querySelector('#play-log li.log-move')")
+    stack = page.locator('.layer-counters .stack[data-hex="2817"]').get_attribute("data-units")
+    assert "j-plm-1" in stack.split() and page.locator("#undo").is_disabled()
+    page.click("#redo")
+    page.wait_for_function("() => document.querySelectorAll('#play-log li.log-move').length === 1")
+    shot(page, "table-link-undo")
+    assert not page.errors
+
+
+def test_the_counters_are_drawn_in_the_games_side_colours(chromium, jerusalem):
+    """game.yaml's `color` and `text` of each side (issue 32: a game's own sides were drawn in the page's colours)."""
+    page = open_page(chromium, jerusalem + "/")
+    for hex_name, fill, ink in (("2817", "#2b5fb4", "#ffffff"), ("1914", "#c8a46e", "#000000")):
+        face = page.locator(f'.layer-counters .stack[data-hex="{hex_name}"] rect.face')
+        assert (face.get_attribute("fill"), face.get_attribute("stroke")) == (fill, ink)
+    assert not page.errors

@@ -83,6 +83,10 @@ def test_turn_next_goes_through_the_phases_player_turns_and_turns(client):
         ("May IV", "road", "jewish"), ("May IV", "overland", "arab"), ("May IV", "road", "arab"),
         ("June I", "overland", "jewish")]
     assert after["log"][-1]["step"] == "turn:next" and "Overland Movement Phase" in after["log"][-1]["text"]
+    # A name that says Phase is not followed by "phase" again (issue 32: "Road Movement Phase phase").
+    assert [e["text"] for e in after["log"]] == [
+        "turn May IV: Road Movement Phase (jewish)", "turn May IV: Overland Movement Phase (arab)",
+        "turn May IV: Road Movement Phase (arab)", "turn June I: Overland Movement Phase (jewish)"]
 
 
 def test_a_phase_named_for_its_side_sets_the_side_on_turn_next(client):

@@ -38,7 +38,7 @@ from .describe import source_json
 from .pictures import excerpt_png, excerpt_svg, geometry_json, map_svg, with_board_image
 from .queries import (BadQuery, CheckQuery, HexQuery, LosQuery, MovesQuery, NoQuery, OddsQuery, PlayQuery,
                       SideQuery, SourceQuery, SupplyQuery, VictoryQuery, WebError, parse_query)
-from .play import moves_among, played_state
+from .play import moves_among, phase_label, played_state
 from .sources import MAX_UPLOAD_BYTES, Source, SourceBook, too_large
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -345,7 +345,7 @@ def _ruling_lines(sight: SightLine, src: Source) -> list[str]:
         lines.append(f"blocked by {', '.join(a['blocked_by'])}")
     if src.kind == "position":
         position = src.position
-        lines += [f"{src.title}: turn {position.turn}, {position.game.spec.phase_name(position.phase)} phase"
+        lines += [f"{src.title}: turn {position.turn}, {phase_label(position.game.spec, position.phase)}"
                   + (f", after {len(src.steps)} steps" if src.steps else ""),
                   "the game's own rule, with the units in the position"]
     else:

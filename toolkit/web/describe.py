@@ -17,15 +17,15 @@ LAYERS = {"zoc": "side_zoc", "supply": "supply", "command": "command", "victory"
 def source_json(source: Source) -> dict[str, Any]:
     """``{"id", "kind", "title", "map", "game", "turn", "phase", "phasing_side", "phases", "phase_names",
     "phase_sides", "phase_allows" (what each phase lets the phasing player do, in words), "movement_phases", "sides",
-    "units", "move_options", "combat_kinds", "rule_topics", "layers", "sight_rule", "unplaced", "base", "steps",
-    "log"}`` (``docs/web.md``; ``combat_kinds``: the kinds of combat its rules package offers, ``COMBAT_KINDS``, empty
+    "side_colours", "units", "move_options", "combat_kinds", "rule_topics", "layers", "sight_rule", "unplaced",
+    "base", "steps", "log"}`` (``docs/web.md``; ``combat_kinds``: the kinds of combat its rules package offers, ``COMBAT_KINDS``, empty
     when it has none; ``rule_topics``: what each rule number is about, from the game's ``rule_topics.yaml``;
     ``sight_rule``: the rule of the game's own line of sight or fire, its plugin's ``SPOTTING_RULE``, else None); a
     save's pieces it could not place are listed in ``unplaced``."""
     head = source.entry()
     if source.kind == "map":
         return {**head, "turn": None, "phase": None, "phases": [], "phase_names": {}, "phase_sides": {},
-                "phase_allows": {}, "movement_phases": {}, "sides": [], "units": [], "move_options": None,
+                "phase_allows": {}, "movement_phases": {}, "sides": [], "side_colours": {}, "units": [], "move_options": None,
                 "combat_kinds": [], "rule_topics": {}, "layers": [], "sight_rule": None, "unplaced": [], **_played(source)}
     position, unplaced = source.opened
     spec = position.game.spec
@@ -36,6 +36,7 @@ def source_json(source: Source) -> dict[str, Any]:
             "phase_allows": {p: [ALLOWS[a] for a in spec.phase_allows(p)] for p in spec.phases},
             "movement_phases": {s.id: list(rules.movement_phases(spec, s.id)) for s in spec.sides}
             if hasattr(rules, "movement_phases") else {}, "sides": [s.id for s in spec.sides],
+            "side_colours": side_colours(spec),
             "units": [unit_json(position, u) for u in position.units],
             "move_options": getattr(rules, "MOVE_OPTIONS", {"flags": [], "kinds": []}),
             "combat_kinds": list(getattr(rules, "COMBAT_KINDS", ())), "rule_topics": position.game.rule_topics,
@@ -43,6 +44,12 @@ def source_json(source: Source) -> dict[str, Any]:
                        or (layer == "check" and rules is None and spec.stacking is not None)],   # game.yaml stacking
             "sight_rule": getattr(rules, "SPOTTING_RULE", None),
             "unplaced": [str(u) for u in unplaced], **_played(source)}
+
+
+def side_colours(spec) -> dict[str, list[str]]:
+    """``{side: [fill, ink]}``: the counter colours ``game.yaml`` gives each side (``color``, ``text``); a side
+    that gives none is left out (the page then picks its own)."""
+    return {s.id: [s.color, s.text] for s in spec.sides if "color" in s.model_fields_set}
 
 
 def _played(source: Source) -> dict[str, Any]:

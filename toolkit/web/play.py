@@ -120,7 +120,14 @@ def _entered(step: Step, after: Position) -> tuple[Position, dict[str, Any]]:
     spec = after.game.spec
     return after, {"step": step.text(), "kind": "phase", "turn": after.turn, "phase": after.phase,
                    "side": after.phasing_side,
-                   "text": f"turn {after.turn}: {spec.phase_name(after.phase)} phase ({after.phasing_side})"}
+                   "text": f"turn {after.turn}: {phase_label(spec, after.phase)} ({after.phasing_side})"}
+
+
+def phase_label(spec, phase: str) -> str:
+    """A phase as a sentence names it: its name, with "phase" added when the name does not say it ("Road Movement
+    Phase", "movement phase"), as the page's ``phaseLabel`` does."""
+    name = spec.phase_name(phase)
+    return name if "phase" in name.lower() else f"{name} phase"
 
 
 def _move(position: Position, step: Step, to) -> tuple[Position, dict[str, Any]]:

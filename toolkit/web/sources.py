@@ -168,10 +168,14 @@ class SourceBook:
                 "current": self.current}
 
     def open_command_line(self, text: str) -> Source:
-        """What ``toolkit serve`` was given: a bundled map id, a map file or game folder (its map), or a position
-        file or save (a listed position file is its source); it becomes ``current``."""
+        """What ``toolkit serve`` was given: a bundled map id, a game folder (its first scenario, else its map), a
+        map file (its map), or a position file or save (a listed position file is its source); it becomes
+        ``current``."""
+        first = self.first_scenario(text)
         if text in self.maps:
             source = self.maps[text]
+        elif first is not None:
+            source = first
         elif Path(text).resolve() in self.bundled_files:
             source = self.sources[self.bundled_files[Path(text).resolve()]]
         elif os.path.isdir(text) or _is_map_file(text):
@@ -180,6 +184,16 @@ class SourceBook:
             source = self._add(os.path.basename(text), load_position_or_save(text, self.game))
         self.current = source.id
         return source
+
+    def first_scenario(self, text: str) -> Source | None:
+        """The first position listed of the game folder ``text`` (its ``scenarios/`` before its ``examples/``),
+        or None when ``text`` is no such folder or it has none."""
+        if not os.path.isdir(text):
+            return None
+        folders = [(Path(text) / folder).resolve() for folder in POSITION_FOLDERS]
+        listed = sorted((folders.index(path.parent), path.name, sid) for path, sid in self.bundled_files.items()
+                        if path.parent in folders)
+        return self.sources[listed[0][2]] if listed else None
 
     def upload(self, raw: bytes, filename: str | None) -> Source:
         """A file the user dropped on the page: ``filename`` (header ``X-Filename``) only chooses the format and

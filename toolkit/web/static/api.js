@@ -33,22 +33,27 @@ export async function getJSON(path, params = {}, signal = undefined) {
   return answer(await fetch(url(path, params), {signal}));
 }
 
-// A question asked again and again (the selected unit's moves): each new ask aborts the one before, and only
-// the latest ask's answer is returned; a superseded ask resolves to null.
+// A question asked again and again (the selected unit's moves, a layer, a line of sight, the check): each new
+// ask aborts the one before, and only the latest ask's answer is returned; a superseded or cancelled ask
+// resolves to null.  An answer is thus always the answer to the page's current question, never a late one drawn
+// over a newer.
 export class Latest {
   constructor() { this.controller = null; }
 
-  async get(path, params) {
+  // `work(signal)`'s result when no newer ask (or `cancel`) came meanwhile, else null.
+  async run(work) {
     this.cancel();
     const controller = this.controller = new AbortController();
     try {
-      const data = await getJSON(path, params, controller.signal);
+      const data = await work(controller.signal);
       return controller === this.controller ? data : null;
     } catch (err) {
       if (controller !== this.controller) return null;
       throw err;
     }
   }
+
+  get(path, params) { return this.run((signal) => getJSON(path, params, signal)); }
 
   // Forget the question asked: its answer, when it comes, is dropped.
   cancel() {

@@ -1,12 +1,12 @@
 // The page of `toolkit serve`: wires the map, the counters, movement, layers, line of sight and check together.
 // Every answer comes from the JSON API (docs/web.md); the page adds no rule of its own.
-import {getJSON, hexInfo, openFile} from "./api.js";
+import {Latest, getJSON, hexInfo, openFile} from "./api.js";
 import {html} from "./dom.js";
 import {MapView, ZOOM_STEP} from "./mapview.js";
 import {drawCounters, hidePicker, markUnits, showStackPicker} from "./counters.js";
 import {Moves} from "./moves.js";
 import {Play, positionLink, standing} from "./play.js";
-import {LAYERS} from "./layers.js";
+import {LAYERS, layerQuery} from "./layers.js";
 import {Los} from "./los.js";
 import {Combat} from "./combat.js";
 import {clearCheck, showCheck} from "./check.js";
@@ -20,7 +20,12 @@ const view = new MapView($("map"));
 const LAYER_ORDER = ["reach", "zoc", "moves", "check", "counters", "command", "victory", "supply", "los", "path",
                      "goto", "cursor"];
 LAYER_ORDER.forEach((name) => view.layer(name));
-const state = {source: null, stacks: new Map(), selected: new Set(), flagged: new Set()};
+// `picks` counts the player's own selections (a click, n / p, Esc): a move's answer re-selects the moved unit
+// only when none was made since the move was asked.
+const state = {source: null, stacks: new Map(), selected: new Set(), flagged: new Set(), picks: 0};
+// Every question the page asks again is matched to the state it asks about: only the latest ask's answer is drawn
+// (api.js `Latest`), so a late answer for an older position, side, selection or pair is dropped.
+const asking = {check: new Latest(), next: new Latest(), layers: new Map()};
 
 function showError(err) {
   $("error-text").textContent = err.message || String(err);
@@ -107,15 +112,18 @@ async function showPosition(source) {
   if (source.steps.length || location.search.includes("step=")) history.replaceState(null, "", positionLink(source));
   document.body.dataset.ready = source.id;
   redrawLayers(() => true);
-  await runCheck(source);
+  runCheck(source);   // not waited for: the position is shown, its check follows (and is dropped if superseded)
 }
 async function runCheck(source) {
   const section = $("check-section");
   section.hidden = !(source.layers || []).includes("check");
-  if (section.hidden) return;
+  if (section.hidden) {
+    asking.check.cancel();
+    return;
+  }
   $("check-result").textContent = "checking…";
   try {
-    await showCheck(view, $("check-result"), source, markFlagged);
+    await showCheck(view, $("check-result"), source, markFlagged, asking.check);
   } catch (err) {
     $("check-result").textContent = "";
     showError(err);
@@ -169,20 +177,29 @@ function setupLayers(source) {
   if (!names.length && source.kind === "map") notes.textContent = "A bare map: open a position for the game's layers.";
 }
 
+// Draw a layer anew (or take it away when unticked): its answer for the position shown and the side picked; an
+// answer to an earlier question (another position, side, or the layer since unticked) is dropped.
 async function drawLayer(name) {
-  const on = $(`layer-${name}`).checked;
+  if (!asking.layers.has(name)) asking.layers.set(name, new Latest());
+  const latest = asking.layers.get(name), source = state.source;
   view.clear(name);
-  const noteId = `notes-${name}`;
-  document.getElementById(noteId)?.remove();
-  if (!on) return;
-  const box = html("div", {id: noteId, className: "layer-note"}, html("h3", {textContent: LAYERS[name].label}));
-  $("layer-notes").append(box);
-  try {
-    box.append(...await LAYERS[name].draw(view, view.layer(name), state.source, $("layer-side").value));
-  } catch (err) {
-    box.remove();
-    showError(err);
+  document.getElementById(`notes-${name}`)?.remove();
+  if (!$(`layer-${name}`).checked) {
+    latest.cancel();
+    return;
   }
+  let answer;
+  try {
+    answer = await latest.get(LAYERS[name].path, layerQuery(name, source, $("layer-side").value));
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  if (answer === null) return;
+  const box = html("div", {id: `notes-${name}`, className: "layer-note"},
+                   html("h3", {textContent: LAYERS[name].label}));
+  box.append(...LAYERS[name].draw(view, view.layer(name), source, answer));
+  $("layer-notes").append(box);
 }
 
 // Draw again the layers shown that `which(layer)` picks.
@@ -196,7 +213,14 @@ $("layer-side").addEventListener("change", redrawSidedLayers);
 
 // ---------------------------------------------------------------- selection, hover, keys
 
+// The player selects `units` (a click, the stack picker, n / p, a drag).
 function select(units) {
+  state.picks += 1;
+  showSelected(units);
+}
+
+// `units` selected (their moves asked), the sided layers shown for their enemy.
+function showSelected(units) {
   const ids = units.map((u) => u.id);
   markSelected(new Set(ids));
   const enemy = (state.source.sides || []).find((s) => s !== units[0].side);
@@ -217,16 +241,21 @@ view.on("click", (hex, e) => {
 });
 
 // The selected units moved to `hex` when it is one of their destinations (or anywhere empty, placing freely);
-// the units stay selected to show what is left of their move.  False when the click is not a move.
+// the units stay selected to show what is left of their move, unless the player selected another meanwhile.  False
+// when the click is not a move; a click on a destination while a step is being made makes nothing (a double
+// click, a second destination clicked on a slow server: one move, made from the position it was asked of).
 function moveTo(hex) {
   const chosen = moves.selected;
   if (!hex || !chosen.length) return false;
   const free = play.free && !state.stacks.has(hex);
   if (!free && !(moves.destination(hex) && !play.free)) return false;
+  if (play.making) return true;
   const {with: along, ...options} = moves.options();
+  const picks = state.picks;
   play.move([chosen[0], ...along], hex, options).then((after) => {
-    const still = after && after.units.filter((u) => u.id === chosen[0]);
-    if (still && still.length) select(still);
+    if (!after || play.source !== after || state.picks !== picks) return;
+    const still = after.units.filter((u) => u.id === chosen[0]);
+    if (still.length) showSelected(still);
   });
   return true;
 }
@@ -265,14 +294,33 @@ view.on("hover", async (hex) => {
   }
 });
 
-// The next (step 1) or previous (step −1) unit of the phasing side on the map after the one selected, selected
-// and centred.
-function selectNext(step) {
-  const units = state.source.units.filter((u) => u.side === state.source.phasing_side && u.hex && view.has(u.hex));
+// The next (step 1) or previous (step −1) unit of the phasing side on the map after the one selected that has a
+// legal move now (/api/moves: a garrison that may not move is passed over), selected and centred.
+async function selectNext(step) {
+  const source = state.source;
+  const units = source.units.filter((u) => u.side === source.phasing_side && u.hex && view.has(u.hex));
   if (!units.length) return;
   const at = units.findIndex((u) => state.selected.has(u.id));
-  const next = at < 0 ? (step > 0 ? 0 : units.length - 1) : (at + step + units.length) % units.length;
-  const unit = units[next];
+  const first = at < 0 ? (step > 0 ? 0 : units.length - 1) : at + step;
+  const order = units.map((_, i) => units[((first + i * step) % units.length + units.length) % units.length]);
+  let unit;
+  try {
+    unit = await asking.next.run(async (signal) => {
+      for (const u of order) {
+        const a = await getJSON("/api/moves", {source: source.id, unit: u.id}, signal);
+        if (!a.refused && a.destinations.length) return u;
+      }
+      return undefined;
+    });
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  if (unit === null || state.source !== source) return;   // pressed again, or another position shown since
+  if (unit === undefined) {
+    $("selection-text").textContent = `No unit of the ${source.phasing_side} side has a legal move now.`;
+    return;
+  }
   view.focus(unit.hex);
   select([unit]);
 }
@@ -303,6 +351,8 @@ document.addEventListener("keydown", (e) => {
 // Nothing selected: the unit's moves and its marks gone (Esc, or the ✕ under the zoom buttons: a phone has no
 // Esc, and a tap on another stack that is a destination moves there).
 function clearSelection() {
+  state.picks += 1;
+  asking.next.cancel();
   hidePicker($("stack-picker"));
   moves.clear();
   markSelected(new Set());

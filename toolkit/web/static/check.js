@@ -1,10 +1,11 @@
 // Check: the position's violations (/api/check); clicking one highlights its hexes and units.
-import {getJSON} from "./api.js";
 import {html} from "./dom.js";
 import {ruleText} from "./rules.js";
 
-export async function showCheck(view, box, source, markUnits) {
-  const a = await getJSON("/api/check", {source: source.id});
+// The check of `source` asked through `asking` (a Latest): null, nothing shown, when a newer position was asked.
+export async function showCheck(view, box, source, markUnits, asking) {
+  const a = await asking.get("/api/check", {source: source.id});
+  if (a === null) return null;
   box.replaceChildren();
   if (a.legal) {
     box.append(html("p", {textContent: "No rule broken.", className: "legal"}));

@@ -1,7 +1,7 @@
 // Combat: attackers and defenders picked from the map's selection and the kind of combat (the kinds the game's
 // rules list, `combat_kinds`) → /api/odds (= `toolkit odds --json`), with every modifier, shift and refusal and
 // its rule.
-import {getJSON} from "./api.js";
+import {Latest} from "./api.js";
 import {html} from "./dom.js";
 import {ruleText} from "./rules.js";
 
@@ -11,6 +11,7 @@ export class Combat {
     this.selection = selection;   // () => the unit ids selected on the map
     this.onError = onError;
     this.sides = {attack: [], defend: []};
+    this.asking = new Latest();   // only the odds of the sides and kind picked last are shown
     els.addAttack.addEventListener("click", () => this.add("attack"));
     els.addDefend.addEventListener("click", () => this.add("defend"));
     els.clear.addEventListener("click", () => this.setSource(this.source));
@@ -18,6 +19,7 @@ export class Combat {
   }
 
   setSource(source) {
+    this.asking.cancel();
     this.source = source;
     this.sides = {attack: [], defend: []};
     this.els.section.hidden = source.kind !== "position";
@@ -52,13 +54,16 @@ export class Combat {
   async ask() {
     if (!this.sides.attack.length || !this.sides.defend.length) return;
     try {
-      this.show(await getJSON("/api/odds", {source: this.source.id, ...this.sides, kind: this.els.kind.value}));
+      const a = await this.asking.get("/api/odds", {source: this.source.id, ...this.sides, kind: this.els.kind.value});
+      if (a !== null) this.show(a);
     } catch (err) {
       this.els.result.replaceChildren();
       this.onError(err);
     }
   }
 
+  // The answer in words, as `toolkit odds` prints it: the odds (or the Siege's Missile or Breach row and column),
+  // each modifier and shift, each die's result, the notes.
   show(a) {
     const line = (text, className = "") => html("p", {textContent: text, className});
     const rule = (r) => ruleText(this.source, r);
@@ -68,18 +73,44 @@ export class Combat {
     if (a.refused) {
       out.push(line(`Not allowed (${rule(a.refused.rule)}): ${a.refused.reason}`, "refused odds-verdict"));
     } else {
-      const chance = a.probability === null ? "" : ` (chance ${Math.round(a.probability * 100)}%)`;
-      const kills = a.kills_on === null || a.kills_on === undefined ? "" :
-        `, die modifier ${signed(a.total_modifier)}, kills on ${a.kills_on} or less`;
-      const table = a.table ? ` on the ${a.table.toUpperCase()}` : "";
-      out.push(line(`${a.attack} against ${a.defence}: odds ${a.odds}${table}${kills}${chance}`, "odds-verdict"));
+      out.push(line(verdict(a), "odds-verdict"));
     }
     const items = [...(a.modifiers || []).map((m) => `${signed(m.value)} ${m.id} (${rule(m.rule)}): ${m.why}`),
                    ...(a.shifts || []).map((s) => `${signed(s.columns)} column ${s.id} (${rule(s.rule)}): ${s.why}`),
                    ...(a.notes || []).map(String)];
     if (items.length) out.push(html("ul", {className: "modifiers"}, ...items.map((t) => html("li", {textContent: t}))));
+    if (!a.refused && (a.results || []).length) out.push(dieResults(a.results));
+    if ((a.flank || {}).flank) out.push(line(`Flank Attack (${rule(a.flank.rule)}): ` +
+                                             a.flank.hexes.map((h) => h.why).join("; ")));
+    if ((a.immune || []).length) out.push(line(`target ${(a.targets || []).join(", ")}; immune ${a.immune.join(", ")}`));
     this.els.result.replaceChildren(...out);
   }
+}
+
+// The verdict line: the odds (on their table, with the die modifier and the roll that kills), or, for the Siege's
+// Missile and Breach attacks (no odds), the table's row and column; with the chance.
+function verdict(a) {
+  const chance = a.probability === null || a.probability === undefined ? "" :
+    ` (chance ${Math.round(a.probability * 100)}%)`;
+  if (a.odds === null && a.row !== null && a.row !== undefined) {
+    return `${a.attack} AF on the ${a.row} row: column ${a.column}${chance}`;
+  }
+  const kills = a.kills_on === null || a.kills_on === undefined ? "" :
+    `, die modifier ${signed(a.total_modifier)}, kills on ${a.kills_on} or less`;
+  const table = a.table ? ` on the ${a.table.toUpperCase()}` : "";
+  return `${a.attack} against ${a.defence}: odds ${a.odds}${table}${kills}${chance}`;
+}
+
+// What each natural die gives (the Siege's tables): a table of die, modified die and result (a Breach's damage).
+function dieResults(results) {
+  const breach = results.some((r) => r.damage !== undefined);
+  const head = ["die", "modified", "result", ...(breach ? ["wall damage", "breached"] : [])];
+  const said = (r) => r.result + (r.meaning ? ` (${r.meaning})` : "") + (r.erratic ? " (erratic shot, 9.31)" : "");
+  const row = (r) => [r.die, r.final, said(r),
+                      ...(breach ? [r.total_damage, r.breach ? "yes" : "no"] : [])];
+  return html("table", {className: "die-results"},
+              html("tr", {}, ...head.map((h) => html("th", {textContent: h}))),
+              ...results.map((r) => html("tr", {}, ...row(r).map((v) => html("td", {textContent: String(v)})))));
 }
 
 // A modifier as a player writes it: +1, −2, 0.

@@ -16,9 +16,11 @@ function stacks(units) {
   return byHex;
 }
 
-// A side's counter colours [fill, ink], by its place in the game's sides.
-export function sideColours(sides, side) {
-  return SIDE_COLOURS[Math.max(0, sides.indexOf(side)) % SIDE_COLOURS.length];
+// A side's counter colours [fill, ink]: its game.yaml's (`side_colours` in /api/source), else the page's by its
+// place in the game's sides.
+export function sideColours(source, side) {
+  const own = (source.side_colours || {})[side];
+  return own || SIDE_COLOURS[Math.max(0, source.sides.indexOf(side)) % SIDE_COLOURS.length];
 }
 
 // "Armoured Car j-ac-2 (4-30)": its name and its id (two counters alike told apart), its values.
@@ -40,7 +42,7 @@ export function drawCounters(view, layer, source, selected = new Set()) {
   for (const [hex, units] of byHex) {
     if (!view.has(hex)) continue;
     const top = units.findLast((u) => selected.has(u.id)) || units[units.length - 1];
-    const [fill, ink] = sideColours(source.sides, top.side);
+    const [fill, ink] = sideColours(source, top.side);
     const [cx, cy] = view.centre(hex);
     const g = svgEl("g", {class: "stack", "data-hex": hex, "data-units": units.map((u) => u.id).join(" "),
                           transform: `translate(${cx} ${cy})`}, layer);

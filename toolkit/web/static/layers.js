@@ -1,5 +1,5 @@
-// The layers a source's game has (`layers` in /api/source): each draws one API answer and writes its notes.
-import {getJSON} from "./api.js";
+// The layers a source's game has (`layers` in /api/source): each draws one API answer and writes its notes; the
+// page asks (app.js), so that only the answer to its latest question is drawn.
 import {html} from "./dom.js";
 import {ramp, svgEl, tooltip} from "./svg.js";
 import {sideColours} from "./counters.js";
@@ -21,16 +21,14 @@ function cross(view, hex, attrs, parent) {
   return svgEl("path", {d, ...attrs}, parent);
 }
 
-async function zoc(view, g, source, side) {
-  const a = await getJSON("/api/zoc", {source: source.id, side});
+function zoc(view, g, source, a) {
   for (const h of a.hexes) {
     if (view.has(h.hex)) tooltip(view.hexPolygon(h.hex, {class: "zoc"}, g), `ZOC of ${h.units.join(", ")} (${ruleText(source, h.rule)})`);
   }
   return [note(`${a.hexes.length} hexes in the ZOC of the ${a.side} units (hatched).`)];
 }
 
-async function supply(view, g, source) {
-  const a = await getJSON("/api/supply", {source: source.id});
+function supply(view, g, source, a) {
   const notes = [];
   for (const u of a.units) {
     const line = svgEl("g", {class: u.supplied ? "supply-line" : "supply-line cut", "data-unit": u.unit}, g);
@@ -52,8 +50,7 @@ async function supply(view, g, source) {
   return notes;
 }
 
-async function command(view, g, source) {
-  const a = await getJSON("/api/command", {source: source.id});
+function command(view, g, source, a) {
   const notes = [];
   a.hqs.forEach((hq, i) => {
     const colour = HQ_COLOURS[i % HQ_COLOURS.length];
@@ -80,7 +77,7 @@ function objectives(view, g, source, list) {
   for (const o of list) {
     if (!view.has(o.hex)) continue;
     const mark = svgEl("g", {class: "objective", "data-hex": o.hex, "data-holder": o.holder || ""}, g);
-    const colour = o.holder ? sideColours(source.sides, o.holder)[1] : "#555";
+    const colour = o.holder ? sideColours(source, o.holder)[1] : "#555";
     view.hexPolygon(o.hex, {class: "objective-hex", stroke: colour}, mark, 0.86);
     const [x, y] = view.centre(o.hex);
     svgEl("text", {x, y: y + view.radius * 0.8, "font-size": view.radius * 0.22, fill: colour,
@@ -90,8 +87,7 @@ function objectives(view, g, source, list) {
 }
 
 // Jerusalem!'s road and the hexes cutting it, the hexes held (by the side scoring them), the game's objectives.
-async function victory(view, g, source) {
-  const a = await getJSON("/api/victory", {source: source.id});
+function victory(view, g, source, a) {
   if (a.road) polyline(view, a.road.path, {class: "victory-road"}, g);
   for (const h of a.cut_by || []) if (view.has(h)) cross(view, h, {class: "victory-cut"}, g);
   for (const h of a.city_hexes_held || a.held || []) if (view.has(h)) view.hexPolygon(h, {class: "held"}, g, 0.8);
@@ -99,8 +95,7 @@ async function victory(view, g, source) {
   return a.explanation.split("\n").map((line) => note(line));
 }
 
-async function reach(view, g, source, side) {
-  const a = await getJSON("/api/reach", {source: source.id, side});
+function reach(view, g, source, a) {
   const most = Math.max(1, ...a.hexes.map((h) => h.count));
   for (const h of a.hexes) {
     if (!view.has(h.hex)) continue;
@@ -114,10 +109,17 @@ async function reach(view, g, source, side) {
                `the number is how many (up to ${most}).`)];
 }
 
+// Each layer: its label, the API answer it draws (asked of the source, and of a side when `sided`) and what draws
+// that answer into its group and returns its notes.
 export const LAYERS = {
-  zoc: {label: "Enemy ZOC", draw: zoc, sided: true},
-  supply: {label: "Supply lines", draw: supply},
-  command: {label: "Command radii", draw: command},
-  victory: {label: "Victory", draw: victory},
-  reach: {label: "Enemy reach", draw: reach, sided: true},
+  zoc: {label: "Enemy ZOC", path: "/api/zoc", draw: zoc, sided: true},
+  supply: {label: "Supply lines", path: "/api/supply", draw: supply},
+  command: {label: "Command radii", path: "/api/command", draw: command},
+  victory: {label: "Victory", path: "/api/victory", draw: victory},
+  reach: {label: "Enemy reach", path: "/api/reach", draw: reach, sided: true},
 };
+
+// The query of a layer's answer for a source (and the side picked, for a sided layer).
+export function layerQuery(name, source, side) {
+  return {source: source.id, ...(LAYERS[name].sided ? {side} : {})};
+}

@@ -1,5 +1,5 @@
 // Line of sight: two hexes picked on the map or typed (hex or place names) → /api/los, drawn with its verdict.
-import {getJSON, hexInfo, url} from "./api.js";
+import {Latest, getJSON, hexInfo, url} from "./api.js";
 import {html} from "./dom.js";
 import {svgEl} from "./svg.js";
 import {positionLink} from "./play.js";
@@ -14,6 +14,7 @@ export class Los {
     this.onError = onError;
     this.source = null;
     this.picking = false;
+    this.asking = new Latest();   // a newer pair (or clearing) drops the answer for the pair asked before
     els.form.addEventListener("submit", (e) => { e.preventDefault(); this.run(this.params(), {focus: true}); });
     els.pick.addEventListener("click", () => this.setPicking(!this.picking));
   }
@@ -34,6 +35,7 @@ export class Los {
   }
 
   clear() {
+    this.asking.cancel();
     this.view.clear("los");
     this.els.verdict.replaceChildren();
     this.setPicking(false);
@@ -43,6 +45,7 @@ export class Los {
   clickHex(hex) {
     if (!this.picking || !hex) return false;
     if (!this.pickedFrom) {
+      this.asking.cancel();
       this.pickedFrom = hex;
       this.els.from.value = hex;
       this.els.pick.textContent = "Picking: click the target's hex";
@@ -64,15 +67,21 @@ export class Los {
   }
 
   // Ask, draw and explain; `focus` also brings the whole line into view (typed names, a permalink).
+  // Only the latest pair asked is drawn: an earlier pair's late answer is dropped.
   async run(params = this.params(), {focus = false} = {}) {
-    let answer, places;
+    const source = this.source;
+    let got;
     try {
-      answer = await getJSON("/api/los", params);
-      places = await Promise.all([answer.from, answer.to].map((h) => hexInfo(this.source.id, h)));
+      got = await this.asking.run(async (signal) => {
+        const a = await getJSON("/api/los", params, signal);
+        return [a, await Promise.all([a.from, a.to].map((h) => hexInfo(source.id, h)))];
+      });
     } catch (err) {
       this.onError(err);
       return;
     }
+    if (got === null) return;
+    const [answer, places] = got;
     this.draw(answer);
     this.verdict(answer, params, places.map((p) => p.place));
     if (focus) this.focus(answer);

@@ -35,8 +35,10 @@ export class Play {
     this.els = els;   // {section, standing, phase, notice, undo, redo, next, log, yaml, vsav, free, link}
     this.onPosition = onPosition;   // (source) => the page shows it
     this.onError = onError;
-    this.history = [];
+    this.history = [];   // the positions from the source opened, each a source (null: not asked yet)
     this.at = -1;
+    this.making = null;  // the step being made: {key, done} (its promise)
+    this.going = 0;      // counts the moves through the history, so that only the latest one is shown
     els.undo.addEventListener("click", () => this.go(this.at - 1));
     els.redo.addEventListener("click", () => this.go(this.at + 1));
     els.phase.addEventListener("change", () => this.step(`phase:${els.phase.value}`));
@@ -46,25 +48,43 @@ export class Play {
   get source() { return this.history[this.at]; }
   get free() { return this.els.free.checked; }
 
-  // A source opened anew (not by a step): the history starts from it.
+  // A source opened anew (not by a step): the history starts from its first position, a link's steps each a
+  // position undo goes back to (asked when gone to).
   start(source) {
-    this.history = [source];
-    this.at = 0;
+    this.history = [...source.steps.map(() => null), source];
+    this.at = source.steps.length;
+    this.making = null;
+    this.going += 1;
     this.els.free.checked = false;
     this.render();
   }
 
-  // Make steps (/api/play): the new position is shown and becomes the end of the history (redo is lost).
-  async step(...steps) {
+  // Make steps (/api/play) from the position shown: the new position is shown and becomes the end of the history
+  // (redo is lost).  Idempotent: the same steps asked of the same position while they are being made (a double
+  // click) make them once; other steps asked meanwhile are not made (they were asked of a position about to go),
+  // and the answer is dropped when the page has gone to another position since.  Resolves to the new source, or
+  // null when nothing was made.
+  step(...steps) {
+    const from = this.source, key = JSON.stringify([from.id, steps]);
+    if (this.making) return this.making.key === key ? this.making.done : Promise.resolve(null);
+    const done = this.make(from, steps).finally(() => { this.making = null; });
+    this.making = {key, done};
+    return done;
+  }
+
+  async make(from, steps) {
+    let after;
     try {
-      const after = await getJSON("/api/play", {source: this.source.id, step: steps});
-      this.history = [...this.history.slice(0, this.at + 1), after];
-      this.at += 1;
+      after = await getJSON("/api/play", {source: from.id, step: steps});
     } catch (err) {
-      this.render();   // the phase picker shows the position's phase again
+      if (this.source === from) this.render();   // the phase picker shows the position's phase again
       this.onError(err);
       return null;
     }
+    if (this.source !== from) return null;        // undone, redone or another source opened meanwhile
+    this.history = [...this.history.slice(0, this.at + 1), after];
+    this.at += 1;
+    this.going += 1;
     this.render();
     await this.onPosition(this.source);
     return this.source;
@@ -78,8 +98,23 @@ export class Play {
     return this.step([`move:${ids.join("+")}>${hex}`, ...extra].join(";"));
   }
 
+  // Go to the position `index` of the history (undo, redo), asking for it first when a link's steps skipped it;
+  // only the latest go is shown.
   async go(index) {
-    if (index < 0 || index >= this.history.length) return;
+    if (index < 0 || index >= this.history.length || this.making) return;
+    const going = this.going += 1, last = this.history[this.history.length - 1];
+    if (!this.history[index]) {
+      try {
+        const steps = last.steps.slice(0, index);
+        const found = await getJSON(steps.length ? "/api/play" : "/api/source", {source: last.base, step: steps});
+        if (going !== this.going) return;
+        this.history[index] = found;
+      } catch (err) {
+        this.onError(err);
+        return;
+      }
+    }
+    if (going !== this.going) return;
     this.at = index;
     this.render();
     await this.onPosition(this.source);
