@@ -51,7 +51,8 @@ def test_new_game_opens_the_first_scenario_with_factors_and_places_in_words(tmp_
         {"op": "hover", "map": MAIN_MAP, "at": millbrook, "file": str(out / "own-hover-millbrook.png")},
         {"op": "drag", "map": MAIN_MAP, "from": west, "to": objective},   # onto the Objective marker
         {"op": "key", "map": MAIN_MAP, "at": objective, "key": "ctrl M"},  # no piece there hides
-        {"op": "key", "map": MAIN_MAP, "at": objective, "key": "ctrl F"},
+        # the Objective marker lies above the unit now: the unit's lower-left corner stays in view (issue 35)
+        {"op": "key", "map": MAIN_MAP, "at": vengine.counter_corner(objective), "key": "ctrl F"},
         {"op": "chat"},
         {"op": "windows"},
         {"op": "hover", "map": MAIN_MAP, "at": hill, "seconds": 0.2, "file": str(out / "own-hover-hill.png")},

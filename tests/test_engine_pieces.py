@@ -40,11 +40,6 @@ def _engine():
         pytest.skip(f"VASSAL engine unavailable: {reason}")
 
 
-def _corner(at: list[int]) -> list[int]:
-    """The lower-left corner of the counter at ``at``: a marker a save puts in its hex leaves it in view."""
-    return [at[0] - 18, at[1] + 18]
-
-
 def _nexts(count: int) -> list[tuple[str, dict]]:
     """``count`` clicks on the turn tracker's Next, labelled ``next00`` ... in order."""
     return [_step(f"next{i:02d}", "turn", next=True) for i in range(count)]
@@ -72,8 +67,8 @@ def no_prisoners(tmp_path_factory):
              *_nexts(len(game.spec.phases) - game.spec.phases.index(position.phase)),
              _step("after_next", "pieces", map=BOXES_MAP, props=["marker"])]
     clicks = [_step("side", "side", name="Allies"), _step("load", "load", file=str(d / "murray-on-top.vsav")),
-              _step("menu", "menu", map=MAIN_MAP, at=_corner(qantara)),
-              _step("flip", "key", map=MAIN_MAP, at=_corner(qantara), key="ctrl F"),
+              _step("menu", "menu", map=MAIN_MAP, at=vengine.counter_corner(qantara)),
+              _step("flip", "key", map=MAIN_MAP, at=vengine.counter_corner(qantara), key="ctrl F"),
               _step("stack_shot", "screenshot", map=MAIN_MAP, center=qantara,
                     file=str(_artifacts(d) / "no-prisoners-railhead-on-a-stack.png")),
               _step("hover_stack", "hover", map=MAIN_MAP, at=qantara,
@@ -179,9 +174,9 @@ def test_siege_markers_never_take_a_cohorts_click_and_engines_turn(tmp_path):
     testudo, ladder, ram = (_at(game, h) for h in ("BB19", "Z22", "CC19"))
     r = _play(module, [
         _step("side", "side", name=game.spec.sides[0].name), _step("new", "new", setup="Demonstration"),
-        _step("testudo", "menu", map=MAIN_MAP, at=_corner(testudo)),
-        _step("flip", "key", map=MAIN_MAP, at=_corner(testudo), key="ctrl F"),
-        _step("ladder", "menu", map=MAIN_MAP, at=_corner(ladder)),
+        _step("testudo", "menu", map=MAIN_MAP, at=vengine.counter_corner(testudo)),
+        _step("flip", "key", map=MAIN_MAP, at=vengine.counter_corner(testudo), key="ctrl F"),
+        _step("ladder", "menu", map=MAIN_MAP, at=vengine.counter_corner(ladder)),
         _step("ram_menu", "menu", map=MAIN_MAP, at=ram),
         _step("turn_ram", "key", map=MAIN_MAP, at=ram, key="ctrl CLOSE_BRACKET"),
         _step("save", "save", file=str(tmp_path / "engine.vsav")),
@@ -241,8 +236,8 @@ def test_no_marker_kind_takes_a_click_meant_for_a_unit(game_id, tmp_path):
     steps = [_step("side", "side", name=game.spec.sides[0].name),
              _step("load", "load", file=str(tmp_path / "markers.vsav"))]
     for m, h in zip(markers, places):
-        steps += [_step(f"menu {m}", "menu", map=MAIN_MAP, at=_corner(_at(game, h))),
-                  _step(f"flip {m}", "key", map=MAIN_MAP, at=_corner(_at(game, h)), key="ctrl F")]
+        steps += [_step(f"menu {m}", "menu", map=MAIN_MAP, at=vengine.counter_corner(_at(game, h))),
+                  _step(f"flip {m}", "key", map=MAIN_MAP, at=vengine.counter_corner(_at(game, h)), key="ctrl F")]
     r = _play(module, steps)
     for m in markers:
         assert r[f"menu {m}"]["piece"]["name"] == counter.name, (m, r[f"menu {m}"]["piece"])

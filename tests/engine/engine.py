@@ -383,6 +383,12 @@ def run_engine(args: list[str | os.PathLike], timeout: float | None = None) -> d
     return result
 
 
+def counter_corner(at: list[int]) -> list[int]:
+    """The lower-left corner of the counter whose centre is ``at``: a marker lying on it (markers are above units,
+    up-right of the stack) leaves that corner in view, so a click or keystroke there reaches the unit."""
+    return [at[0] - 18, at[1] + 18]
+
+
 def play(module: str | os.PathLike, steps: list[dict], timeout: float | None = None) -> dict:
     """Run a script of player actions (``play``) in one engine JVM and return its answer.
 
