@@ -57,11 +57,11 @@ class Game:
     def rules_data(self) -> RulesData | None:
         """The game's ``rules.yaml`` (docs/rules-data.md), checked against its vocabulary, counters and map; None
         when the folder has none."""
-        from .rulesdata import RulesData, check_rules   # its models are built only for a game with rules.yaml
-
         file = self.folder / "rules.yaml"
         if not os.path.lexists(file):
             return None
+        from .rulesdata import RulesData, check_rules   # its models are built only for a game with rules.yaml
+
         try:
             rules = load_yaml_model(file, RulesData, "docs/rules-data.md", GameDataError)
             check_rules(rules, self.spec, self.manifest, self.map, str(file), GameDataError)
