@@ -69,6 +69,34 @@ def test_building_the_parser_imports_nothing_heavy():
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.stdout.strip() == "[]"
 
+#: Modules a command may load only when it uses them: the compiler, the pictures, the LOS engine, the models of
+#: rules.yaml and the libraries under them.
+HEAVY = ("numpy", "pydantic", "yaml", "networkx", "shapely", "PIL", "lxml", "toolkit.mapdata.compiler",
+         "toolkit.render", "toolkit.los.engine", "toolkit.game.rulesdata", "toolkit.games.data")
+
+
+def _heavy_loaded(*argv: str) -> list[str]:
+    """The :data:`HEAVY` modules loaded by running ``toolkit ARGV`` (a second time: its map is in the cache)."""
+    code = (f"import sys; from toolkit.cli import main; main({list(argv)!r}); "
+            f"print(sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)")
+    run = [sys.executable, "-c", code]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run(run, capture_output=True, check=True, env=env)
+    return json.loads(subprocess.run(run, capture_output=True, check=True, env=env).stderr.replace(b"'", b'"'))
+
+
+def test_a_hex_loads_nothing_heavy():
+    """``toolkit hex`` of a cached map: neither numpy, pydantic, YAML, the compiler nor the games (issue 31)."""
+    assert _heavy_loaded("hex", "example", "0101", "--json") == []
+
+
+def test_moves_load_the_game_and_no_more():
+    """``toolkit moves`` of a bundled game: its models (pydantic), its position file (YAML) and its rules, never the
+    compiler, the pictures, the LOS engine nor the models of a rules.yaml."""
+    scenario = str(ROOT / "modules/jerusalem-1948/scenarios/scenario-ii.yaml")
+    assert _heavy_loaded("moves", scenario, "j-plm-1") == ["pydantic", "yaml"]
+
+
 
 def test_version_without_importlib_metadata_agrees_with_it():
     assert installed_version() == metadata.version(DISTRIBUTION)

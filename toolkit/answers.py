@@ -9,24 +9,43 @@ from __future__ import annotations
 
 import re
 from inspect import signature
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-from .game import Game, GameDataError, Position, sequence, stacking
-from .game.schema import ALLOWS
-from .game.moves import MoveResult, labelled_paths
-from .game.retreat import apply_retreats
-from .game.violations import check_json
-from .games import has_rules, require_units, rule, rules_for, search_moves, side_reach
-from .hexgrid import Hex, HexNameError
-from .los import Convention, LosEngine, LosResult
-from .los.explain import map_obstacles, result_json
-from .mapdata import CompiledMap, MapError
-from .render import LosOverlay
-from .vassal.engine.safezip import ArchiveError
-from .vassal.saves.savefile import SaveError
+from .lazy import lazy_exports
 
-#: The errors that mean "the input is refused" (each names the file or key and the fix), never a bug.
-REFUSALS = (MapError, GameDataError, HexNameError, ArchiveError, SaveError, ValueError, KeyError)
+if TYPE_CHECKING:
+    from .game import Game, Position
+    from .game.moves import MoveResult
+    from .hexgrid import Hex
+    from .los import LosResult
+    from .mapdata import CompiledMap
+    from .render import LosOverlay
+
+
+def _refusals() -> tuple[type[Exception], ...]:
+    """:data:`REFUSALS`: the errors that mean "the input is refused" (each names the file or key and the fix), never
+    a bug."""
+    from .game import GameDataError
+    from .hexgrid import HexNameError
+    from .mapdata import MapError
+    from .vassal.engine.safezip import ArchiveError
+    from .vassal.saves.savefile import SaveError
+
+    return (MapError, GameDataError, HexNameError, ArchiveError, SaveError, ValueError, KeyError)
+
+
+# Each answer imports the calculators it calls, so one answer loads no other's (issue 31: ``toolkit hex`` loads
+# neither the games, line of sight, saves nor pictures); ``require_units`` and ``search_moves`` are the games'.
+_games_exports = lazy_exports(__name__, {"toolkit.games": ["require_units", "search_moves"]})
+
+
+def __getattr__(name: str) -> Any:
+    """``REFUSALS`` (:func:`_refusals`), made on first use, and the games' names above, imported on first use."""
+    if name == "REFUSALS":
+        globals()[name] = found = _refusals()
+        return found
+    return _games_exports(name)
+
 
 MAX_ERROR_LINES, MAX_ERROR_CHARS = 20, 500
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")
@@ -63,6 +82,8 @@ class Rules:
         self.game = game
 
     def __getattr__(self, name: str):
+        from .games import rule
+
         try:
             return rule(self.game, name)
         except ValueError:
@@ -90,6 +111,8 @@ def hex_json(cmap: CompiledMap, text: str) -> dict[str, Any]:
 
 def moves_json(position: Position, unit_ids: Sequence[str], result: MoveResult) -> dict[str, Any]:
     """The stable JSON form of a legal-move search (see docs/cli.md)."""
+    from .game.moves import labelled_paths
+
     name = position.game.map.name
     dests = sorted(result.destinations.values(), key=lambda d: (d.cost, name(d.hex)))
     paths = labelled_paths(dests, name)   # each path ends with its destination's name
@@ -123,6 +146,9 @@ class SightLine:
     def on_map(cls, cmap: CompiledMap, a_text: str, b_text: str, convention: str | None = None) -> "SightLine":
         """``toolkit los MAP A B``: the map's obstacles and convention (or ``convention``); a map whose game has
         its own line of fire gets a ``note`` saying this is not the game's verdict."""
+        from .los import Convention, LosEngine
+        from .los.explain import map_obstacles
+
         a, b = cmap.resolve(a_text), cmap.resolve(b_text)
         conv = Convention(convention or cmap.los.convention)
         result = LosEngine(cmap.grid).check(a, b, conv, map_obstacles(cmap), rule=cmap.los.rule)
@@ -132,6 +158,8 @@ class SightLine:
     def in_position(cls, position: Position, a_text: str, b_text: str) -> "SightLine":
         """``toolkit los --position POSITION A B``: the game's own spotting or line-of-fire rule, with what its
         ``sight_json`` adds when it has one (the Siege's reasons by sub-rule and fire modifiers)."""
+        from .games import rule, rules_for
+
         cmap = position.game.map
         a, b = cmap.resolve(a_text), cmap.resolve(b_text)
         details = getattr(rules_for(position.game), "sight_json", None)
@@ -140,6 +168,8 @@ class SightLine:
 
     def json(self) -> dict[str, Any]:
         """The stable JSON of ``toolkit los --json`` (see docs/cli.md)."""
+        from .los.explain import result_json
+
         return {**result_json(self.cmap, self.result), **self.details, **({"note": self.note} if self.note else {})}
 
     def detail_lines(self) -> list[str]:
@@ -149,6 +179,8 @@ class SightLine:
 
     def overlay(self) -> LosOverlay:
         """The line drawn on the map: green while seen, red from the block point."""
+        from .render import LosOverlay
+
         lay = self.cmap.grid.layout
         return LosOverlay(lay.centre(self.a), lay.centre(self.b), self.result.visible, self.result.block_point,
                           list(self.result.blocked_by), [c.hex for c in self.result.touched])
@@ -159,6 +191,8 @@ def odds_answer(position: Position, label: str, attack: Sequence[str], defend: S
     """``toolkit odds --json``: the combat odds, every modifier and shift with its rule, and the chances
     (``extra``: the Siege's and Jerusalem!'s other options, ``attacked``, ``primary``, ``target``...); a unit named
     twice, or both attacking and defending, or unknown (naming ``label``) is refused."""
+    from .games import require_units
+
     for opt, ids in (("--attack", attack), ("--defend", defend), ("--protected", protected), ("--fired", fired),
                      ("--attacked", extra.get("attacked", ()))):
         dup = sorted({u for u in ids if list(ids).count(u) > 1})
@@ -176,6 +210,8 @@ def odds_answer(position: Position, label: str, attack: Sequence[str], defend: S
 
 def supply_answer(position: Position, side: str | None = None, unit: str | None = None) -> dict[str, Any]:
     """``toolkit supply --json``: every unit's supply line, or where it is cut."""
+    from .games import require_units
+
     rules = Rules(position.game)
     if side is not None:
         check_side(position, side)
@@ -193,6 +229,10 @@ def command_answer(position: Position) -> dict[str, Any]:
 def check_answer(position: Position, turn_end: bool = False) -> dict[str, Any]:
     """``toolkit check --json``: every rule the position breaks; for a game without a rules assistant, the
     stacking limits its ``game.yaml`` declares (:mod:`toolkit.game.stacking`)."""
+    from .game import stacking
+    from .game.violations import check_json
+    from .games import has_rules
+
     spec = position.game.spec
     if not has_rules(position.game):
         if spec.stacking is None:
@@ -220,6 +260,8 @@ def check_side(position: Position, side: str) -> None:
 def zoc_answer(position: Position, side: str) -> dict[str, Any]:
     """``{"side", "hexes": [{"hex", "units", "rule"}]}``: the hexes in the ZOC of ``side``'s units, by the game's
     own ZOC rules (each unit exerting it listed, with the rule)."""
+    from .games import rule
+
     check_side(position, side)
     name = position.game.map.name
     found = rule(position.game, "side_zoc")(position, side)
@@ -231,6 +273,8 @@ def zoc_answer(position: Position, side: str) -> dict[str, Any]:
 def reach_answer(position: Position, side: str) -> dict[str, Any]:
     """``{"side", "hexes": [{"hex", "count", "units"}]}``: every hex some unit of ``side`` can reach or attack
     next turn (:func:`toolkit.game.reach.reach`)."""
+    from .games import side_reach
+
     check_side(position, side)
     name = position.game.map.name
     found = side_reach(position, side)
@@ -244,6 +288,9 @@ def retreat_answer(position: Position, unit_ids: Sequence[str], attack_hex: str 
     """``toolkit retreat --json``: what a combat result (or a retreat of ``hexes``) does to each named unit, its
     legal retreats or why it is eliminated, each with its rule; with ``apply`` (the hexes the retreating units
     go to, in their order; none needed for a unit with one), the position after the result and its check."""
+    from .game.retreat import apply_retreats
+    from .games import require_units
+
     require_units(position, position.source, [*unit_ids, *attackers])
     sides = {position.by_id[u].side for u in unit_ids}
     if len(sides) > 1:
@@ -277,6 +324,9 @@ def phase_answer(position: Position) -> dict[str, Any]:
     what the phasing player does now (its ``phase_notes`` when it has them) and what comes next in the sequence
     of play (:mod:`toolkit.game.sequence`): the next phase (``others``: the phases the player may choose instead,
     where they come in any order), whether it begins a new player turn, or the game's end with its rule."""
+    from .game.schema import ALLOWS
+    from .games import has_rules, rules_for
+
     spec = position.game.spec
     info = spec.phase_info.get(position.phase)
     notes = getattr(rules_for(position.game), "phase_notes", None) if has_rules(position.game) else None
@@ -288,6 +338,8 @@ def phase_answer(position: Position) -> dict[str, Any]:
 
 def _next_json(position: Position) -> dict[str, Any]:
     """What follows the position's phase (see :func:`phase_answer`)."""
+    from .game import sequence
+
     spec = position.game.spec
     over = sequence.game_over(position)
     if over is not None:
@@ -308,6 +360,7 @@ def combat_answer(position: Position, attackers: Sequence[str], defenders: Seque
     import random
 
     from .game.actions import Action, apply
+    from .games import require_units
 
     require_units(position, position.source, [*attackers, *defenders])
     if seed is not None and (rolls or choices):

@@ -23,10 +23,14 @@ import re
 import reprlib
 import stat
 from pathlib import Path
-from typing import Any, Iterable, TypeVar
+from typing import TYPE_CHECKING, Any, Iterable, TypeVar
 
-import yaml
-from pydantic import BaseModel, ValidationError
+from .lazy import lazy_module
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationError
+
+yaml = lazy_module("yaml")   # imported when a file is parsed: an error class or read_regular needs none (issue 31)
 
 
 MAX_YAML_BYTES = 16 << 20     # a data file
@@ -226,15 +230,13 @@ def count_nodes(raw: bytes, limit: int = MAX_YAML_NODES) -> int:
     if len(raw) <= limit:
         return len(raw)
     nodes = 0
-    for event in yaml.parse(raw, Loader=SAFE_LOADER):
-        if isinstance(event, _NODE_EVENTS):
+    node_events = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
+    for event in yaml.parse(raw, Loader=safe_loader()):
+        if isinstance(event, node_events):
             nodes += 1
             if nodes > limit:
                 break
     return nodes
-
-
-_NODE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
 
 
 def parse_yaml(raw: bytes, file: str, error: type[DataFileError] = DataFileError) -> dict[str, Any]:
@@ -245,7 +247,7 @@ def parse_yaml(raw: bytes, file: str, error: type[DataFileError] = DataFileError
         if count_nodes(raw) > MAX_YAML_NODES:
             raise error(file, "", f"the document holds more than {MAX_YAML_NODES:,} values (limit for a data "
                                   "file); split it, or write long lists more compactly")
-        data = yaml.load(raw, Loader=SAFE_LOADER)
+        data = yaml.load(raw, Loader=safe_loader())
     except yaml.YAMLError as err:
         if _nested_too_deep(raw, err):  # the parser's own depth limit stopped first: the toolkit words it
             raise error(file, "", _TOO_DEEP) from None
@@ -285,8 +287,12 @@ def read_yaml(path: str | os.PathLike[str], error: type[DataFileError] = DataFil
     return parse_yaml(read_regular(path, str(path), error), str(path), error)
 
 
-M = TypeVar("M", bound=BaseModel)
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's safe loader when PyYAML has it: 10x faster
+M = TypeVar("M", bound="BaseModel")
+
+
+def safe_loader() -> type:
+    """libyaml's safe loader when PyYAML has it (10x faster), else PyYAML's own."""
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def load_yaml_model(path: str | Path, model: type[M], doc: str, error: type[DataFileError] = DataFileError) -> M:
@@ -296,6 +302,8 @@ def load_yaml_model(path: str | Path, model: type[M], doc: str, error: type[Data
 
 def yaml_model(raw: bytes, file: str, model: type[M], doc: str, error: type[DataFileError] = DataFileError) -> M:
     """YAML bytes (named ``file`` in errors, e.g. an upload) into ``model``, with :func:`parse_yaml`'s limits."""
+    from pydantic import ValidationError
+
     try:
         return model.model_validate(parse_yaml(raw, file, error))
     except ValidationError as err:

@@ -21,13 +21,15 @@
 from __future__ import annotations
 
 import os
-import secrets
-import shutil
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import BinaryIO, Callable
+
+from .lazy import lazy_module
+
+# Needed by a write only: checking the paths of a command loads none of them (issue 31).
+secrets, shutil, tempfile = lazy_module("secrets"), lazy_module("shutil"), lazy_module("tempfile")
 
 __all__ = ["OutputError", "STDOUT", "check_output", "check_input", "temporary_folder", "write_atomic"]
 

@@ -71,12 +71,13 @@ def __getattr__(name: str) -> Callable[[argparse.Namespace], Any]:
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of the ``toolkit`` command; a sub-command names its function (``func``).  Given one of
-    :data:`COMMANDS`, only that sub-command is defined (what ``toolkit COMMAND ...`` parses); else all of them."""
+    :data:`COMMANDS`, only that sub-command is defined (what ``toolkit COMMAND ...`` parses); given ``--version``
+    (which prints and exits before a sub-command is looked for), none; else all of them."""
     p = argparse.ArgumentParser(prog="toolkit", description="Hex-and-counter wargame toolkit.")
     p.add_argument("--version", action=VersionAction)
     sub = p.add_subparsers(dest="command", required=True)
     parsers = {name: add for family in FAMILIES for name, add in family.PARSERS.items()}
-    for name in [command] if command in parsers else COMMANDS:
+    for name in [command] if command in parsers else [] if command == "--version" else COMMANDS:
         parsers[name](sub)
     return p
 

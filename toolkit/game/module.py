@@ -6,14 +6,19 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-
-import yaml
+from typing import TYPE_CHECKING
 
 from ..bundled import bundled_dir
-from ..datafile import DataFileError, brief, expected, load_yaml_model, read_yaml
-from ..mapdata import CompiledMap, list_maps, open_map
-from .rulesdata import RulesData, check_rules, cited_topics
-from .schema import Counter, CounterManifest, GameSpec, Marker
+from ..datafile import DataFileError, brief, expected, load_yaml_model, read_yaml, safe_loader
+from ..lazy import lazy_module
+from ..mapdata import list_maps, open_map
+
+if TYPE_CHECKING:
+    from ..mapdata import CompiledMap
+    from .rulesdata import RulesData
+    from .schema import Counter, CounterManifest, GameSpec, Marker
+
+yaml = lazy_module("yaml")   # only an error's line number needs it (yaml_line)
 
 DOC = "docs/game-files.md"
 
@@ -55,6 +60,8 @@ class Game:
         file = self.folder / "rules.yaml"
         if not os.path.lexists(file):
             return None
+        from .rulesdata import RulesData, check_rules   # its models are built only for a game with rules.yaml
+
         try:
             rules = load_yaml_model(file, RulesData, "docs/rules-data.md", GameDataError)
             check_rules(rules, self.spec, self.manifest, self.map, str(file), GameDataError)
@@ -67,6 +74,8 @@ class Game:
         """What each rule number the rules cite is about, a few words each: ``rule_topics.yaml`` in the game's
         folder (a mapping of rule number to topic), over those worked out from where ``rules.yaml`` cites each
         rule (:func:`~toolkit.game.rulesdata.cited_topics`); empty when the folder has neither."""
+        from .rulesdata import cited_topics
+
         cited = cited_topics(self.rules_data) if self.rules_data is not None else {}
         file = self.folder / "rule_topics.yaml"
         data = read_yaml(file, GameDataError, optional=True)
@@ -157,7 +166,7 @@ def yaml_line(file: str | Path, key_path: str, raw: bytes | None = None) -> int 
         if raw is None:
             with open(file, "rb") as f:
                 raw = f.read()
-        node = yaml.compose(raw, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        node = yaml.compose(raw, Loader=safe_loader())
     except (OSError, yaml.YAMLError, RecursionError):
         return None
     line = None
@@ -240,6 +249,8 @@ def _stamp(folder: Path) -> tuple:
 
 @lru_cache(maxsize=8)
 def _load(folder: Path, stamp: tuple | None = None) -> Game:
+    from .schema import CounterManifest, GameSpec   # the game's models, built when a game is loaded
+
     try:
         spec = load_yaml_model(folder / "game.yaml", GameSpec, DOC, GameDataError)
         manifest = load_yaml_model(folder / "counters.yaml", CounterManifest, DOC, GameDataError)

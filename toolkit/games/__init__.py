@@ -29,9 +29,11 @@ from ..game.violations import check_json
 from ..game.reach import reach
 from ..game.sequence import sequence_problems
 from ..hexgrid import Hex
+from ..lazy import lazy_module
 from ..vassal.saves.savefile import Unplaced
-from . import data
 from .plugin import calculators as plugin_calculators
+
+data = lazy_module("toolkit.games.data")   # the calculators of a rules.yaml (and los, numpy): loaded for one only
 
 #: The entry-point group of rules plugins: ``GAME_ID = "package.module"`` (or ``"package.module:object"``).
 ENTRY_POINT_GROUP = "toolkit.rules"

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from typing import Iterator, NamedTuple
 
-import numpy as np
+from ..lazy import lazy_module
+
+np = lazy_module("numpy")   # only cube_round_array needs it: naming a hex loads no numpy (issue 31)
 
 #: The six axial directions.  Direction ``i`` is the neighbour across edge ``i``
 #: of :data:`toolkit.hexgrid.lattice.CORNERS` (corner ``i`` to corner ``i + 1``).

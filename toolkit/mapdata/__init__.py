@@ -8,9 +8,10 @@ _HOMES = {
     ".cache": ["load_map"],
     ".catalog": ["list_maps", "maps_dir", "open_map"],
     ".compiled": ["CompiledMap", "HexInfo", "HexsideFeatureType", "LosDefaults", "TerrainType"],
-    ".compiler": ["COMPILER_VERSION", "compile_map", "compile_source", "path_chain"],
+    ".compiler": ["compile_map", "compile_source", "path_chain"],
     ".errors": ["MapError"],
     ".graph": ["to_graph"],
+    ".key": ["COMPILER_VERSION"],
     ".schema": ["MapSpec", "map_json_schema"],
 }
 __getattr__ = lazy_exports(__name__, _HOMES)

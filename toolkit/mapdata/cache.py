@@ -13,14 +13,21 @@ from pathlib import Path
 from ..datafile import read_regular
 from ..fileio import write_atomic
 from .compiled import CompiledMap
-from .compiler import compile_source, source_hash
 from .errors import MapError
+from .key import source_hash
 
 
 def default_cache_dir() -> Path:
     """The cache directory: ``$TOOLKIT_CACHE_DIR`` or ``~/.cache/toolkit/maps``."""
     env = os.environ.get("TOOLKIT_CACHE_DIR")
     return Path(env) if env else Path.home() / ".cache" / "toolkit" / "maps"
+
+
+def compile_source(raw: bytes, source_name: str) -> CompiledMap:
+    """Compile a map file's bytes: the compiler (shapely, the map schema) is imported on a cache miss only."""
+    from .compiler import compile_source as compile_
+
+    return compile_(raw, source_name)
 
 
 def _read_cached(path: Path, digest: str) -> CompiledMap | None:

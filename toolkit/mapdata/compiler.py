@@ -5,7 +5,6 @@ points, overrides) are documented in ``docs/map-format.md``.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from pathlib import Path
@@ -19,21 +18,15 @@ from ..hexgrid import Grid, Hex, HexNameError, Hexside, Layout, cube_round_array
 from .compiled import BoardImage, CompiledMap, HexInfo, HexsideFeatureType, LosDefaults, TerrainType, naming_from_json
 from ..datafile import parse_yaml, read_regular
 from .errors import MapError, from_validation_error
+from .key import source_hash
 from .schema import AreaSpec, GridSpec, LineSpec, MapSpec, Projection, check_references
 
-#: Bumped whenever compiled output can change for the same source; part of the source hash.
-COMPILER_VERSION = "1"
 #: Tolerance on the coverage threshold (a half-covered hex counts as covered at 0.5).
 COVERAGE_EPS = 1e-9
 #: Kilometres per degree of latitude (spherical Earth, mean radius 6371.0088 km).
 KM_PER_DEGREE = math.pi / 180.0 * 6371.0088
 #: Bisection depth when two consecutive samples of a path are not adjacent.
 _MAX_BISECT = 48
-
-
-def source_hash(data: bytes) -> str:
-    """sha256 of the source bytes and :data:`COMPILER_VERSION` (the cache key)."""
-    return hashlib.sha256(COMPILER_VERSION.encode() + b"\0" + data).hexdigest()
 
 
 def compile_map(path: str | Path) -> CompiledMap:

@@ -5,12 +5,15 @@
 """
 from __future__ import annotations
 
-import yaml
-from pydantic import ValidationError
+from typing import TYPE_CHECKING
 
 from ..datafile import DataFileError, expected, key_path
 from ..datafile import from_validation_error as _from_validation_error
 from ..datafile import from_yaml_error as _from_yaml_error
+
+if TYPE_CHECKING:
+    import yaml
+    from pydantic import ValidationError
 
 __all__ = ["MapError", "expected", "from_validation_error", "from_yaml_error", "key_path"]
 

@@ -24,13 +24,15 @@ Readings (the printed map is not available; see ``maps/jerusalem-1948/README.md`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...game import Position, Unit
 from ...game.moves import Reason
 from ...hexgrid import Hex
-from ...los import LosEngine, LosResult, Obstacles
 from ...mapdata import CompiledMap
+
+if TYPE_CHECKING:   # the LOS engine (numpy) is loaded when a line of sight is asked for, not by moves (issue 31)
+    from ...los import LosEngine, LosResult, Obstacles
 
 RULE = "10.7.1"
 BLOCKING_TERRAIN = ("village", "jerusalem_city", "bevingrad")  # 10.7.1 (Bevingrad: a city hex, 4.3)
@@ -43,6 +45,8 @@ _OBSTACLES: dict[tuple[str, str, str], Obstacles] = {}
 
 
 def _engine(cmap: CompiledMap) -> LosEngine:
+    from ...los import LosEngine
+
     key = (cmap.id, cmap.source_hash)
     if key not in _ENGINES:
         _ENGINES[key] = LosEngine(cmap.grid)
@@ -53,6 +57,8 @@ def spotting_obstacles(cmap: CompiledMap, higher_terrain: str = "higher-than-bot
     """What blocks vision under 10.7.1 (villages, city hexes, Bevingrad, higher terrain)."""
     if higher_terrain not in HIGHER_TERRAIN_READINGS:
         raise ValueError(f"higher_terrain {higher_terrain!r}: expected one of {', '.join(HIGHER_TERRAIN_READINGS)}")
+    from ...los import Obstacles
+
     key = (cmap.id, cmap.source_hash, higher_terrain)
     if key not in _OBSTACLES:
         _OBSTACLES[key] = Obstacles(
