@@ -3,10 +3,13 @@ movement points, enemy zones of control, and the hexes a trace (supply, command)
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any, Mapping, TypeVar
 
 from ...game import Position, Unit
-from ...game.rulesdata import Blocks, Costs, RulesData
+from ...game.rulesdata import Blocks, Costs, FeatureMatch, RulesData
 from ...hexgrid import Hex
+
+M = TypeVar("M", bound=FeatureMatch)
 
 
 def rules_of(position: Position) -> RulesData:
@@ -27,6 +30,23 @@ def movement_class(rules: RulesData, unit_type: str) -> str:
         if unit_type in types:
             return name
     return unit_type
+
+
+def matching(entries: Mapping[str, M], features: Mapping[str, Any]) -> list[tuple[str, M]]:
+    """The entries of ``movement.hexsides``, ``movement.lines`` or ``combat.hexsides`` that apply to a hexside
+    (or hex) carrying ``features`` (feature -> value, docs/map-format.md): each names its feature by its key or
+    ``feature``, and matches any value or only its ``value``; of one feature's entries, those naming the value
+    the hexside has win over those naming none.
+
+    >>> from toolkit.game.rulesdata import HexsideCost
+    >>> rules = {"river": HexsideCost(cost=2), "minor": HexsideCost(feature="river", value="minor", cost=1)}
+    >>> [k for k, _ in matching(rules, {"river": "minor"})], [k for k, _ in matching(rules, {"river": "major"})]
+    (['minor'], ['river'])
+    """
+    found = [(k, e) for k, e in entries.items() if e.target(k) in features
+             and (e.value is None or str(features[e.target(k)]) == e.value)]
+    valued = {e.target(k) for k, e in found if e.value is not None}
+    return [(k, e) for k, e in found if e.value is not None or e.target(k) not in valued]
 
 
 def half_points(costs: Costs, cls: str) -> int | None:
