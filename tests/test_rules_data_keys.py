@@ -102,3 +102,11 @@ def test_a_key_the_calculators_would_not_read_is_refused_with_the_fix(steppe, ch
         load_game(str(steppe)).rules_data
     text = str(err.value)
     assert "rules.yaml" in text and key in text and "has no effect here" in text and fix in text
+
+
+def test_the_modules_chart_prints_the_attackers_halved_across_the_river_not_the_defence(steppe):
+    from toolkit.vassal.build.charts import charts_from_rules
+    edit(steppe, "rules.yaml", lambda r: r["combat"]["hexsides"]["river"].update(attack=0.5))
+    [chart] = charts_from_rules(load_game(str(steppe)))["Terrain"]
+    row = next(r for r in chart.grid.rows if r[0].startswith("River"))
+    assert row[-1] == "each attacker across it ×½, -1 column"   # 9.4; no "defence ×½"
