@@ -110,3 +110,55 @@ def test_the_modules_chart_prints_the_attackers_halved_across_the_river_not_the_
     [chart] = charts_from_rules(load_game(str(steppe)))["Terrain"]
     row = next(r for r in chart.grid.rows if r[0].startswith("River"))
     assert row[-1] == "each attacker across it ×½, -1 column"   # 9.4; no "defence ×½"
+
+
+# -- conditions: weather, turn, side ---------------------------------------------------------------------------------
+
+WEATHER = [{"id": "mud", "rule": "9.6", "shift": -1, "why": "mud", "when": {"params": {"weather": "mud"}}},
+           {"id": "frost", "rule": "9.6", "shift": 1, "why": "frozen ground", "when": {"params": {"weather": "frost"}}}]
+
+
+def test_every_units_allowance_is_capped_in_mud_but_not_its_rail_movement(steppe):
+    edit(steppe, "rules.yaml", lambda r: r["movement"].update(
+        caps=[{"rule": "6.8", "max": 2, "when": {"params": {"weather": ["mud", "thaw"]}}}]))
+    units = [u("pz", "ger-pz", "0305"), u("rail", "ger-inf", "0202")]
+    # 6.8: the Panzer's 6 MP are 2 in mud or thaw, 6 on a clear day or when the position gives no weather
+    assert [moves(position(steppe, units, params={"weather": w}), "pz")["mp"] for w in ("mud", "thaw", "clear")] \
+        == [2, 2, 6]
+    assert moves(position(steppe, units), "pz")["mp"] == 6
+    # 8.1: rail movement has its own allowance (10), which mud does not cap
+    assert moves(position(steppe, units, params={"weather": "mud"}), "rail", kind="rail")["mp"] == 10
+
+
+def test_a_column_shift_in_mud_and_in_frost(steppe):
+    edit(steppe, "rules.yaml", lambda r: r["combat"]["modifiers"].extend(WEATHER))
+    units = [u("g", "ger-inf", "0504"), u("pz", "ger-pz", "0503"), u("r", "sov-inf", "0604")]
+    # 12 against 4, 3-1; river -1 (9.4), armour +1 (9.5); mud -1 (9.6): 2-1; frost +1 (9.6): 4-1; else 3-1
+    found = {w: odds(position(steppe, units, "axis_combat", params={"weather": w}), ["g", "pz"], ["r"])
+             for w in ("mud", "frost", "clear")}
+    assert {w: a["odds"] for w, a in found.items()} == {"mud": "2-1", "frost": "4-1", "clear": "3-1"}
+    assert [(s["columns"], s["rule"], s["why"]) for s in found["mud"]["shifts"]][-1] == (-1, "9.6", "mud")
+
+
+def test_a_modifier_of_one_turn_and_side(steppe):
+    edit(steppe, "rules.yaml", lambda r: r["combat"]["modifiers"].append(
+        {"id": "surprise", "rule": "9.7", "shift": 2, "when": {"turns": ["1"], "sides": ["axis"]}}))
+    units = [u("g", "ger-inf", "0504"), u("r", "sov-inf", "0604")]
+    # 4 against 4, 1-1, river -1 (9.4): 1-2; the Axis surprise on turn 1, +2 (9.7): 2-1; not on turn 2
+    assert odds(position(steppe, units, "axis_combat"), ["g"], ["r"])["odds"] == "2-1"
+    assert odds(position(steppe, units, "axis_combat", turn="2"), ["g"], ["r"])["odds"] == "1-2"
+
+
+@pytest.mark.parametrize("when, key", [
+    ({"turns": ["9"]}, "combat.modifiers[1].when.turns[0]"),
+    ({"phase": ["axis_supper"]}, "combat.modifiers[1].when.phase[0]"),
+    ({"sides": ["allies"]}, "combat.modifiers[1].when.sides[0]"),
+    ({"params": {"wether": "mud"}}, "combat.modifiers[1].when.params.wether"),
+    ({"params": {"weather": []}}, "combat.modifiers[1].when.params.weather"),
+])
+def test_a_condition_naming_what_the_game_has_not_is_refused(steppe, when, key):
+    edit(steppe, "game.yaml", lambda g: g.update(params=["weather"]))
+    edit(steppe, "rules.yaml", lambda r: r["combat"]["modifiers"].append({"id": "x", "shift": 1, "when": when}))
+    with pytest.raises(GameDataError) as err:
+        load_game(str(steppe)).rules_data
+    assert key in str(err.value) and "rules.yaml" in str(err.value)

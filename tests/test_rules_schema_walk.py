@@ -62,6 +62,7 @@ def unit(uid: str, counter: str, where: str, **more) -> dict:
 
 SCENARIO = yaml.safe_load((STEPPE / "scenarios" / "scenario-1.yaml").read_text())
 SCENARIO["units"].append(unit("deep", "ger-inf", "0903"))      # next to Belgorod: its ZOC covers the Soviet entry
+SCENARIO["params"] = {"weather": "clear"}
 COMBAT = [unit("g", "ger-inf", "0504"), unit("pz", "ger-pz", "0503"), unit("r", "sov-inf", "0604"),
           unit("f", "sov-inf", "0403"), unit("gf", "ger-inf", "0402"), unit("hq", "ger-hq", "0302"),
           unit("s", "sov-inf", "0306"), unit("gs", "ger-inf", "0305"), unit("c", "sov-inf", "0705"),
@@ -152,6 +153,13 @@ EDITS: dict[str, tuple] = {   # key -> (where, new value[, a SETUPS change made 
     "movement.minimum_move.rule": ("movement.minimum_move.rule", R),
     "movement.phases": ("movement.phases.axis_mech", ["infantry"]),
     "movement.enemy_units.rule": ("movement.enemy_units.rule", R),
+    "movement.caps[].max": ("movement.caps", [{"max": 1}]),
+    "movement.caps[].rule": ("movement.caps", [{"max": 6, "rule": R}]),
+    "movement.caps[].types": ("movement.caps", [{"max": 1, "types": ["armour"]}]),
+    "movement.caps[].when.params": ("movement.caps[0].when.params", {"weather": "clear"}, "mud"),
+    "movement.caps[].when.turns": ("movement.caps", [{"max": 1, "when": {"turns": ["3"]}}]),
+    "movement.caps[].when.phase": ("movement.caps", [{"max": 1, "when": {"phase": ["axis_mech"]}}]),
+    "movement.caps[].when.sides": ("movement.caps", [{"max": 1, "when": {"sides": ["soviet"]}}]),
     # zones of control
     "zoc.rule": ("zoc.rule", R),
     "zoc.exerted_by": ("zoc.exerted_by", ["armour"]),
@@ -198,6 +206,9 @@ EDITS: dict[str, tuple] = {   # key -> (where, new value[, a SETUPS change made 
     "combat.modifiers[].when.defender_terrain": ("combat.modifiers[0].when.defender_terrain", ["forest"]),
     "combat.modifiers[].when.defender_terrain_not": ("combat.modifiers[0].when.defender_terrain_not", []),
     "combat.modifiers[].when.phase": ("combat.modifiers[0].when.phase", ["soviet_combat"]),
+    "combat.modifiers[].when.params": ("combat.modifiers[0].when.params", {"weather": "mud"}),
+    "combat.modifiers[].when.turns": ("combat.modifiers[0].when.turns", ["2"]),
+    "combat.modifiers[].when.sides": ("combat.modifiers[0].when.sides", ["soviet"]),
     "combat.out_of_supply.attack": ("combat.out_of_supply.attack", 1),
     "combat.out_of_supply.defence": ("combat.out_of_supply.defence", 0.5),
     "combat.out_of_supply.rule": ("combat.out_of_supply.rule", R),
@@ -284,7 +295,14 @@ def village(folder: Path) -> None:
     (folder / "rules.yaml").write_text(yaml.safe_dump(rules, sort_keys=False))
 
 
-SETUPS = {"village": village}   # a change of the game both answers are worked out on
+def mud(folder: Path) -> None:
+    """Every unit's allowance 1 MP in mud (the probes' weather is clear)."""
+    rules = yaml.safe_load((folder / "rules.yaml").read_text())
+    rules["movement"]["caps"] = [{"max": 1, "when": {"params": {"weather": "mud"}}}]
+    (folder / "rules.yaml").write_text(yaml.safe_dump(rules, sort_keys=False))
+
+
+SETUPS = {"village": village, "mud": mud}   # a change of the game both answers are worked out on
 
 
 def apply(rules: dict, where: str, new: Any) -> None:

@@ -155,6 +155,27 @@ class MovementKind(Rule):
     only: bool = False
 
 
+class Situation(_Model):
+    """When an entry applies, read from the position only (no code is evaluated): every test given must hold.
+    ``params``: position parameters, each a value or a list of values (``{weather: [mud, snow]}``; a parameter
+    the position does not give matches none); ``turns``: the turn is one of these; ``phase``: the phase is one of
+    these; ``sides``: the phasing side is one of these."""
+
+    params: dict[str, Union[str, list[str]]] = {}
+    turns: list[str] = []
+    phase: list[str] = []
+    sides: list[str] = []
+
+
+class MovementCap(Rule):
+    """At most ``max`` movement points for each unit (of ``types``: every type when empty) while ``when`` holds
+    (every unit's allowance capped at 2 in mud)."""
+
+    max: Points
+    types: list[str] = []
+    when: Situation = Situation()
+
+
 class MinimumMove(Rule):
     """A unit may always move one hex, whatever it costs (never into a prohibited hex or across a prohibited
     hexside, never where zones of control forbid it)."""
@@ -172,6 +193,7 @@ class Movement(Rule):
     minimum_move: Optional[MinimumMove] = None
     phases: dict[str, Union[Literal["all"], list[str]]] = {}   # movement phase -> unit types that move in it
     enemy_units: Rule = Rule()                      # the rule barring entry into a hex enemy units hold
+    caps: list[MovementCap] = []                    # allowances capped while a situation holds (weather …)
 
 
 class ZocEnter(Rule):
@@ -241,14 +263,13 @@ class HexsideEffect(FeatureMatch):
     when: Literal["all", "any"] = "all"
 
 
-class Condition(_Model):
-    """When a modifier applies: every given test must hold."""
+class Condition(Situation):
+    """When a modifier applies: every given test must hold (the tests of :class:`Situation` and these)."""
 
     attacker_types: list[str] = []        # some attacker is of one of these types
     defender_types: list[str] = []        # some defender is of one of these types
     defender_terrain: list[str] = []      # the defender's hex has one of these terrains
     defender_terrain_not: list[str] = []  # … none of these
-    phase: list[str] = []
 
 
 class Modifier(Rule):
@@ -643,7 +664,23 @@ class RulesCheck:
             if line.kind is not None and line.kind not in m.kinds:
                 self.fail(f"movement.lines.{name}.kind", expected("kind of movement", line.kind, list(m.kinds)))
         self.values("movement.allowance", m.allowance)
+        for i, cap in enumerate(m.caps):
+            self.names(f"movement.caps[{i}].types", cap.types, types, "unit type")
+            self.situation(f"movement.caps[{i}].when", cap.when)
         return classes
+
+    def situation(self, key: str, w: Situation) -> None:
+        """A condition's names: the game's parameters (game.yaml ``params``, when it lists them), turns, phases
+        and sides."""
+        spec = self.spec
+        if spec.params is not None:
+            self.names(f"{key}.params", w.params, spec.params, "position parameter (game.yaml params)")
+        for name, given in w.params.items():
+            if given == [] or given == "":
+                self.fail(f"{key}.params.{name}", "give the value (or values) the parameter must have")
+        self.names(f"{key}.turns", w.turns, spec.turns, "turn")
+        self.names(f"{key}.phase", w.phase, spec.phases, "phase")
+        self.names(f"{key}.sides", w.sides, [sd.id for sd in spec.sides], "side")
 
     def combat(self, types: list[str], phases: list[str]) -> None:
         """The combat section."""
@@ -684,7 +721,7 @@ class RulesCheck:
             for key in ("defender_terrain", "defender_terrain_not"):
                 self.names(f"combat.modifiers[{i}].when.{key}", getattr(w, key), list(self.cmap.terrain_types),
                            "terrain")
-            self.names(f"combat.modifiers[{i}].when.phase", w.phase, phases, "phase")
+            self.situation(f"combat.modifiers[{i}].when", w)
 
 
     def retreat(self) -> None:

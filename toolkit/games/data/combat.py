@@ -20,7 +20,7 @@ from ...game import Position, Unit
 from ...game.moves import Reason
 from ...game.odds import Applied, Strength, fraction, number, odds_json, ratio, ratio_value
 from ...game.rulesdata import Combat, Modifier
-from .facts import matching, rules_of, value
+from .facts import holds, matching, rules_of, value
 
 
 @dataclass
@@ -179,7 +179,7 @@ def _holds(position: Position, m: Modifier, attackers: list[Unit], defenders: li
             and (not w.defender_types or any(u.type in w.defender_types for u in defenders))
             and (not w.defender_terrain or bool(terrain & set(w.defender_terrain)))
             and not terrain & set(w.defender_terrain_not)
-            and (not w.phase or position.phase in w.phase))
+            and holds(position, w))
 
 
 def _resolve(c: Combat, result: CombatResult, base: int) -> None:

@@ -6,7 +6,7 @@ from collections import defaultdict
 from typing import Any, Mapping, TypeVar
 
 from ...game import Position, Unit
-from ...game.rulesdata import Blocks, Costs, FeatureMatch, RulesData
+from ...game.rulesdata import Blocks, Costs, FeatureMatch, RulesData, Situation
 from ...hexgrid import Hex
 
 M = TypeVar("M", bound=FeatureMatch)
@@ -22,6 +22,19 @@ def value(position: Position, u: Unit, key: str, default: float = 0) -> float:
     flag = position.game.spec.back_flag
     found = u.counter.value(key, back=flag is not None and u.has(flag), default=default)
     return found if isinstance(found, (int, float)) and not isinstance(found, bool) else default
+
+
+def holds(position: Position, w: Situation) -> bool:
+    """Whether the position is in the situation ``w`` (its parameters, turn, phase and phasing side)."""
+    params = all(k in position.params and _text(position.params[k]) in ([v] if isinstance(v, str) else v)
+                 for k, v in w.params.items())
+    return (params and (not w.turns or position.turn in w.turns) and (not w.phase or position.phase in w.phase)
+            and (not w.sides or position.phasing_side in w.sides))
+
+
+def _text(value) -> str:
+    """A position parameter as rules.yaml writes it (``true``, ``mud``, ``3``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def movement_class(rules: RulesData, unit_type: str) -> str:

@@ -14,7 +14,7 @@ from ...game import GameSpec, Position, Unit
 from ...game.moves import Blocked, MoveResult, Reason, Step, legal_moves
 from ...game.rulesdata import RulesData
 from ...hexgrid import Hex
-from .facts import enemy_zoc, half_points, matching, movement_class, rules_of, terrain_cost, value
+from .facts import enemy_zoc, half_points, holds, matching, movement_class, rules_of, terrain_cost, value
 
 
 def movement_phases(rules: RulesData, spec: GameSpec, side: str) -> list[str]:
@@ -46,7 +46,9 @@ class DataMove:
         for u in self.units:
             mp = (allowance if isinstance(allowance, (int, float)) else
                   value(self.position, u, allowance if isinstance(allowance, str) else self.m.allowance))
-            per_unit.append(int(mp * 2) - int(u.spent * 2))
+            caps = [c.max for c in self.m.caps if allowance is None and (not c.types or u.type in c.types)
+                    and holds(self.position, c.when)]   # a kind of movement with its own allowance keeps it
+            per_unit.append(int(min([mp, *caps]) * 2) - int(u.spent * 2))
         return max(0, min(per_unit))
 
     def refusal(self) -> Reason | None:
