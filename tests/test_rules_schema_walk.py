@@ -320,7 +320,8 @@ def apply(rules: dict, where: str, new: Any) -> None:
 
 
 @pytest.fixture(scope="module")
-def unedited(tmp_path_factory) -> dict:
+def unedited() -> dict:
+    """The answers of the example game as it is."""
     return probes(STEPPE)
 
 
