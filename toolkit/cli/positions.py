@@ -142,6 +142,9 @@ def _print_odds(data: dict) -> None:
     if data["kills_on"] is not None:
         line += f", die modifier {data['total_modifier']:+d}, kills on {data['kills_on']} or less"
     print(line + ("" if data["probability"] is None else f" (chance {data['probability']:.0%})"))
+    for role, units in (("attacker", data["attackers"]), ("defender", data["defenders"])):
+        for s in units:   # each unit's strength and how it was obtained (terrain, supply …, with the rules)
+            print(f"  {role} {s['unit']}: {s['strength']:g}" + (f" ({s['how']})" if s.get("how") else ""))
     for m in data["modifiers"]:
         print(f"  {m['value']:+d} {m['id']} ({m['rule']}): {m['why']}")
     for shift in data.get("shifts", []):
@@ -157,6 +160,8 @@ def _print_odds(data: dict) -> None:
               f"{', '.join(data['erratic']['friendly_units'])}")
     if data.get("immune"):
         print(f"  target {', '.join(data.get('targets') or [])}; immune {', '.join(data['immune'])} (9.11, 9.12)")
+    for note in data.get("notes", []):   # a game's or a rules plugin's notes (text, or {rule, text})
+        print(f"  note: [{note['rule']}] {note['text']}" if isinstance(note, dict) else f"  note: {note}")
 
 
 def cmd_phase(args: argparse.Namespace) -> None:

@@ -48,10 +48,14 @@ def cmd_command(args: argparse.Namespace) -> None:
         return [Highlight(marks, "#9b59b6")]
     if draw_or_dump(args, position, data, layers):
         return
+    if not data["hqs"]:
+        print("no HQ on the map")
     for hq in data["hqs"]:
         units = ", ".join(hq.get("units", [])) or "none"
         sector = f" ({hq['sector']})" if hq.get("sector") else ""
         print(f"{hq['hq']} at {hq['hex']}, radius {hq['radius']}{sector}: in command: {units}")
+    for out in data.get("out_of_command", []):
+        print(f"  {out['unit']} at {out['hex']}: OUT OF COMMAND: {out['reason']} ({out['rule']})")
 
 
 def cmd_zoc(args: argparse.Namespace) -> None:

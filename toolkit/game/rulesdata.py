@@ -17,9 +17,9 @@ from __future__ import annotations
 import math
 import re
 
-from typing import Annotated, Any, Literal, Optional, Union
+from typing import Annotated, Any, ClassVar, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema, model_validator
 
 from ..datafile import expected
 
@@ -78,8 +78,23 @@ Shift = Annotated[int, Field(ge=-MAX_SHIFT, le=MAX_SHIFT)]
 VP = Annotated[int, Field(ge=-MAX_VP, le=MAX_VP)]
 
 
+Multiplier = Annotated[float, Field(gt=0, le=MAX_FACTOR, allow_inf_nan=False)]
+
+
 class _Model(BaseModel):
+    """A part of ``rules.yaml``: an unknown key is refused; ``REFUSED`` names keys of a neighbouring part that
+    are not read here (no key is ever accepted and ignored), each with the fix."""
+
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+    REFUSED: ClassVar[dict[str, str]] = {}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _refused(cls, data: Any) -> Any:
+        for key, fix in cls.REFUSED.items():
+            if isinstance(data, dict) and key in data:
+                raise ValueError(f"`{key}` has no effect here: {fix}")
+        return data
 
 
 class Rule(_Model):
@@ -96,13 +111,31 @@ class TerrainCosts(Rule):
     several: Literal["highest", "sum"] = "highest"
 
 
-class HexsideCost(Rule):
+class FeatureMatch(Rule):
+    """A map feature an entry of rules.yaml applies to: its key names the feature, or ``feature`` does (so that
+    several entries can match one feature's values); ``value`` limits it to hexsides or hexes whose feature has
+    that value (docs/map-format.md: feature values), else any value matches.  Of the entries matching one
+    feature, those naming its value win over those naming none."""
+
+    feature: Optional[str] = None
+    value: Optional[str] = None
+
+    def target(self, key: str) -> str:
+        """The map feature the entry under ``key`` applies to."""
+        return self.feature or key
+
+    def label(self, key: str) -> str:
+        """The feature in words, with its value when the entry names one (``river (minor)``)."""
+        return self.target(key) + (f" ({self.value})" if self.value is not None else "")
+
+
+class HexsideCost(FeatureMatch):
     """A hexside feature's cost, added to the hex entered across it (``P``: it may not be crossed)."""
 
     cost: Costs
 
 
-class LineRate(Rule):
+class LineRate(FeatureMatch):
     """A path feature (road, rail) moved along: the cost of each hex entered along it, instead of the terrain and
     hexside costs; ``kind`` limits it to one kind of movement (``toolkit moves --kind``)."""
 
@@ -122,6 +155,27 @@ class MovementKind(Rule):
     only: bool = False
 
 
+class Situation(_Model):
+    """When an entry applies, read from the position only (no code is evaluated): every test given must hold.
+    ``params``: position parameters, each a value or a list of values (``{weather: [mud, snow]}``; a parameter
+    the position does not give matches none); ``turns``: the turn is one of these; ``phase``: the phase is one of
+    these; ``sides``: the phasing side is one of these."""
+
+    params: dict[str, Union[str, list[str]]] = {}
+    turns: list[str] = []
+    phase: list[str] = []
+    sides: list[str] = []
+
+
+class MovementCap(Rule):
+    """At most ``max`` movement points for each unit (of ``types``: every type when empty) while ``when`` holds
+    (every unit's allowance capped at 2 in mud)."""
+
+    max: Points
+    types: list[str] = []
+    when: Situation = Situation()
+
+
 class MinimumMove(Rule):
     """A unit may always move one hex, whatever it costs (never into a prohibited hex or across a prohibited
     hexside, never where zones of control forbid it)."""
@@ -139,6 +193,7 @@ class Movement(Rule):
     minimum_move: Optional[MinimumMove] = None
     phases: dict[str, Union[Literal["all"], list[str]]] = {}   # movement phase -> unit types that move in it
     enemy_units: Rule = Rule()                      # the rule barring entry into a hex enemy units hold
+    caps: list[MovementCap] = []                    # allowances capped while a situation holds (weather …)
 
 
 class ZocEnter(Rule):
@@ -185,36 +240,46 @@ class CombatTable(Rule):
     below: Optional[str] = None                     # the result below the first column (else the first column's)
 
 
-class Effect(Rule):
-    """A combat effect: a column ``shift`` (+ to the attacker), a die-roll modifier ``drm``, or a ``multiply`` of
-    the defence (terrain) or of a side's strength."""
+class TerrainEffect(Rule):
+    """The defender's terrain in combat: a column ``shift`` (+ to the attacker) and a ``multiply`` of the
+    defence."""
 
+    REFUSED = {"drm": "a terrain gives a column shift or multiplies the defence; for a die-roll modifier give "
+                      "combat.modifiers an entry with `drm` and `when: {defender_terrain: [...]}`"}
+    shift: Shift = 0
+    multiply: Optional[Multiplier] = None
+
+
+class HexsideEffect(FeatureMatch):
+    """An effect of attacking across a hexside feature: a column ``shift`` and a die-roll modifier ``drm`` when
+    every attacker attacks across it (``when: all``) or any does (``any``); ``attack`` multiplies the attack
+    strength of each attacker attacking across it."""
+
+    REFUSED = {"multiply": "write `attack: 0.5` to multiply the strength of each attacker attacking across it "
+                           "(a defence multiplier belongs to the defender's terrain, combat.terrain)"}
     shift: Shift = 0
     drm: Shift = 0
-    multiply: Optional[Annotated[float, Field(gt=0, le=MAX_FACTOR, allow_inf_nan=False)]] = None
-
-
-class HexsideEffect(Effect):
-    """An effect of attacking across a hexside feature: when every attacker attacks across it (``all``) or any
-    does (``any``)."""
-
+    attack: Optional[Multiplier] = None
     when: Literal["all", "any"] = "all"
 
 
-class Condition(_Model):
-    """When a modifier applies: every given test must hold."""
+class Condition(Situation):
+    """When a modifier applies: every given test must hold (the tests of :class:`Situation` and these)."""
 
     attacker_types: list[str] = []        # some attacker is of one of these types
     defender_types: list[str] = []        # some defender is of one of these types
     defender_terrain: list[str] = []      # the defender's hex has one of these terrains
     defender_terrain_not: list[str] = []  # … none of these
-    phase: list[str] = []
 
 
-class Modifier(Effect):
-    """A modifier with its condition."""
+class Modifier(Rule):
+    """A modifier with its condition: a column ``shift`` (+ to the attacker) and/or a die-roll modifier ``drm``."""
 
+    REFUSED = {"multiply": "a modifier shifts the column or modifies the roll; multiply the defence by its terrain "
+                           "(combat.terrain) or the attackers across a hexside (combat.hexsides: attack)"}
     id: str
+    shift: Shift = 0
+    drm: Shift = 0
     why: str = ""
     when: Condition = Condition()
 
@@ -233,7 +298,7 @@ class Combat(Rule):
     defence: str                                  # counter value: defence strength
     table: CombatTable
     results: dict[str, str]                       # result code -> its meaning
-    terrain: dict[str, Effect] = {}               # defender's terrain (the best for the defender of its terrains)
+    terrain: dict[str, TerrainEffect] = {}               # defender's terrain (the best for the defender of its terrains)
     terrain_rule: str = ""
     hexsides: dict[str, HexsideEffect] = {}       # hexside feature the attack crosses
     modifiers: list[Modifier] = []
@@ -446,15 +511,33 @@ class RulesCheck:
                 self.fail(f"{key}[{i}]" if isinstance(given, list) else f"{key}.{name}", expected(what, name, known))
 
     def features(self, key: str, given, kind: str) -> None:
-        """Feature names of the map, of ``kind`` (``path`` or ``hexside``)."""
+        """Feature names of the map, of ``kind`` (``path`` or ``hexside``); a mapping's entries may name their
+        feature (``feature``) and one of its values on the map (``value``)."""
+        if isinstance(given, dict):
+            for name, entry in given.items():
+                where = f"{key}.{name}" + (".feature" if entry.feature else "")
+                if entry.target(name) not in self.cmap.feature_types:
+                    self.fail(where, expected("feature", entry.target(name), list(self.cmap.feature_types)))
+                self.features(where, [entry.target(name)], kind)
+                if entry.value is not None:
+                    self.feature_value(f"{key}.{name}.value", entry.target(name), entry.value)
+            return
         self.names(key, given, list(self.cmap.feature_types), "feature")
         for name in given:
             if self.cmap.feature_types[name].kind != kind:
                 other = "movement.lines" if kind == "hexside" else "movement.hexsides"
-                self.fail(f"{key}.{name}" if isinstance(given, dict) else key,
-                          f"{name!r} is a {self.cmap.feature_types[name].kind} feature of the map, not a {kind} "
-                          f"feature; move it to {other}" if key.startswith("movement.") else
-                          f"{name!r} is not a {kind} feature of the map")
+                self.fail(key, f"{name!r} is a {self.cmap.feature_types[name].kind} feature of the map, not a {kind} "
+                               f"feature; move it to {other}" if key.startswith("movement.") else
+                               f"{name!r} is not a {kind} feature of the map")
+
+    def feature_value(self, key: str, feature: str, value: str) -> None:
+        """A value some hex or hexside of the map gives ``feature`` (a misspelt value would match nothing)."""
+        found = {str(attrs[feature]) for attrs in (*self.cmap.hexsides.values(),
+                                                   *(i.features for i in self.cmap.hexes.values()))
+                 if feature in attrs}
+        if value not in found:
+            self.fail(key, f"no hex or hexside of the map has {feature} = {value!r}; its values on the map: "
+                           f"{', '.join(sorted(found)) or 'none'} (docs/map-format.md: feature values)")
 
     def hexes(self, key: str, names: list[str]) -> None:
         """Hex or place names of the map."""
@@ -581,7 +664,23 @@ class RulesCheck:
             if line.kind is not None and line.kind not in m.kinds:
                 self.fail(f"movement.lines.{name}.kind", expected("kind of movement", line.kind, list(m.kinds)))
         self.values("movement.allowance", m.allowance)
+        for i, cap in enumerate(m.caps):
+            self.names(f"movement.caps[{i}].types", cap.types, types, "unit type")
+            self.situation(f"movement.caps[{i}].when", cap.when)
         return classes
+
+    def situation(self, key: str, w: Situation) -> None:
+        """A condition's names: the game's parameters (game.yaml ``params``, when it lists them), turns, phases
+        and sides."""
+        spec = self.spec
+        if spec.params is not None:
+            self.names(f"{key}.params", w.params, spec.params, "position parameter (game.yaml params)")
+        for name, given in w.params.items():
+            if given == [] or given == "":
+                self.fail(f"{key}.params.{name}", "give the value (or values) the parameter must have")
+        self.names(f"{key}.turns", w.turns, spec.turns, "turn")
+        self.names(f"{key}.phase", w.phase, spec.phases, "phase")
+        self.names(f"{key}.sides", w.sides, [sd.id for sd in spec.sides], "side")
 
     def combat(self, types: list[str], phases: list[str]) -> None:
         """The combat section."""
@@ -622,7 +721,7 @@ class RulesCheck:
             for key in ("defender_terrain", "defender_terrain_not"):
                 self.names(f"combat.modifiers[{i}].when.{key}", getattr(w, key), list(self.cmap.terrain_types),
                            "terrain")
-            self.names(f"combat.modifiers[{i}].when.phase", w.phase, phases, "phase")
+            self.situation(f"combat.modifiers[{i}].when", w)
 
 
     def retreat(self) -> None:

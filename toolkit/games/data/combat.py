@@ -20,7 +20,7 @@ from ...game import Position, Unit
 from ...game.moves import Reason
 from ...game.odds import Applied, Strength, fraction, number, odds_json, ratio, ratio_value
 from ...game.rulesdata import Combat, Modifier
-from .facts import rules_of, value
+from .facts import holds, matching, rules_of, value
 
 
 @dataclass
@@ -56,15 +56,18 @@ def combat(position: Position, attack: Sequence[str], defend: Sequence[str], kin
     target = defenders[0].hex
     unsupplied = _out_of_supply(position, attackers + defenders) if c.out_of_supply is not None else set()
     terrain = _terrain_effect(position, c, target)
-    result.attackers = [_strength(position, c, u, c.attack, unsupplied, Fraction(1), "") for u in attackers]
+    result.attackers = [_strength(position, c, u, c.attack, unsupplied, *_across(position, c, u, target))
+                        for u in attackers]
     result.defenders = [_strength(position, c, u, c.defence, unsupplied, terrain[0], terrain[1]) for u in defenders]
     result.attack = sum((s.strength for s in result.attackers), Fraction(0))
     result.defence = sum((s.strength for s in result.defenders), Fraction(0))
     base = _base_column(c, result)
     applying = [m for m in c.modifiers if _holds(position, m, attackers, defenders)]
-    result.shifts = _shifts(position, c, attackers, target, terrain[2]) + [
+    crossing = _crossing(position, c, attackers, target)
+    result.shifts = terrain[2] + [a for a, _ in crossing if a.value] + [
         Applied(m.id, m.shift, m.rule or c.rule, m.why or m.id) for m in applying if m.shift]
-    result.modifiers = [Applied(m.id, m.drm, m.rule or c.rule, m.why or m.id) for m in applying if m.drm]
+    result.modifiers = [replace(a, value=drm) for a, drm in crossing if drm] + [
+        Applied(m.id, m.drm, m.rule or c.rule, m.why or m.id) for m in applying if m.drm]
     result.total_modifier = sum(m.value for m in result.modifiers)
     _resolve(c, result, base)
     return result
@@ -147,15 +150,26 @@ def _base_column(c: Combat, result: CombatResult) -> int:
     return fits[-1] if fits else -1
 
 
-def _shifts(position: Position, c: Combat, attackers: list[Unit], target, terrain: list[Applied]) -> list[Applied]:
-    out = list(terrain)
-    cmap = position.game.map
+def _crossing(position: Position, c: Combat, attackers: list[Unit], target) -> list[tuple[Applied, int]]:
+    """The hexside features the attack crosses (``combat.hexsides``, when every attacker attacks across one, or
+    any does): each one's column shift (as applied) and die-roll modifier."""
+    out = []
     for f, e in c.hexsides.items():
-        across = [u for u in attackers if f in cmap.hexside(u.hex, target)]
-        if e.shift and across and (e.when == "any" or len(across) == len(attackers)):
-            out.append(Applied(f"across-{f}", e.shift, e.rule or c.rule,
-                               f"{'every attacker attacks' if e.when == 'all' else 'an attacker attacks'} across {f}"))
+        across = [u for u in attackers if matching({f: e}, position.game.map.hexside(u.hex, target))]
+        if across and (e.when == "any" or len(across) == len(attackers)):
+            who = "every attacker attacks" if e.when == "all" else "an attacker attacks"
+            out.append((Applied(f"across-{f}", e.shift, e.rule or c.rule, f"{who} across the {e.label(f)}"), e.drm))
     return out
+
+
+def _across(position: Position, c: Combat, u: Unit, target) -> tuple[Fraction, str]:
+    """What the hexsides an attacker attacks across do to its attack (``combat.hexsides``: ``attack``), and how."""
+    mult, how = Fraction(1), ""
+    for f, e in matching(c.hexsides, position.game.map.hexside(u.hex, target)):
+        if e.attack is not None:
+            mult *= fraction(e.attack)
+            how += f" x{number(fraction(e.attack))} across the {e.label(f)} ({e.rule or c.rule})"
+    return mult, how
 
 
 def _holds(position: Position, m: Modifier, attackers: list[Unit], defenders: list[Unit]) -> bool:
@@ -165,7 +179,7 @@ def _holds(position: Position, m: Modifier, attackers: list[Unit], defenders: li
             and (not w.defender_types or any(u.type in w.defender_types for u in defenders))
             and (not w.defender_terrain or bool(terrain & set(w.defender_terrain)))
             and not terrain & set(w.defender_terrain_not)
-            and (not w.phase or position.phase in w.phase))
+            and holds(position, w))
 
 
 def _resolve(c: Combat, result: CombatResult, base: int) -> None:

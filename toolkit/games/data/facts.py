@@ -3,10 +3,13 @@ movement points, enemy zones of control, and the hexes a trace (supply, command)
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any, Mapping, TypeVar
 
 from ...game import Position, Unit
-from ...game.rulesdata import Blocks, Costs, RulesData
+from ...game.rulesdata import Blocks, Costs, FeatureMatch, RulesData, Situation
 from ...hexgrid import Hex
+
+M = TypeVar("M", bound=FeatureMatch)
 
 
 def rules_of(position: Position) -> RulesData:
@@ -21,12 +24,42 @@ def value(position: Position, u: Unit, key: str, default: float = 0) -> float:
     return found if isinstance(found, (int, float)) and not isinstance(found, bool) else default
 
 
+def holds(position: Position, w: Situation) -> bool:
+    """Whether the position is in the situation ``w`` (its parameters, turn, phase and phasing side)."""
+    params = all(k in position.params and _text(position.params[k]) in ([v] if isinstance(v, str) else v)
+                 for k, v in w.params.items())
+    return (params and (not w.turns or position.turn in w.turns) and (not w.phase or position.phase in w.phase)
+            and (not w.sides or position.phasing_side in w.sides))
+
+
+def _text(value) -> str:
+    """A position parameter as rules.yaml writes it (``true``, ``mud``, ``3``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def movement_class(rules: RulesData, unit_type: str) -> str:
     """The movement class of a unit type (a type no class lists is a class of its own)."""
     for name, types in rules.movement.classes.items():
         if unit_type in types:
             return name
     return unit_type
+
+
+def matching(entries: Mapping[str, M], features: Mapping[str, Any]) -> list[tuple[str, M]]:
+    """The entries of ``movement.hexsides``, ``movement.lines`` or ``combat.hexsides`` that apply to a hexside
+    (or hex) carrying ``features`` (feature -> value, docs/map-format.md): each names its feature by its key or
+    ``feature``, and matches any value or only its ``value``; of one feature's entries, those naming the value
+    the hexside has win over those naming none.
+
+    >>> from toolkit.game.rulesdata import HexsideCost
+    >>> rules = {"river": HexsideCost(cost=2), "minor": HexsideCost(feature="river", value="minor", cost=1)}
+    >>> [k for k, _ in matching(rules, {"river": "minor"})], [k for k, _ in matching(rules, {"river": "major"})]
+    (['minor'], ['river'])
+    """
+    found = [(k, e) for k, e in entries.items() if e.target(k) in features
+             and (e.value is None or str(features[e.target(k)]) == e.value)]
+    valued = {e.target(k) for k, e in found if e.value is not None}
+    return [(k, e) for k, e in found if e.value is not None or e.target(k) not in valued]
 
 
 def half_points(costs: Costs, cls: str) -> int | None:

@@ -16,14 +16,15 @@ def check(position: Position, turn_end: bool | None = None, **_options: Any) -> 
     for h in sorted(position.occupied(), key=name):
         units = position.at(h)
         if len({u.side for u in units}) > 1:
-            rule = rules.placement.both_sides.rule or "placement"
+            rule = rules.placement.both_sides.rule or rules.placement.rule or "placement"
             out.append(violation(rule, f"units of two sides in {name(h)}", position, [h], units))
         if rules.movement is None:
             continue
         for u in units:
             cost, terrain = terrain_cost(position, h, movement_class(rules, u.type))
             if cost is None and u.carried_by is None:
-                rule = rules.placement.prohibited_terrain.rule or rules.movement.terrain.rule or "placement"
+                rule = (rules.placement.prohibited_terrain.rule or rules.placement.rule or rules.movement.terrain.rule
+                        or "placement")
                 out.append(violation(rule, f"{u.id} stands in {terrain}, prohibited to its units", position, [h],
                                      [u]))
     return out

@@ -14,7 +14,7 @@ from ...game import GameSpec, Position, Unit
 from ...game.moves import Blocked, MoveResult, Reason, Step, legal_moves
 from ...game.rulesdata import RulesData
 from ...hexgrid import Hex
-from .facts import enemy_zoc, half_points, movement_class, rules_of, terrain_cost, value
+from .facts import enemy_zoc, half_points, holds, matching, movement_class, rules_of, terrain_cost, value
 
 
 def movement_phases(rules: RulesData, spec: GameSpec, side: str) -> list[str]:
@@ -46,7 +46,9 @@ class DataMove:
         for u in self.units:
             mp = (allowance if isinstance(allowance, (int, float)) else
                   value(self.position, u, allowance if isinstance(allowance, str) else self.m.allowance))
-            per_unit.append(int(mp * 2) - int(u.spent * 2))
+            caps = [c.max for c in self.m.caps if allowance is None and (not c.types or u.type in c.types)
+                    and holds(self.position, c.when)]   # a kind of movement with its own allowance keeps it
+            per_unit.append(int(min([mp, *caps]) * 2) - int(u.spent * 2))
         return max(0, min(per_unit))
 
     def refusal(self) -> Reason | None:
@@ -117,11 +119,13 @@ class DataMove:
     def step_cost(self, at: Hex | None, n: Hex) -> tuple[int | None, Reason | None]:
         """The cost of the step (half MP) or None with the reason it is refused."""
         m, side = self.m, {} if at is None else self.cmap.hexside(at, n)
+        along = matching(m.lines, side)
         if self.kind is None:   # normal movement: the lines no kind of movement keeps to itself
-            lines = [(f, rate) for f, rate in m.lines.items() if f in side and rate.kind is None]
+            lines = [rate for _, rate in along if rate.kind is None]
         else:                   # a kind of movement: its own lines, at their rate (1 MP where none is given)
-            lines = [(f, m.lines.get(f)) for f in self.kind.along if f in side]
-        costs = [max(rates) for _, rate in lines if None not in (rates := [self._line(rate, c) for c in self.classes])]
+            lines = [next((rate for k, rate in along if rate.target(k) == f), None) for f in self.kind.along
+                     if f in side]
+        costs = [max(rates) for rate in lines if None not in (rates := [self._line(rate, c) for c in self.classes])]
         if self.kind is not None and not costs:
             return None, Reason(self.kind.rule, f"{self.kind_name} movement goes only along "
                                                 f"{', '.join(self.kind.along)}")
@@ -133,12 +137,11 @@ class DataMove:
             if cost is None:
                 return None, Reason(m.terrain.rule or m.rule, f"{terrain} is prohibited to {cls} units")
             extra = 0
-            for f, hs in m.hexsides.items():
-                if f in side:
-                    c = half_points(hs.cost, cls)
-                    if c is None:
-                        return None, Reason(hs.rule or m.rule, f"{cls} units may not cross the {f} hexside")
-                    extra += c
+            for f, hs in matching(m.hexsides, side):
+                c = half_points(hs.cost, cls)
+                if c is None:
+                    return None, Reason(hs.rule or m.rule, f"{cls} units may not cross the {hs.label(f)} hexside")
+                extra += c
             total = max(total, cost + extra)
         return total, None
 

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable
 from ...game import Position, Unit
 from ...game.moves import Reason
 from ...hexgrid import Hex
-from .facts import TraceBlocks, half_points, rules_of, terrain_cost, value
+from .facts import TraceBlocks, half_points, matching, rules_of, terrain_cost, value
 from .reinforcements import edge_hexes
 
 INF = float("inf")
@@ -92,6 +92,7 @@ class SupplyLine:
     path: tuple[Hex, ...] = ()
     cut: tuple[Hex | None, Reason] | None = None
     rule: str = ""
+    source_rule: str = ""    # the rule of the side's sources (supply.sources.SIDE.rule)
 
 
 @dataclass(frozen=True)
@@ -124,9 +125,9 @@ def _supply_step(position: Position) -> tuple[Callable[[Hex, Hex], float | None]
 
     def cost(inner: Hex, outer: Hex) -> float | None:   # the unit's line enters ``inner`` from ``outer``
         c, _ = terrain_cost(position, inner, cls)
-        for f in position.game.map.hexside(inner, outer):
-            if c is not None and f in hexsides:
-                extra = half_points(hexsides[f].cost, cls)
+        for _, hs in matching(hexsides, position.game.map.hexside(inner, outer)):
+            if c is not None:
+                extra = half_points(hs.cost, cls)
                 c = None if extra is None else c + extra
         return None if c is None else c / 2
     return cost, s.mp
@@ -147,7 +148,9 @@ def supply(position: Position, side: str | None = None, unit: str | None = None)
         for u in (u for u in units if u.side == sd):
             if u.hex in traced.dist:
                 path = traced.path(u.hex)
-                lines.append(SupplyLine(u.id, u.hex, True, path[-1], tuple(path), None, s.rule))
+                src = s.sources.get(sd)
+                lines.append(SupplyLine(u.id, u.hex, True, path[-1], tuple(path), None, s.rule,
+                                        (src.rule if src is not None else "") or s.rule))
                 continue
             free = free or trace(position, origins, limit, step, None)
             lines.append(_cut(position, u, free, blocks, s.rule, limit))
@@ -172,7 +175,7 @@ def supply_json(report: SupplyReport) -> dict[str, Any]:
     name = report.position.game.map.name
     return {"side": report.side, "units": [{
         "unit": ln.unit, "hex": name(ln.hex), "supplied": ln.supplied,
-        "source": None if ln.source is None else {"kind": "source", "hex": name(ln.source)},
+        "source": None if ln.source is None else {"kind": "source", "hex": name(ln.source), "rule": ln.source_rule},
         "path": [name(h) for h in ln.path], "rail_path": [],
         "cut": None if ln.cut is None else {"hex": None if ln.cut[0] is None else name(ln.cut[0]),
                                             "reason": ln.cut[1].message, "rule": ln.cut[1].rule},

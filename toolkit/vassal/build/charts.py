@@ -420,9 +420,11 @@ def terrain_effects(rules: RulesData, words: Words) -> Section:
 def _effect(effect) -> str:
     if effect is None:
         return "—"
-    parts = ([f"defence ×{_number(effect.multiply)}"] if effect.multiply else []) + \
+    multiply, attack = getattr(effect, "multiply", None), getattr(effect, "attack", None)   # terrain; hexside
+    parts = ([f"defence ×{_number(multiply)}"] if multiply else []) + \
+            ([f"each attacker across it ×{_number(attack)}"] if attack else []) + \
             ([f"{effect.shift:+d} column{'s' if abs(effect.shift) > 1 else ''}"] if effect.shift else []) + \
-            ([f"{effect.drm:+d} to the roll"] if effect.drm else [])
+            ([f"{effect.drm:+d} to the roll"] if getattr(effect, "drm", 0) else [])
     return ", ".join(parts) or "—"
 
 
