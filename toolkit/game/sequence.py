@@ -185,10 +185,9 @@ def enter(position: Position, to: Slot) -> Position:
     off at each boundary crossed taken off, the phases done of a player turn kept (``phases_in_any_order``)."""
     spec = position.game.spec
     old = slot(position)
-    new_player_turn = to.turn != old.turn or player_turn(spec, to.phase, to.side) != player_turn(
-        spec, old.phase, old.side)
+    another = new_player_turn(position, to)
     moments = {"phase_end"}
-    if new_player_turn:
+    if another:
         moments |= {"player_turn_end", f"{to.side}_player_turn_start"}
     if to.turn != old.turn:
         moments.add("turn_end")
@@ -196,7 +195,7 @@ def enter(position: Position, to: Slot) -> Position:
     units = tuple(replace(u, spent=0.0, flags=u.flags - off) if u.spent or u.flags & off else u
                   for u in position.units)
     params = {k: v for k, v in position.params.items() if k != PHASES_DONE}
-    if spec.phases_in_any_order and not new_player_turn:
+    if spec.phases_in_any_order and not another:
         params[PHASES_DONE] = ",".join(sorted((_done_param(position) | {old.phase}) - {to.phase}))
     return replace(position, turn=to.turn, phasing_side=to.side, phase=to.phase, units=units, params=params)
 
