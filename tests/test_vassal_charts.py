@@ -138,3 +138,18 @@ def test_steppe_rules_yaml_charts():
     combat = pages["Combat"].decode()
     assert "Combat results table <font size=\"-1\">(rule 9.2)</font>" in combat
     assert "AE: attacker eliminated" in combat and "Odds below 1-2: AE." in combat
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_id_in_any_chart_text(game):
+    """Issue 35: ids inside a table's notes read as words too (headings are checked above)."""
+    for tab, html in chart_pages(load_game(game)).items():
+        assert not re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", _text(html)), tab
+
+
+def test_ids_in_jerusalem_modifier_notes_read_as_names():
+    """The note's id takes the game's label (Old City wall), or its words in lower case (higher terrain) -- never
+    the chart's row label, which names the row, not the thing."""
+    html = chart_pages(load_game("jerusalem-1948"))["Modifiers"].decode()
+    assert "every firer outside the wall (Old City wall hexsides)</td>" in html
+    assert "village +1 and higher terrain +1 together (9.6.1); do not add higher terrain again</td>" in html

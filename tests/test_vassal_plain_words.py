@@ -81,3 +81,13 @@ def test_boxes_board_leaves_room_for_the_scrollbar(game_id):
     right = max(z.x + z.w for z in layout.zones)
     assert layout.width - right == MARGIN + SCROLLBAR_ROOM
     assert layout.width - 15 >= right + MARGIN   # seen through a viewport 15 px narrower, nothing is cut
+
+
+@pytest.mark.parametrize("game_id, boxes", [
+    ("siege-of-jerusalem", "Reserves, Dead pile, Off map, Escaped"),
+    ("no-prisoners", "Reinforcements, Replaceable, Eliminated, Air naval, Tribal pool, Optional, Off map")])
+def test_help_notes_name_the_boxes_as_the_boxes_board_does(game_id, boxes):
+    """Issue 35: the Help notes list the off-map boxes by the titles the Boxes board prints, not by id."""
+    from toolkit.vassal.build.helpdocs import notes_html
+    html = notes_html(load_game(game_id)).decode()
+    assert f"the off-map boxes\n({boxes}) and a place for game markers" in html

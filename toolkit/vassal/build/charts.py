@@ -13,6 +13,8 @@ the window to the first tab's page, so every page is laid out at the width its w
 ('1½', '2', '½', '0')
 >>> Words({"level": "Level"}, {}).label("uphill_road")
 'Uphill road'
+>>> Words({"old_city_wall": "Old City wall"}, {}).value("beyond the old_city_wall, no higher_terrain", {})
+'beyond the Old City wall, no higher terrain'
 """
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ DOC = "docs/vassal.md"
 MIN_WIDTH, MAX_WIDTH, CHAR_PX, BOLD_CHAR_PX, CELL_PX = 560, 820, 7, 8, 16
 _ID = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)+$")   # a snake_case id among a table's values
 _KEY = re.compile(r"^[a-z][a-z0-9_]*$")              # a key without a label: its words, capitalised
+_ID_IN_TEXT = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")   # a snake_case id inside a sentence
 
 
 class ChartsError(DataFileError):
@@ -51,6 +54,7 @@ class Words:
 
     labels: dict[str, str]
     codes: dict[str, str]
+    names: Optional[dict[str, str]] = None   # labels for ids inside a sentence (default: ``labels``)
 
     def label(self, key: object) -> str:
         """The words for a key: its label, or the id in plain words (``uphill_road`` -> ``Uphill road``)."""
@@ -74,7 +78,12 @@ class Words:
         if isinstance(v, dict):
             return "; ".join(f"{self.label(k)} {self.value(x, options)}" for k, x in v.items() if k not in HIDDEN)
         text = str(v)
-        return self.labels.get(text, self.label(text) if _ID.match(text) else text)
+        return self.labels.get(text, self.label(text) if _ID.match(text) else self.sentence(text))
+
+    def sentence(self, text: str) -> str:
+        """A free text (a table's note) with every id in it in words: its label, else its words in lower case."""
+        names = self.labels if self.names is None else self.names
+        return _ID_IN_TEXT.sub(lambda m: names.get(m.group(), m.group().replace("_", " ")), text)
 
 
 HIDDEN = ("reconstructed", "sources", "unit")   # tables.yaml keys about the data, never a chart's row
@@ -346,7 +355,7 @@ def _section(spec: ChartSpec, tables: dict, words: Words, file: str) -> Section:
     """One chart of a tab: its table of ``tables.yaml`` in the chart's words (its own ``labels`` first)."""
     chart = spec.model_dump(exclude_unset=True)
     value, chain = _lookup(tables, spec.table, file)
-    words = Words(words.labels | spec.labels, words.codes)
+    words = Words(words.labels | spec.labels, words.codes, words.labels)   # a chart's row labels name rows only
     if isinstance(value, dict):
         only, skip = chart.get("only"), set(chart.get("skip", ()))
         value = {k: v for k, v in value.items() if (only is None or k in only) and k not in skip}

@@ -10,6 +10,7 @@ from __future__ import annotations
 from html import escape
 
 from ...game.module import Game
+from ..design.piecedefs import box_title
 from ..design.traits import (KEY_CLONE, KEY_DELETE, KEY_ELIMINATE, KEY_FLIP, KEY_LABEL, KEY_MARK_MOVED, KEY_MASK,
                              KEY_ROTATE_CCW, KEY_ROTATE_CW)
 
@@ -46,7 +47,7 @@ documented in the toolkit's game files.</p>
 <li>Drag counters on the main map; a counter snaps to the hex centre and stacks with what is there.</li>
 <li>Right-click a counter for its actions. Counters moved this turn show a flag; the map's toolbar clears them.</li>
 <li>The <b>Boxes and tracks</b> window (toolbar) holds the turn record track, the off-map boxes
-({escape(', '.join(spec.boxes))}) and a place for game markers.</li>
+({escape(', '.join(box_title(b) for b in spec.boxes))}) and a place for game markers.</li>
 <li>The turn tracker (toolbar) follows the turns and phases; saves keep it.</li>
 {f'<li>Counters that may be placed face down: {escape(hidden)}.</li>' if hidden else ''}
 </ul>
