@@ -225,3 +225,21 @@ def test_counters_on_every_hex_leave_every_hex_name_visible(map_id):
         for n in [h, *h.neighbors()]:
             if n in centres:
                 assert not ink.intersects(square(s, *centres[n]).buffer(-0.01)), (item.text, cmap.name(n))
+
+
+@pytest.mark.parametrize("frame", [(0, 0, 18, 12), (0, 0, 21, 14), (0, 0, 28, 19)])
+def test_airborne_symbol_differs_from_infantry_at_counter_sizes(frame):
+    """Issue 35: the airborne canopy shows at the symbol sizes of a 56 px counter: in the gap under the X's
+    crossing, which the infantry symbol leaves empty."""
+    from PIL import ImageDraw
+    from toolkit.vassal.design.counters import _draw_symbol
+
+    def lit(kind: str) -> int:
+        im = Image.new("L", (frame[2] + 1, frame[3] + 1), 0)
+        _draw_symbol(ImageDraw.Draw(im), kind, kind, frame, 255)
+        w, h = frame[2], frame[3]
+        gap = im.crop((round(w * 0.4), round(h * 0.75), round(w * 0.6) + 1, h - 2))   # under the crossing
+        return sum(n for n, v in gap.getcolors() if v == 255)
+
+    assert lit("infantry") == 0
+    assert lit("airborne") >= 3

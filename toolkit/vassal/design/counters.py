@@ -524,8 +524,8 @@ def _draw_symbol(d: ImageDraw.ImageDraw, kind: str, unit_type: str, box: tuple[i
         d.line([(x0, y1), (x1, y0)], fill=fg, width=lw)
     if kind in ("mechanized", "recon"):
         d.ellipse([x0 + w * 0.18, y0 + h * 0.25, x1 - w * 0.18, y1 - h * 0.25], outline=fg, width=1)
-    if kind == "airborne":  # a canopy: an arc above the bottom edge
-        d.arc([cx - w * 0.2, y1 - h * 0.45, cx + w * 0.2, y1 + h * 0.05], 180, 360, fill=fg, width=1)
+    if kind == "airborne":  # a canopy: an arc on the bottom edge, in the gap below the crossing, as thick as the box
+        d.arc([cx - w * 0.22, y1 - h * 0.3, cx + w * 0.22, y1 + h * 0.3], 180, 360, fill=fg, width=lw)
     elif kind == "armour":
         d.ellipse([x0 + w * 0.18, y0 + h * 0.25, x1 - w * 0.18, y1 - h * 0.25], outline=fg, width=lw)
         if "armored_car" in t or "recon" in t:
