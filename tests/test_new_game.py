@@ -44,7 +44,7 @@ def test_new_writes_a_commented_valid_game(tmp_path, capsys):
     assert code == 0, err
     folder = tmp_path / "skirmish"
     assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()) == [
-        "counters.yaml", "game.yaml", "map.yaml", "rules.yaml", "scenarios/scenario-1.yaml"]
+        "charts.yaml", "counters.yaml", "game.yaml", "map.yaml", "rules.yaml", "scenarios/scenario-1.yaml"]
     for f in folder.rglob("*.yaml"):
         assert f.read_text().startswith("#")   # commented
     game = load_game(str(folder))
@@ -251,3 +251,27 @@ def test_real_engine_loads_the_new_game(game_dir, module):
     assert got == on_map
     markers = [p for p in pieces["pieces"] if not p["properties"].get("unit")]
     assert [p["locationName"] for p in markers] == [name(m.hex) for m in position.markers if m.hex is not None]
+
+
+def test_the_scaffolds_module_shows_what_a_game_can_have(game_dir):
+    """Issue 35: the turn tracker reads the phases' names, the turn-2 reinforcement waits in turn 2's box of the
+    turn record track, the charts name the HQ type as players write it."""
+    from lxml import etree
+
+    from toolkit.vassal.build.charts import chart_pages
+    from toolkit.vassal.build.module import module_files
+    from toolkit.vassal.saves.positions import ModuleLayout
+
+    game = load_game(str(game_dir))
+    files = module_files(game)
+    root = etree.fromstring(files["buildFile.xml"])
+    levels = root.findall(".//VASSAL.build.module.turn.ListTurnLevel")
+    assert [(lv.get("property"), lv.get("list")) for lv in levels] == [
+        ("Turn", "1,2,3,4,5,6"), ("Player", "Blue,Red"), ("Phase", "Movement Phase,Combat Phase")]
+    assert game.spec.arrivals_box == "reinforcements"
+    unit = load_position(game_dir / "scenarios/scenario-1.yaml", game).by_id["b-arm-2"]
+    layout = ModuleLayout.of(game)
+    _, x, y = layout.place(unit)
+    assert layout.boxes.zone("turn", "2").contains(x, y)
+    terrain = chart_pages(game)["Terrain"].decode()
+    assert "Movement classes: Foot: Infantry, HQ; Mech: Armour." in terrain and "Hq" not in terrain

@@ -3,7 +3,8 @@
 Writes ``map.yaml`` (a blank grid with one example of each map construct: a base-terrain area, an area with
 its own elevation, a region, a path line, a hexside line, a place, a hex override and a hexside override),
 ``game.yaml``, ``counters.yaml`` (two sides, a few counters, one with a back face, a marker), ``rules.yaml``
-(every section of the rules as data, so the rules commands answer at once) and ``scenarios/scenario-1.yaml``.  The folder must be new or empty.  Every file is checked by loading it
+(every section of the rules as data, so the rules commands answer at once), ``charts.yaml`` (the charts'
+words for ids) and ``scenarios/scenario-1.yaml``.  The folder must be new or empty.  Every file is checked by loading it
 (map compiled, game and scenario loaded) before the command reports success.
 """
 from __future__ import annotations
@@ -174,12 +175,25 @@ dice: [[1, 6]]                   # dice buttons of the module: one six-sided die
 
 turns: ["1", "2", "3", "4", "5", "6"]
 player_turns: [blue, red]        # every turn: Blue's player turn, then Red's, each with the phases
-phases: [movement, combat]
+phases:                          # an id (positions name the phase by it) and the name players read
+  - {{id: movement, name: Movement Phase}}     # the module's turn tracker: "1 Blue Movement Phase"
+  - {{id: combat, name: Combat Phase}}
 boxes: [reinforcements, eliminated]   # off-map boxes (the module's Boxes and tracks window)
+arrivals_box: reinforcements     # units waiting there lie on the turn record track by their `turn:` of arrival
 
 # Stacking limits, checked by `toolkit check` (units of one side in a hex; a terrain's own limit, the lowest of
 # a hex's terrains winning; unit types that do not count).
 stacking: {{limit: 2, terrain: {{town: 3}}, free_types: [hq]}}
+"""
+
+
+def charts_yaml(title: str) -> str:
+    """The text of a new ``charts.yaml``: the words the module's charts use for ids."""
+    return f"""\
+# {title}: the words of the module's Charts window (docs/vassal.md, Charts).  An id without a label here reads
+# as its words ("town" -> "Town"); give a label where that is not the name players read.
+labels:
+  hq: HQ
 """
 
 
@@ -366,6 +380,7 @@ def new_game(folder: str | Path, cols: int, rows: int, orientation: str = "flat"
         "game.yaml": game_yaml(gid, title),
         "counters.yaml": counters_yaml(gid, title),
         "rules.yaml": rules_yaml(gid, title),
+        "charts.yaml": charts_yaml(title),
         "scenarios/scenario-1.yaml": scenario_yaml(gid, cols, rows, orientation),
     }
     compile_source(files["map.yaml"], str(folder / "map.yaml"))   # refuse before writing anything
