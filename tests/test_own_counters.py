@@ -17,7 +17,8 @@ from toolkit.game.module import load_game
 from toolkit.scaffold import new_game
 from toolkit.vassal.design.board import board_layout
 from toolkit.game.schema import SYMBOLS
-from toolkit.vassal.design.counters import counter_image_name, counter_images, counter_layout, draw_counter
+from toolkit.vassal.design.counters import (counter_image_name, counter_images, counter_layout, draw_counter,
+                                           game_counter_size)
 
 from test_vassal_counters import check_texts
 
@@ -147,3 +148,24 @@ def test_vmod_lays_the_grid_on_your_own_board_picture(folder, tmp_path, capsys):
     grid = board_layout(game.map).hexgrid
     assert grid.dy == pytest.approx(4 * game.map.grid.layout.width)
     assert f'dy="{grid.dy}"' in xml and f'x0="{grid.x0}"' in xml
+
+
+def test_counters_grow_with_the_hexes_of_your_own_board_picture(folder, tmp_path, capsys):
+    """Issue 35: on a picture at scale 8 (hexes 8 x 17.32 = 138.56 px apart) counters are 100 px, the largest
+    even square inside such a hex, not the drawn board's 56 px; palette, images and Eliminated box follow."""
+    text = (folder / "map.yaml").read_text()
+    width, height = (float(v) for v in re.search(r"whole grid is ([\d.]+) x ([\d]+(?:\.\d+)?)", text).groups())
+    size = (round(width * 8), round(height * 8))
+    Image.new("RGB", size, (90, 140, 200)).save(folder / "board.png")
+    (folder / "map.yaml").write_text(text + f"board: {{image: board.png, size: [{size[0]}, {size[1]}], "
+                                            "scale: [8, 8]}\n")
+    out = tmp_path / "own.vmod"
+    code, _, err = run(capsys, "vmod", folder, "-o", out)
+    assert code == 0, err
+    with zipfile.ZipFile(out) as z:
+        assert Image.open(io.BytesIO(z.read("images/c_blue-inf.png"))).size == (100, 100)
+        assert Image.open(io.BytesIO(z.read("images/m_objective.png"))).size == (100, 100)
+        xml = z.read("buildFile.xml").decode()
+    assert re.search(r'<VASSAL.build.widget.PieceSlot entryName="Blue Infantry" gpid="\d+" height="100" '
+                     r'width="100"', xml)
+    assert game_counter_size(load_game(folder)) == 100

@@ -32,7 +32,7 @@ from lxml import etree
 from ...game.module import Game
 from ..design.board import BoardLayout
 from ..design.boxes import BoxesLayout
-from ..design.counters import COUNTER_SIZE
+from ..design.counters import game_counter_size
 from .charts import chart_file
 from .helpdocs import NOTES_FILE
 from ..engine.pieces import basic_state, basic_type, encode_add_piece
@@ -176,9 +176,8 @@ def _boxes_map(root, game: Game, boxes: BoxesLayout) -> None:
     _map_components(m, boxes.width, boxes.height)
 
 
-def _slot(parent, name: str, gpid: str, text: str) -> None:
-    _el(parent, P + "widget.PieceSlot",
-        {"entryName": name, "gpid": gpid, "height": COUNTER_SIZE, "width": COUNTER_SIZE}, text)
+def _slot(parent, name: str, gpid: str, text: str, size: int) -> None:
+    _el(parent, P + "widget.PieceSlot", {"entryName": name, "gpid": gpid, "height": size, "width": size}, text)
 
 
 def _list(parent, name: str):
@@ -191,16 +190,17 @@ def _pieces(root, game: Game, gpids: dict[str, str]) -> None:
         "defaultWidth": 0, "hidden": "false", "hotkey": "", "icon": "", "name": "Counters",
         "scale": "1.0", "text": "Counters", "tooltip": "Counters and markers"})
     tabs = _el(pw, P + "widget.TabWidget", {"entryName": "Counters"})
+    size = game_counter_size(game)
     for side_name, groups in palette(game).items():
         side_list = _list(tabs, side_name)
         for gname, members in groups.items():
             gl = _list(side_list, gname)
             for c in members:
-                _slot(gl, c.name, gpids[c.id], counter_def(game, c, gpids[c.id]).add_piece())
+                _slot(gl, c.name, gpids[c.id], counter_def(game, c, gpids[c.id]).add_piece(), size)
     if game.manifest.markers:
         ml = _list(tabs, "Markers")
         for mk in game.manifest.markers:
-            _slot(ml, mk.name, gpids[mk.id], marker_def(game, mk, gpids[mk.id]).add_piece())
+            _slot(ml, mk.name, gpids[mk.id], marker_def(game, mk, gpids[mk.id]).add_piece(), size)
 
 
 def _prototypes(root, game: Game) -> None:

@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from ..design.board import DEFAULT_PIXELS_PER_HEX, board_image, board_layout
 from ..design.boxes import boxes_image, boxes_layout
 from .buildfile import BOARD_IMAGE, BOXES_IMAGE, build_file_xml, moduledata_xml
-from ..design.counters import COUNTER_SIZE, counter_images
+from ..design.counters import counter_images, game_counter_size
 from .charts import chart_file, chart_pages
 from .helpdocs import NOTES_FILE, notes_html
 from ..design.piecedefs import MOVED_IMAGE
@@ -49,7 +49,8 @@ def module_files(game: Game, pixels_per_hex: int = DEFAULT_PIXELS_PER_HEX) -> di
     """Every file of the module, by path inside the zip."""
     cmap = game.map
     board = board_layout(cmap, pixels_per_hex)
-    boxes = boxes_layout(game, COUNTER_SIZE)
+    size = game_counter_size(game)
+    boxes = boxes_layout(game, size)
     setups = scenario_saves(game)
     charts = chart_pages(game)
     files = {
@@ -60,7 +61,7 @@ def module_files(game: Game, pixels_per_hex: int = DEFAULT_PIXELS_PER_HEX) -> di
         f"images/{MOVED_IMAGE}": _png(moved_flag()),
         NOTES_FILE: notes_html(game),
     }
-    for name, data in counter_images(game).items():
+    for name, data in counter_images(game, size).items():
         files[f"images/{name}"] = data
     files.update((chart_file(title), page) for title, page in charts.items())
     files.update(setups)

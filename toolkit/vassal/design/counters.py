@@ -56,7 +56,7 @@ from ...game.module import Game, folder_file
 from ...game.schema import Counter, GameSpec, Marker, Side
 from ...picture import picture_at
 from ...render.png import text_font
-from .board import DEFAULT_PIXELS_PER_HEX
+from .board import DEFAULT_PIXELS_PER_HEX, board_layout
 
 #: Smallest font size (pixels, em) of any text on a counter or marker.
 MIN_FONT_PX = 7
@@ -86,6 +86,16 @@ def counter_size(pixels_per_hex: float) -> int:
 
 
 COUNTER_SIZE = counter_size(DEFAULT_PIXELS_PER_HEX)
+
+
+def game_counter_size(game: Game) -> int:
+    """The side of a game's counters in its module: sized to the hexes of the game's own board picture
+    (:func:`counter_size` of its pixels per hex), never below :data:`COUNTER_SIZE`, the drawn board's (the
+    counters' texts are fitted from that size up)."""
+    cmap = game.map
+    if cmap.board is None:
+        return COUNTER_SIZE
+    return max(COUNTER_SIZE, counter_size(board_layout(cmap).scale * cmap.grid.layout.width))
 
 
 def counter_image_name(counter_id: str, back: bool = False) -> str:

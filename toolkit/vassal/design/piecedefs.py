@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from ...game.module import Game
 from ...game.position import MarkerAt, Unit
 from ...game.schema import Counter, Marker
-from .counters import COUNTER_SIZE, counter_image_name, hidden_image_name, marker_image_name
+from .counters import counter_image_name, game_counter_size, hidden_image_name, marker_image_name
 from ..engine.pieces import Trait, basic_state, basic_type, encode_add_piece, marker_trait
 from .turns import TURN_PROPERTY
 from .traits import (KEY_DELETE, KEY_ELIMINATE, KEY_FLIP, KEY_MASK, KEY_TO_TURN, clone_trait, delete_trait,
@@ -112,7 +112,7 @@ def counter_properties(c: Counter) -> dict[str, str]:
 
 def prototypes(game: Game) -> dict[str, tuple[Trait, ...]]:
     """Every PrototypeDefinition of the module: one per side, one for markers (name -> traits)."""
-    half = COUNTER_SIZE // 2
+    half = game_counter_size(game) // 2
     moved = mark_moved_trait(MOVED_IMAGE, half - 6, -half - 6)  # on the corner, clear of the name
     out = {}
     for side in game.spec.sides:

@@ -18,7 +18,7 @@ from ...game import Game, GameDataError, Position, PositionFile, load_game, modu
 from ...game.position import MarkerAt, Unit
 from ..design.board import BoardLayout, board_layout, hex_centre
 from ..design.boxes import BoxesLayout, boxes_layout
-from ..design.counters import COUNTER_SIZE
+from ..design.counters import game_counter_size
 from .imported import imported_save_to_position, load_counter_map, load_record
 from ..design.gameprops import property_commands, read_properties
 from ..design.piecedefs import BOXES_MAP, LAYERS, MAIN_MAP, UNIT_LAYER, marker_piece, piece_gpids, unit_piece
@@ -47,7 +47,7 @@ class ModuleLayout:
     def of(cls, game: Game) -> "ModuleLayout":
         """The layout of a game's own module (its parts computed once per game)."""
         if id(game) not in _PARTS:
-            _PARTS[id(game)] = (game, board_layout(game.map), boxes_layout(game, COUNTER_SIZE), piece_gpids(game))
+            _PARTS[id(game)] = (game, board_layout(game.map), boxes_layout(game, game_counter_size(game)), piece_gpids(game))
         return cls(*_PARTS[id(game)])
 
     def _slot(self, kind: str, key: str, thing: Unit | MarkerAt) -> tuple[str, int, int]:
