@@ -91,3 +91,21 @@ def test_help_notes_name_the_boxes_as_the_boxes_board_does(game_id, boxes):
     from toolkit.vassal.build.helpdocs import notes_html
     html = notes_html(load_game(game_id)).decode()
     assert f"the off-map boxes\n({boxes}) and a place for game markers" in html
+
+
+def test_a_marker_value_runs_right_from_the_marker_inside_the_boxes_board():
+    """Issue 35: No Prisoners' victory point label (four indices, 38 characters) starts at the marker's left edge
+    and runs right, instead of centred under a marker in the Off map box's first slot, past the board's left edge
+    ("CP W 9" lost); the engine showed it whole (screenshot of the Boxes window)."""
+    from toolkit.game.position import load_position
+    from toolkit.vassal.design.piecedefs import marker_def
+    from toolkit.vassal.saves.positions import ModuleLayout
+
+    game = load_game("no-prisoners")
+    label = next(t for t in marker_def(game, game.markers["vp"], "1").traits if t.kind == "label")
+    assert label.type.startswith("label;76,130;Set value;10;255,255,255;0,0,0;b;0;l;0;t;l;$pieceName$ ($label$);")
+    position = load_position(game.folder / "scenarios/scenario-1.yaml", game)
+    vp = next(m for m in position.markers if m.marker == "vp")
+    assert vp.value == "CP W 9, CP E 0, Allied W 6, Allied E 0"
+    _, x, _ = ModuleLayout.of(game).place(vp)
+    assert x == 49 and x - COUNTER_SIZE // 2 == 21 > MARGIN   # the label's left end: inside the Off map box

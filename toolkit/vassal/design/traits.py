@@ -111,8 +111,11 @@ def dynamic_property_trait(name: str, value: str = "") -> Trait:
 
 
 def label_trait(value: str = "") -> Trait:
-    """Labeler ``label;``: a value printed under the marker (Ctrl+L to change), e.g. victory points."""
-    fields = [KEY_LABEL, "Set value", 10, "255,255,255", "0,0,0", "b", 0, "c", 0, "t", "c",
+    """Labeler ``label;``: a value printed under the marker (Ctrl+L to change), e.g. victory points.
+
+    The label starts at the marker's left edge and runs right (horizontal position and justification ``l``):
+    centred, a long value (No Prisoners' four victory point indices) ran past the left edge of a box board."""
+    fields = [KEY_LABEL, "Set value", 10, "255,255,255", "0,0,0", "b", 0, "l", 0, "t", "l",
               "$pieceName$ ($label$)", "Dialog", 1, 0, "TextLabel", "Value"]
     return Trait("label;" + encode(fields, ";"), value)
 
