@@ -129,14 +129,21 @@ def test_counter_picture_paths_are_checked(folder, capsys, tmp_path, value, says
     assert code == 2 and "counters.yaml: counters[2].image: " + says in err
 
 
-def test_vmod_lays_the_grid_on_your_own_board_picture(folder, tmp_path, capsys):
-    """A ``board`` section in a new game's map.yaml: the module's board is that picture, the grid at its scale."""
+def own_board(folder, scale: int) -> tuple[int, int]:
+    """Give the new game's map.yaml a ``board`` section: a plain picture of its whole grid at ``scale`` pixels to
+    the unit; the picture's size."""
     text = (folder / "map.yaml").read_text()
     width, height = (float(v) for v in re.search(r"whole grid is ([\d.]+) x ([\d]+(?:\.\d+)?)", text).groups())
-    size = (round(width * 4), round(height * 4))
+    size = (round(width * scale), round(height * scale))
     Image.new("RGB", size, (90, 140, 200)).save(folder / "board.png")
     (folder / "map.yaml").write_text(text + f"board: {{image: board.png, size: [{size[0]}, {size[1]}], "
-                                            "scale: [4, 4]}\n")
+                                            f"scale: [{scale}, {scale}]}}\n")
+    return size
+
+
+def test_vmod_lays_the_grid_on_your_own_board_picture(folder, tmp_path, capsys):
+    """A ``board`` section in a new game's map.yaml: the module's board is that picture, the grid at its scale."""
+    size = own_board(folder, 4)
     out = tmp_path / "own.vmod"
     code, _, err = run(capsys, "vmod", folder, "-o", out)
     assert code == 0, err
@@ -153,12 +160,7 @@ def test_vmod_lays_the_grid_on_your_own_board_picture(folder, tmp_path, capsys):
 def test_counters_grow_with_the_hexes_of_your_own_board_picture(folder, tmp_path, capsys):
     """Issue 35: on a picture at scale 8 (hexes 8 x 17.32 = 138.56 px apart) counters are 100 px, the largest
     even square inside such a hex, not the drawn board's 56 px; palette, images and Eliminated box follow."""
-    text = (folder / "map.yaml").read_text()
-    width, height = (float(v) for v in re.search(r"whole grid is ([\d.]+) x ([\d]+(?:\.\d+)?)", text).groups())
-    size = (round(width * 8), round(height * 8))
-    Image.new("RGB", size, (90, 140, 200)).save(folder / "board.png")
-    (folder / "map.yaml").write_text(text + f"board: {{image: board.png, size: [{size[0]}, {size[1]}], "
-                                            "scale: [8, 8]}\n")
+    own_board(folder, 8)
     out = tmp_path / "own.vmod"
     code, _, err = run(capsys, "vmod", folder, "-o", out)
     assert code == 0, err
