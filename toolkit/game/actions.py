@@ -21,7 +21,7 @@ from typing import Any, Sequence
 
 from .play import make_move, place_unit
 from .position import Position
-from .sequence import Slot, next_phase
+from .sequence import Slot, next_phase, successors
 
 #: The kinds of action.
 KINDS = ("move", "place", "combat", "end_phase")
@@ -256,7 +256,6 @@ def _end_phase(position: Position, action: Action, rng: random.Random | None) ->
 
 def _chosen(position: Position, phase: str) -> Position:
     """The next phase where the player chooses it (``phases_in_any_order``): one of the successors named."""
-    from .sequence import successors
     for option in successors(position):
         if option.phase == phase:
             return next_phase(position, option)
