@@ -31,7 +31,7 @@ from typing import Any
 from ...game import Position, Unit
 from ...game.violations import Violation, violation
 from ...hexgrid import Hex
-from .movement import ENGINE_TYPES, TOWERS, entry_records, facts_for, garrison_hexes
+from .movement import entry_records, facts_for, garrison_hexes
 from .sequence import sequence_check
 from .tables import load_tables
 from .zoc import BUILT_UP, FORTRESS, INFANTRY, JEWISH, ROMAN, Board, formation, fresh, unit_class

@@ -20,7 +20,7 @@ attack per hex a phase (9.6, 11.81) -- the position does not record which hexes 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 from ...game import Position, Unit
 from ...game.position import MarkerAt

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Hashable, Iterator, Sequence
 
 from ...game import Position, Unit
-from ...game.moves import Blocked, Destination, Reason, Step, legal_moves
+from ...game.moves import Blocked, Reason, Step, legal_moves
 from ...game.retreat import (Order, RetreatAnswer, RetreatMove, Span, apply_retreats, check_request, retreats,
                              retreats_json)
 from ...hexgrid import Hex
