@@ -182,6 +182,7 @@ class GameSpec(_Model):
     phase_info: dict[str, Phase] = {}      # filled from the mapping entries of `phases`
     phases_in_any_order: Optional[str] = None  # the rule letting a player turn's phases come in any order (3.2)
     flags_cleared: dict[str, str] = {}     # flag -> when it comes off: phase_end, player_turn_end, turn_end, SIDE_player_turn_start
+    params_cleared: dict[str, str] = {}    # position parameter -> when it is dropped (the same moments)
     end: Optional[GameEnd] = None          # when the game ends (else after the last turn's last phase)
 
     @model_validator(mode="before")
@@ -268,13 +269,15 @@ class GameSpec(_Model):
 
 
     def _check_sequence(self, sides: set[str]) -> None:
-        """``flags_cleared`` names known flags and moments; ``end`` a known turn and side."""
+        """``flags_cleared`` and ``params_cleared`` name known flags, parameters and moments; ``end`` a known turn
+        and side."""
         moments = [*FLAG_CLEARED_AT, *(f"{sd}_player_turn_start" for sd in sorted(sides))]
-        for flag, when in self.flags_cleared.items():
-            if flag not in self.flags:
-                raise ValueError(f"flags_cleared names flag {flag!r}, which is not among `flags`")
-            if when not in moments:
-                raise ValueError(f"flags_cleared[{flag}]: {when!r} is not one of {', '.join(moments)}")
+        for key, names, known in (("flags_cleared", "flags", self.flags), ("params_cleared", "params", self.params)):
+            for name, when in getattr(self, key).items():
+                if known is not None and name not in known:
+                    raise ValueError(f"{key} names {name!r}, which is not among `{names}`")
+                if when not in moments:
+                    raise ValueError(f"{key}[{name}]: {when!r} is not one of {', '.join(moments)}")
         if self.end is not None:
             if self.end.turn is not None and self.end.turn not in self.turns:
                 raise ValueError(f"end.turn {self.end.turn!r} is not among `turns`")
