@@ -1,0 +1,225 @@
+"""Issue 33: the second example game, Lanz 1916 (examples/lanz), written as data only — weather, one river
+feature with two values, units of two steps, sudden death and replacements.
+
+Every expected answer is worked out by hand from examples/lanz/map.yaml and the rules of examples/lanz/README.md
+(the numbers rules.yaml cites), the arithmetic in a comment, and asked as a user asks: the command line
+(``toolkit ... --json``, and once as a child process in words) and the viewer's web API, which must answer the
+same.  The map: 16 x 12 flat-top hexes, CCRR, odd columns shifted down: an odd column's hex CCRR touches
+(CC±1, RR) and (CC±1, RR+1), an even column's (CC±1, RR-1) and (CC±1, RR).  The Lanz (river=major) runs between
+columns 9 and 10, the Aller (river=minor) between rows 6 and 7 of columns 1-9; the high road runs along row 5
+(bridge 0905-1005), the Aldmühle road down column 6 (bridge 0606-0607), the railway along row 3.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+import yaml
+
+from toolkit.cli import main
+from toolkit.web import SourceBook, create_app
+
+with warnings.catch_warnings():   # Starlette 1.x would rather run its TestClient on httpx2
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+ROOT = Path(__file__).resolve().parent.parent
+LANZ = ROOT / "examples" / "lanz"
+SCENARIOS = sorted((LANZ / "scenarios").glob("*.yaml"))
+
+
+@pytest.fixture(scope="module")
+def viewer():
+    """The viewer of ``toolkit serve --game examples/lanz``."""
+    with TestClient(create_app(SourceBook(str(LANZ)))) as client:
+        yield client
+
+
+def write(folder: Path, name: str, units: list[tuple], phase: str = "red_movement", weather: str = "clear",
+          turn: str = "1", **more) -> Path:
+    """A position file of the game holding ``units`` as ``(id, counter, hex or box)``."""
+    side = "blue" if phase.startswith("blue") else "red"
+    doc = {"game": "lanz", "turn": turn, "phase": phase, "phasing_side": side, "params": {"weather": weather},
+           "units": [{"id": i, "counter": c, **({"box": w} if w in ("eliminated", "reinforcements") else {"hex": w})}
+                     for i, c, w, *_ in units], **more}
+    for unit, (*_, flags) in zip(doc["units"], [(*u, None)[:4] for u in units]):
+        if flags:
+            unit["flags"] = flags
+    path = folder / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def asked(capsys, viewer, path: Path, endpoint: str, argv: list[str], params: dict) -> dict:
+    """``toolkit ENDPOINT PATH ARGV --game examples/lanz --json``, checked equal to the viewer's ``/api/ENDPOINT``
+    on the same file opened in it."""
+    main([endpoint, str(path), *argv, "--game", str(LANZ), "--json"])
+    cli = json.loads(capsys.readouterr().out)
+    opened = viewer.post("/api/open", content=path.read_bytes(), headers={"X-Filename": path.name})
+    assert opened.status_code == 200, opened.text
+    web = viewer.get(f"/api/{endpoint}", params={"source": opened.json()["id"], **params})
+    assert web.status_code == 200, web.text
+    assert web.json() == cli
+    return cli
+
+
+def moves(capsys, viewer, path: Path, unit: str, *more: str) -> dict:
+    """The moves of ``unit`` (``more``: ``--kind rail``), by the command line and the viewer."""
+    params = {"unit": unit, **({"kind": more[1]} if more[:1] == ("--kind",) else {})}
+    return asked(capsys, viewer, path, "moves", [unit, *more], params)
+
+
+def odds(capsys, viewer, path: Path, attack: list[str], defend: list[str]) -> dict:
+    """``toolkit odds``, by the command line and the viewer."""
+    return asked(capsys, viewer, path, "odds", ["--attack", *attack, "--defend", *defend],
+                 {"attack": attack, "defend": defend})
+
+
+def dest(answer: dict) -> dict[str, dict]:
+    return {d["hex"]: d for d in answer["destinations"]}
+
+
+def column(answer: dict) -> list[str]:
+    return [r["result"] for r in answer["results"]]
+
+
+def how(answer: dict) -> dict[str, tuple]:
+    return {s["unit"]: (s["strength"], s["how"]) for s in answer["attackers"] + answer["defenders"]}
+
+
+# -- the game loads, every scenario is legal ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: p.stem)
+def test_every_scenario_is_legal(capsys, scenario):
+    assert main(["check", str(scenario), "--game", str(LANZ), "--json"]) in (0, None)
+    assert json.loads(capsys.readouterr().out) == {"legal": True, "violations": []}
+
+
+def test_the_weather_of_each_scenario():
+    weather = {p.stem: yaml.safe_load(p.read_text(encoding="utf-8"))["params"]["weather"] for p in SCENARIOS}
+    assert weather == {"1-the-crossing": "clear", "2-autumn-mud": "mud", "3-first-frost": "frost"}   # 3.1
+
+
+# -- movement: clear and mud ---------------------------------------------------------------------------------------
+
+# Red armour (6 MP, mech) on the high road at 0305 and Red infantry (4 MP, foot) at 0804; Blue infantry holds
+# Kesselburg (1405).
+MOVERS = [("r-tank-1", "red-tank", "0305"), ("r-inf-1", "red-inf", "0804"), ("b-inf-1", "blue-inf", "1405")]
+
+
+def test_armour_on_the_road_over_the_bridge_in_clear_weather(capsys, viewer, tmp_path):
+    ans = moves(capsys, viewer, write(tmp_path, "clear", MOVERS), "r-tank-1")
+    d = dest(ans)
+    assert ans["mp"] == 6                                                                   # 4.1
+    # 4.5: six road hexes east at ½ MP each: 3 MP to 0905.
+    assert (d["0905"]["cost"], d["0905"]["path"]) == (3, ["0305", "0405", "0505", "0605", "0705", "0805", "0905"])
+    # 4.5: over the bridge along the road, ½ (not town 1 + the Lanz, prohibited to armour, 4.4): 3½.
+    assert d["1005"]["cost"] == 3.5
+    assert d["1105"]["cost"] == 4                      # hills along the road: ½ (not 3, 4.2)
+    # 1305 (5 MP) is next to Kesselburg's defender: the move stops there (6.2); Kesselburg itself is refused (4.7).
+    assert (d["1305"]["cost"], d["1305"]["stop"], d["1305"]["stop_rule"]) == (5, True, "6.2")
+    assert "1405" not in d and {r["hex"]: r["rule"] for r in ans["unreachable"]}["1405"] == "4.7"
+    # 1004, the hills beside Lanzbrück: 3½ + 3 (hills, 4.2) = 6½ from 1005; across the Lanz from 0904: prohibited.
+    assert "1004" not in d
+    # 4.5 and the Aller bridge: 0606 at 2 (0605 at 1½ and the road ½, or 0505 at 1 and clear 1: a tie), then four
+    # road hexes down column 6 at ½: Aldmühle (0610) at 4.
+    assert (d["0606"]["cost"], d["0610"]["cost"]) == (2, 4)
+    assert d["0610"]["path"][-5:] == ["0606", "0607", "0608", "0609", "0610"]
+    # 4.3: off the road the Aller costs 1 more: 0306 (clear 1), then 0207 across it, 1 + 1: 3.
+    assert (d["0207"]["cost"], d["0207"]["path"]) == (3, ["0305", "0306", "0207"])
+
+
+def test_infantry_crosses_the_lanz_by_the_bridge_and_beside_it(capsys, viewer, tmp_path):
+    d = dest(moves(capsys, viewer, write(tmp_path, "clear", MOVERS), "r-inf-1"))
+    # 0805 (clear 1; 0804-0805 is no road), 0905 and 1005 along the road at ½: 2 (swimming it from 0904 costs
+    # 1 + town 1 + the Lanz 2 = 4, 4.4).
+    assert (d["1005"]["cost"], d["1005"]["path"]) == (2, ["0804", "0805", "0905", "1005"])
+    # 1004 (hills): 2 + hills 2 = 4 from Lanzbrück, against 1 + 2 + 2 = 5 across the Lanz from 0904.
+    assert (d["1004"]["cost"], d["1004"]["path"]) == (4, ["0804", "0805", "0905", "1005", "1004"])
+    # 1003: 0903 (clear 1) then across the Lanz, clear 1 + 2: 4.
+    assert (d["1003"]["cost"], d["1003"]["path"]) == (4, ["0804", "0903", "1003"])
+
+
+def test_mud_caps_armour_at_three(capsys, viewer, tmp_path):
+    ans = moves(capsys, viewer, write(tmp_path, "mud", MOVERS, weather="mud"), "r-tank-1")
+    d = dest(ans)
+    assert ans["mp"] == 3                              # 3.2: armour at most 3 MP in mud (6 printed)
+    assert d["0905"]["cost"] == 3                      # the road is all-weather: six hexes at ½ (4.5)
+    assert "1005" not in d                             # 3½ > 3
+
+
+def test_mud_leaves_infantry_its_allowance(capsys, viewer, tmp_path):
+    ans = moves(capsys, viewer, write(tmp_path, "mud", MOVERS, weather="mud"), "r-inf-1")
+    d = dest(ans)
+    assert ans["mp"] == 4                              # 3.2 caps armour only
+    assert d["1005"]["cost"] == 2 and d["1004"]["cost"] == 4      # as in clear weather: clear and hills unchanged
+
+
+# -- odds: the Lanz halves each attacker across it, the weather shifts -------------------------------------------
+
+# Lanzbrück (1005, a town) held by Blue infantry (defence 5), attacked by armour from 0905 (over the bridge)
+# and infantry from 0904 (across the Lanz), both across the major river, and infantry from the hills 1104 on the
+# east bank.  Every Red unit traces supply to the west edge within 12 hexes (9.2): 0905 and 0904 are 8 hexes from
+# column 1; 1104 goes round Blue's zone by 1103, 1003 and row 3, 11 hexes.
+BRIDGE = [("t", "red-tank", "0905"), ("i", "red-inf", "0904"), ("j", "red-inf", "1104"), ("b", "blue-inf", "1005")]
+BRIDGE_CLEAR = ["DR", "AR", "AR", "AE", "AE", "AE"]       # the 1-1 column of the table (7.2)
+
+
+def test_attackers_across_the_lanz_are_halved(capsys, viewer, tmp_path):
+    ans = odds(capsys, viewer, write(tmp_path, "bridge", BRIDGE, phase="red_combat"), ["t", "i", "j"], ["b"])
+    # 7.6: 8 x ½ = 4 and 6 x ½ = 3 across the Lanz, 6 from the east bank: 13; 7.4: the town doubles 5 to 10.
+    assert how(ans) == {"t": (4, "attack 8 x0.5 across the river (major) (7.6)"),
+                        "i": (3, "attack 6 x0.5 across the river (major) (7.6)"),
+                        "j": (6, "attack 6"), "b": (10, "defence 5 x2 in town (7.4)")}
+    # 13 : 10 rounded in the defender's favour: 1-1; no shift in clear weather.
+    assert (ans["attack"], ans["defence"], ans["odds"], ans["shifts"]) == (13, 10, "1-1", [])
+    assert column(ans) == BRIDGE_CLEAR
+
+
+@pytest.mark.parametrize("weather,columns,odds_now,results", [
+    ("mud", -1, "1-2", ["AR", "AR", "AE", "AE", "AE", "AE"]),       # 3.2: 1-1 one column left
+    ("frost", 1, "2-1", ["DS", "DR", "EX", "AR", "AR", "AE"]),       # 3.3: 1-1 one column right
+])
+def test_the_weather_shifts_the_column(capsys, viewer, tmp_path, weather, columns, odds_now, results):
+    path = write(tmp_path, weather, BRIDGE, phase="red_combat", weather=weather)
+    ans = odds(capsys, viewer, path, ["t", "i", "j"], ["b"])
+    assert (ans["attack"], ans["defence"], ans["ratio"]) == (13, 10, "1-1")
+    rule = {"mud": "3.2", "frost": "3.3"}[weather]
+    assert [(s["columns"], s["id"], s["rule"]) for s in ans["shifts"]] == [(columns, weather, rule)]
+    assert ans["odds"] == odds_now and column(ans) == results
+
+
+# Blue infantry (defence 5) in clear 0807, south of the Aller.  From 0806 and 0706 both attackers attack across
+# the Aller (hexsides 0806-0807 and 0706-0807 are river=minor); from 0707 there is no river between.
+def test_the_aller_shifts_only_when_every_attacker_crosses_it(capsys, viewer, tmp_path):
+    both = write(tmp_path, "aller", [("i1", "red-inf", "0806"), ("i2", "red-inf", "0706"),
+                                     ("b", "blue-inf", "0807")], phase="red_combat")
+    ans = odds(capsys, viewer, both, ["i1", "i2"], ["b"])
+    # 12 : 5 = 2.4 -> 2-1; 7.5: every attacker across the Aller, one column left: 1-1.  The minor river does not
+    # halve (7.6 is the Lanz's alone).
+    assert (ans["attack"], ans["defence"], ans["ratio"]) == (12, 5, "2-1")
+    assert [(s["columns"], s["rule"]) for s in ans["shifts"]] == [(-1, "7.5")]
+    assert ans["odds"] == "1-1"
+    one = write(tmp_path, "aller-one", [("i1", "red-inf", "0806"), ("i2", "red-inf", "0707"),
+                                        ("b", "blue-inf", "0807")], phase="red_combat")
+    ans = odds(capsys, viewer, one, ["i1", "i2"], ["b"])
+    assert (ans["odds"], ans["shifts"]) == ("2-1", [])          # 7.5: not every attacker crosses it
+
+
+# -- the command line in words, as a user reads it ---------------------------------------------------------------
+
+def test_the_command_line_in_words():
+    """``python -m toolkit moves`` on scenario 1, read as text: the infantry's bridge crossing (see above)."""
+    done = subprocess.run([sys.executable, "-m", "toolkit", "moves", str(SCENARIOS[0]), "r-inf-2", "--game",
+                           str(LANZ)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("r-inf-2 from 0805 in Red Movement, 4 MP")
+    # 0905 along the road ½; Lanzbrück is Blue's (4.7); 0904 (clear 1) is next to Blue's 1004 but across the
+    # Lanz: no zone of control there (6.1), so no stop.
+    assert "  0905  ½ MP  via -" in lines and "  0904  1 MP  via -" in lines
+    assert not any(line.startswith("  1005 ") for line in lines)
