@@ -15,6 +15,7 @@ import json
 import subprocess
 import sys
 import warnings
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -39,16 +40,18 @@ def viewer():
         yield client
 
 
+def unit(uid: str, counter: str, where: str, flags: list[str] | None = None) -> dict:
+    """One unit of a position: on a hex, or in a box (``eliminated``, ``reinforcements``)."""
+    place = {"box": where} if where in ("eliminated", "reinforcements") else {"hex": where}
+    return {"id": uid, "counter": counter, **place, **({"flags": flags} if flags else {})}
+
+
 def write(folder: Path, name: str, units: list[tuple], phase: str = "red_movement", weather: str = "clear",
           turn: str = "1", **more) -> Path:
-    """A position file of the game holding ``units`` as ``(id, counter, hex or box)``."""
+    """A position file of the game holding ``units`` as ``(id, counter, hex or box[, flags])``."""
     side = "blue" if phase.startswith("blue") else "red"
     doc = {"game": "lanz", "turn": turn, "phase": phase, "phasing_side": side, "params": {"weather": weather},
-           "units": [{"id": i, "counter": c, **({"box": w} if w in ("eliminated", "reinforcements") else {"hex": w})}
-                     for i, c, w, *_ in units], **more}
-    for unit, (*_, flags) in zip(doc["units"], [(*u, None)[:4] for u in units]):
-        if flags:
-            unit["flags"] = flags
+           "units": [unit(*u) for u in units], **more}
     path = folder / f"{name}.yaml"
     path.write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
     return path
@@ -223,3 +226,84 @@ def test_the_command_line_in_words():
     # Lanz: no zone of control there (6.1), so no stop.
     assert "  0905  ½ MP  via -" in lines and "  0904  1 MP  via -" in lines
     assert not any(line.startswith("  1005 ") for line in lines)
+
+
+# -- rail movement -------------------------------------------------------------------------------------------------
+
+def test_rail_movement_along_the_railway_up_to_blues_zone(capsys, viewer):
+    """Scenario 1: Red infantry on the railway at 0603 moves by rail (5.1) along row 3 only; 1003, beyond the rail
+    bridge, is in the zone of control of Blue's 1004 (no river between them) and is refused; 0903 is not (the
+    Lanz lies between it and 1004, 6.1)."""
+    ans = moves(capsys, viewer, SCENARIOS[0], "r-inf-3", "--kind", "rail")
+    assert sorted(dest(ans)) == ["0103", "0203", "0303", "0403", "0503", "0703", "0803", "0903"]
+    refused = {r["hex"]: (r["rule"], r["reason"]) for r in ans["unreachable"]}
+    assert refused["1003"] == ("5.1", "rail movement may not enter an enemy zone of control")
+    assert refused["0604"] == ("5.1", "rail movement goes only along rail")
+
+
+# -- combat results: a retreat and a step loss (toolkit retreat; the viewer has no retreat endpoint) ---------------
+
+def retreat(capsys, path: Path, *argv: str) -> dict:
+    main(["retreat", str(path), *argv, "--game", str(LANZ), "--json"])
+    return json.loads(capsys.readouterr().out)
+
+
+def test_a_defender_retreat_from_lanzbruck(capsys, tmp_path):
+    """DR on Lanzbrück's defender (8.3): of its six neighbours 0904, 0905 and 1104 hold Red units (4.7); 1004 and
+    1105 are in the zone of control of Red's 1104 (6.1); only 1006 is left (Red's 0905 and 0904 control nothing
+    across the Lanz)."""
+    path = write(tmp_path, "bridge", BRIDGE, phase="red_combat")
+    (unit,) = retreat(capsys, path, "--units", "b", "--attackers", "t", "i", "j", "--result", "DR")["units"]
+    assert [d["hex"] for d in unit["destinations"]] == ["1006"] and unit["retreat"]["rule"] == "8.3"
+    refused = {r["hex"]: r["rule"] for r in unit["refused"]}
+    assert {h: refused[h] for h in ("0904", "0905", "1104", "1004", "1105")} == {
+        "0904": "4.7", "0905": "4.7", "1104": "4.7", "1004": "8.3", "1105": "8.3"}
+
+
+def test_a_step_loss_turns_the_unit_then_eliminates_it(capsys, tmp_path):
+    """DS (8.2): the full unit turns to its reduced face; a reduced unit has no step left and is eliminated."""
+    path = write(tmp_path, "bridge", BRIDGE, phase="red_combat")
+    after = retreat(capsys, path, "--units", "b", "--attackers", "t", "i", "j", "--result", "DS", "--apply")["after"]
+    blue = {u["id"]: u for u in after["position"]["units"]}["b"]
+    assert (blue["hex"], blue["flags"]) == ("1005", ["reduced"]) and after["check"]["legal"]
+    reduced = write(tmp_path, "reduced", [*BRIDGE[:3], ("b", "blue-inf", "1005", ["reduced"])], phase="red_combat")
+    after = retreat(capsys, reduced, "--units", "b", "--attackers", "t", "i", "j", "--result", "DS", "--apply")
+    assert {u["id"]: u for u in after["after"]["position"]["units"]}["b"].get("box") == "eliminated"
+
+
+# -- reinforcements and victory ------------------------------------------------------------------------------------
+
+def test_reinforcements_come_on_at_the_west_edge_on_their_turn(capsys, tmp_path):
+    """10.1: r-inf-5 arrives on turn 2 at the west edge (column 1, twelve hexes; no Blue zone reaches it)."""
+    main(["place", str(SCENARIOS[0]), "r-inf-5", "--game", str(LANZ), "--json"])
+    early = json.loads(capsys.readouterr().out)["units"][0]
+    assert early["refused"] == {"reason": "r-inf-5 arrives on turn 2; this is turn 1", "rule": "10.0"}
+    doc = yaml.safe_load(SCENARIOS[0].read_text(encoding="utf-8")) | {"turn": "2"}
+    (tmp_path / "turn-2.yaml").write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
+    main(["place", str(tmp_path / "turn-2.yaml"), "r-inf-5", "--game", str(LANZ), "--json"])
+    (unit,) = json.loads(capsys.readouterr().out)["units"]
+    assert (unit["hexes"], unit["rule"]) == ([f"01{r:02d}" for r in range(1, 13)], "10.1")
+
+
+def test_victory_points_for_the_towns_red_holds(capsys, viewer, tmp_path):
+    """12.1: Red units stand in Lanzbrück (5) and Nordstadt (5): 10 VP, a Red marginal victory; Kesselburg stays
+    Blue's (no Red unit there, no marker)."""
+    path = write(tmp_path, "towns", [("r1", "red-inf", "1005"), ("r2", "red-inf", "1203"),
+                                     ("b", "blue-inf", "1405")], phase="replacements")
+    ans = asked(capsys, viewer, path, "victory", [], {})
+    assert (ans["vp"], ans["result"]) == ({"red": 10, "blue": 0}, "Red marginal victory")
+
+
+# -- the VASSAL module ---------------------------------------------------------------------------------------------
+
+def test_the_vassal_module_builds_and_checks(capsys, tmp_path):
+    vmod = tmp_path / "lanz.vmod"
+    assert main(["vmod", str(LANZ), "-o", str(vmod)]) in (0, None)
+    assert main(["vmod", "check", str(vmod)]) in (0, None)
+    assert capsys.readouterr().out.splitlines()[-1] == f"{vmod}: ok"
+    with zipfile.ZipFile(vmod) as module:
+        names = set(module.namelist())
+        terrain = module.read("charts/terrain.html").decode("utf-8")
+    # every scenario a predefined set-up; the chart says what the Lanz does to an attack (7.6), not the defence
+    assert {"1-the-crossing.vsav", "2-autumn-mud.vsav", "3-first-frost.vsav"} <= names
+    assert "The Lanz (major river)" in terrain and "each attacker across it ×½" in terrain
