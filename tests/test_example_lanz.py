@@ -162,6 +162,39 @@ def test_mud_leaves_infantry_its_allowance(capsys, viewer, tmp_path):
     assert d["1005"]["cost"] == 2 and d["1004"]["cost"] == 4      # as in clear weather: clear and hills unchanged
 
 
+# Red infantry at 0608 beside the marsh 0708 and at 0506 on the north bank of the Aller (0506-0507 is river=minor,
+# no road); Red armour at 0305 on the high road; Blue far off in Kesselburg.
+WEATHER = [("m", "red-inf", "0608"), ("n", "red-inf", "0506"), ("t", "red-tank", "0305"), ("b", "blue-inf", "1405")]
+
+
+@pytest.mark.parametrize("weather,marsh,aller,armour", [
+    # 4.2 marsh 3 for foot; 4.3 clear 1 + the Aller 1; armour: clear 1 (4.2), forest 0403 3 after 0404 (½ road +
+    # 1 clear): 4½, 0207 across the Aller 1 + 1 + 1: 3.
+    ("clear", 3, 2, {"0306": 1, "0404": 1.5, "0403": 4.5, "0207": 3}),
+    # 3.2 marsh prohibited; the Aller as in clear weather; armour at 3 MP, clear 2 for it: 0306 2, 0404 ½ + 2,
+    # forest prohibited to it, 0207 would take 2 + 2 + 1 = 5.
+    ("mud", "3.2", 2, {"0306": 2, "0404": 2.5, "0403": "3.2", "0207": "MP"}),
+    # 3.3 marsh 1 and the Aller frozen (clear 1 + 0); armour as in clear weather but over the frozen Aller: 2.
+    ("frost", 1, 1, {"0306": 1, "0404": 1.5, "0403": 4.5, "0207": 2}),
+])
+def test_the_weather_changes_terrain_and_river_costs(capsys, viewer, tmp_path, weather, marsh, aller, armour):
+    path = write(tmp_path, weather, WEATHER, weather=weather)
+    m, n, t = (moves(capsys, viewer, path, uid) for uid in ("m", "n", "t"))
+    said = {"m": dest(m), "n": dest(n), "t": dest(t)}
+    why = {uid: {r["hex"]: r for r in a["unreachable"]} for uid, a in (("m", m), ("t", t))}
+
+    def answer(uid: str, hex_name: str):
+        found = said[uid].get(hex_name)
+        return found["cost"] if found else why[uid][hex_name]["rule"]
+
+    assert answer("m", "0708") == marsh and said["n"]["0507"]["cost"] == aller
+    assert {h: answer("t", h) for h in armour} == armour
+    if weather == "mud":
+        assert why["m"]["0708"]["reason"] == "marsh is prohibited to foot units"
+        assert why["t"]["0403"]["reason"] == "forest is prohibited to mech units"
+        assert why["t"]["0207"]["reason"] == "needs at least 5 MP; the stack has 3"
+
+
 # -- odds: the Lanz halves each attacker across it, the weather shifts -------------------------------------------
 
 # Lanzbrück (1005, a town) held by Blue infantry (defence 5), attacked by armour from 0905 (over the bridge)
@@ -174,26 +207,48 @@ BRIDGE_CLEAR = ["DR", "AR", "AR", "AE", "AE", "AE"]       # the 1-1 column of th
 
 def test_attackers_across_the_lanz_are_halved(capsys, viewer, tmp_path):
     ans = odds(capsys, viewer, write(tmp_path, "bridge", BRIDGE, phase="red_combat"), ["t", "i", "j"], ["b"])
-    # 7.6: 8 x ½ = 4 and 6 x ½ = 3 across the Lanz, 6 from the east bank: 13; 7.4: the town doubles 5 to 10.
-    assert how(ans) == {"t": (4, "attack 8 x0.5 across the river (major) (7.6)"),
-                        "i": (3, "attack 6 x0.5 across the river (major) (7.6)"),
-                        "j": (6, "attack 6"), "b": (10, "defence 5 x2 in town (7.4)")}
+    # 7.5: 8 x ½ = 4 and 6 x ½ = 3 across the Lanz, 6 from the east bank: 13; 7.3: the town doubles 5 to 10.
+    assert how(ans) == {"t": (4, "attack 8 x0.5 across the river (major) (7.5)"),
+                        "i": (3, "attack 6 x0.5 across the river (major) (7.5)"),
+                        "j": (6, "attack 6"), "b": (10, "defence 5 x2 in town (7.3)")}
     # 13 : 10 rounded in the defender's favour: 1-1; no shift in clear weather.
     assert (ans["attack"], ans["defence"], ans["odds"], ans["shifts"]) == (13, 10, "1-1", [])
     assert column(ans) == BRIDGE_CLEAR
 
 
-@pytest.mark.parametrize("weather,columns,odds_now,results", [
-    ("mud", -1, "1-2", ["AR", "AR", "AE", "AE", "AE", "AE"]),       # 3.2: 1-1 one column left
-    ("frost", 1, "2-1", ["DS", "DR", "EX", "AR", "AR", "AE"]),       # 3.3: 1-1 one column right
-])
-def test_the_weather_shifts_the_column(capsys, viewer, tmp_path, weather, columns, odds_now, results):
-    path = write(tmp_path, weather, BRIDGE, phase="red_combat", weather=weather)
+def test_frost_shifts_the_column_right(capsys, viewer, tmp_path):
+    path = write(tmp_path, "frost", BRIDGE, phase="red_combat", weather="frost")
     ans = odds(capsys, viewer, path, ["t", "i", "j"], ["b"])
+    # 13 : 10 as in clear weather, 1-1; 3.3: one column right, 2-1.
     assert (ans["attack"], ans["defence"], ans["ratio"]) == (13, 10, "1-1")
-    rule = {"mud": "3.2", "frost": "3.3"}[weather]
-    assert [(s["columns"], s["id"], s["rule"]) for s in ans["shifts"]] == [(columns, weather, rule)]
-    assert ans["odds"] == odds_now and column(ans) == results
+    assert [(s["columns"], s["id"], s["rule"]) for s in ans["shifts"]] == [(1, "frost", "3.3")]
+    assert ans["odds"] == "2-1" and column(ans) == ["DS", "DR", "EX", "AR", "AR", "AE"]
+
+
+def test_mud_shortens_supply_and_shifts_the_column_left(capsys, viewer, tmp_path):
+    path = write(tmp_path, "mud", BRIDGE, phase="red_combat", weather="mud")
+    ans = odds(capsys, viewer, path, ["t", "i", "j"], ["b"])
+    # 3.2: supply lines of 8 hexes: 0905 and 0904 are 8 from the west edge, still in supply; 1104 (11) is out of
+    # it and attacks at half strength (9.3): 4 + 3 + 3 = 10 against 10, 1-1; mud one column left: 1-2.
+    assert how(ans)["j"] == (3, "attack 6 x0.5 out of supply (9.3)")
+    assert (ans["attack"], ans["defence"], ans["ratio"]) == (10, 10, "1-1")
+    assert [(s["columns"], s["id"], s["rule"]) for s in ans["shifts"]] == [(-1, "mud", "3.2")]
+    assert ans["odds"] == "1-2" and column(ans) == ["AR", "AR", "AE", "AE", "AE", "AE"]
+    supply = asked(capsys, viewer, path, "supply", ["--side", "red"], {"side": "red"})
+    lines = {u["unit"]: u for u in supply["units"]}
+    assert lines["t"]["supplied"] and len(lines["t"]["path"]) == 9        # 0905 and the 8 hexes to 0105
+    assert not lines["j"]["supplied"]
+
+
+def test_an_attack_below_the_first_column_is_refused(capsys, viewer, tmp_path):
+    """7.2: reduced infantry (attack 3) across the Lanz (x ½ = 1½, 7.5) on Lanzbrück (5 x 2 = 10, 7.3): 1½ : 10
+    rounds to 1-7, below 1-2: no attack."""
+    path = write(tmp_path, "weak", [("i", "red-inf", "0904", ["reduced"]), ("b", "blue-inf", "1005")],
+                 phase="red_combat")
+    ans = odds(capsys, viewer, path, ["i"], ["b"])
+    assert (ans["attack"], ans["defence"], ans["ratio"], ans["odds"]) == (1.5, 10, "1-7", None)
+    assert ans["refused"] == {"rule": "7.2",
+                              "reason": "odds of 1-7 are below the lowest column, 1-2: the attack is not allowed"}
 
 
 # Blue infantry (defence 5) in clear 0807, south of the Aller.  From 0806 and 0706 both attackers attack across
@@ -202,15 +257,20 @@ def test_the_aller_shifts_only_when_every_attacker_crosses_it(capsys, viewer, tm
     both = write(tmp_path, "aller", [("i1", "red-inf", "0806"), ("i2", "red-inf", "0706"),
                                      ("b", "blue-inf", "0807")], phase="red_combat")
     ans = odds(capsys, viewer, both, ["i1", "i2"], ["b"])
-    # 12 : 5 = 2.4 -> 2-1; 7.5: every attacker across the Aller, one column left: 1-1.  The minor river does not
-    # halve (7.6 is the Lanz's alone).
+    # 12 : 5 = 2.4 -> 2-1; 7.4: every attacker across the Aller, one column left: 1-1.  The minor river does not
+    # halve (7.5 is the Lanz's alone).
     assert (ans["attack"], ans["defence"], ans["ratio"]) == (12, 5, "2-1")
-    assert [(s["columns"], s["rule"]) for s in ans["shifts"]] == [(-1, "7.5")]
+    assert [(s["columns"], s["rule"]) for s in ans["shifts"]] == [(-1, "7.4")]
     assert ans["odds"] == "1-1"
     one = write(tmp_path, "aller-one", [("i1", "red-inf", "0806"), ("i2", "red-inf", "0707"),
                                         ("b", "blue-inf", "0807")], phase="red_combat")
     ans = odds(capsys, viewer, one, ["i1", "i2"], ["b"])
-    assert (ans["odds"], ans["shifts"]) == ("2-1", [])          # 7.5: not every attacker crosses it
+    assert (ans["odds"], ans["shifts"]) == ("2-1", [])          # 7.4: not every attacker crosses it
+    frozen = write(tmp_path, "aller-frozen", [("i1", "red-inf", "0806"), ("i2", "red-inf", "0706"),
+                                              ("b", "blue-inf", "0807")], phase="red_combat", weather="frost")
+    ans = odds(capsys, viewer, frozen, ["i1", "i2"], ["b"])
+    # 3.3: the Aller frozen shifts nothing; the frost shifts one column right: 2-1 -> 3-1.
+    assert [(s["columns"], s["rule"]) for s in ans["shifts"]] == [(1, "3.3")] and ans["odds"] == "3-1"
 
 
 # -- the command line in words, as a user reads it ---------------------------------------------------------------
@@ -271,6 +331,97 @@ def test_a_step_loss_turns_the_unit_then_eliminates_it(capsys, tmp_path):
     assert {u["id"]: u for u in after["after"]["position"]["units"]}["b"].get("box") == "eliminated"
 
 
+def test_an_exchange_costs_each_side_one_step(capsys, tmp_path):
+    """EX at the bridge (8.2): each side loses one step — Blue's one defender turns to its reduced face; of the three
+    attackers the first the owner names pays it, the others stay as they are; a reduced unit named first has no step
+    to spare and is eliminated."""
+    path = write(tmp_path, "bridge", BRIDGE, phase="red_combat")
+
+    def after(path: Path, *argv: str) -> dict[str, dict]:
+        answer = retreat(capsys, path, *argv, "--result", "EX", "--apply")["after"]
+        assert answer["check"]["legal"]
+        return {u["id"]: u for u in answer["position"]["units"]}
+
+    blue = after(path, "--units", "b", "--attackers", "t", "i", "j")
+    assert blue["b"]["flags"] == ["reduced"]
+    red = after(path, "--units", "t", "i", "j", "--from-attack-hex", "1005")
+    assert [red[u].get("flags", []) for u in "tij"] == [["reduced"], [], []]
+    red = after(path, "--units", "i", "t", "j", "--from-attack-hex", "1005")       # the owner's choice: i
+    assert [red[u].get("flags", []) for u in "tij"] == [[], ["reduced"], []]
+    worn = write(tmp_path, "worn", [("t", "red-tank", "0905", ["reduced"]), *BRIDGE[1:]], phase="red_combat")
+    red = after(worn, "--units", "t", "i", "j", "--from-attack-hex", "1005")
+    assert (red["t"].get("box"), red["i"].get("flags", [])) == ("eliminated", [])
+
+
+# -- sudden death, replacements -----------------------------------------------------------------------------------
+
+# Red units in Lanzbrück and Kesselburg: 5 + 10 = 15 VP (12.1) and the sudden-death condition (12.2).
+BOTH_TOWNS = [("r1", "red-inf", "1005"), ("r2", "red-tank", "1405"), ("b", "blue-inf", "1506")]
+
+
+def test_sudden_death_ends_the_game_at_the_end_of_the_turn(capsys, viewer, tmp_path):
+    end = write(tmp_path, "turn-3-end", BOTH_TOWNS, phase="replacements", turn="3")
+    ans = asked(capsys, viewer, end, "victory", [], {})
+    assert (ans["vp"], ans["result"], ans["rule"], ans["sudden_death"]) == (
+        {"red": 15, "blue": 0}, "Red decisive victory", "12.2", True)
+    main(["phase", str(end), "--game", str(LANZ), "--json"])
+    assert json.loads(capsys.readouterr().out)["next"]["game_over"] == {
+        "reason": "sudden death, Red decisive victory", "rule": "12.2"}           # on turn 3 of 6
+    opened = viewer.post("/api/open", content=end.read_bytes(), headers={"X-Filename": end.name}).json()
+    on = viewer.get("/api/play", params={"source": opened["id"], "step": "turn:next"})    # the viewer's Next
+    assert on.status_code == 400 and "sudden death, Red decisive victory (12.2)" in on.json()["error"]
+    # In Blue's combat phase the same hold does not end the game yet: 12.2 is checked at the end of the turn.
+    before = write(tmp_path, "turn-3-blue", BOTH_TOWNS, phase="blue_combat", turn="3")
+    main(["phase", str(before), "--game", str(LANZ), "--json"])
+    assert json.loads(capsys.readouterr().out)["next"]["phase"] == "replacements"
+
+
+# The Replacements phase: Red's infantry at 0804 is reduced, another is in the eliminated box; Blue's in
+# Kesselburg is reduced.  Each side has one replacement step (11.0).
+REPLACING = [("r1", "red-inf", "0804", ["reduced"]), ("r2", "red-inf", "eliminated"),
+             ("b", "blue-inf", "1405", ["reduced"])]
+
+
+def place(capsys, path: Path, *units: str) -> dict[str, dict]:
+    main(["place", str(path), *units, "--game", str(LANZ), "--json"])
+    return {u["unit"]: u for u in json.loads(capsys.readouterr().out)["units"]}
+
+
+def test_a_replacement_step_where_and_how_many(capsys, viewer, tmp_path):
+    path = write(tmp_path, "replacements", REPLACING, phase="replacements", turn="2")
+    where = place(capsys, path, "r1", "r2", "b")
+    # 11.0: a reduced unit is turned in its own hex; 11.1: an eliminated one comes back at the west edge.
+    assert (where["r1"]["hexes"], where["r1"]["rule"]) == (["0804"], "11.0")
+    assert (where["r2"]["hexes"], where["r2"]["rule"]) == ([f"01{r:02d}" for r in range(1, 13)], "11.1")
+    assert where["b"]["hexes"] == ["1405"]
+    # r1 replaced (the flag 11.0's units carry this phase): Red's one step is taken, r2 must wait.
+    taken = write(tmp_path, "taken", [("r1", "red-inf", "0804", ["replaced"]), *REPLACING[1:]],
+                  phase="replacements", turn="2")
+    assert place(capsys, taken, "r2")["r2"]["refused"] == {
+        "rule": "11.0", "reason": "red has taken 1 of its 1 replacement steps this phase"}
+    # Two Red units replaced: one too many, said by toolkit check and the viewer's check alike.
+    both = write(tmp_path, "both", [("r1", "red-inf", "0804", ["replaced"]), ("r2", "red-inf", "0101",
+                                                                             ["reduced", "replaced"]),
+                                    REPLACING[2]], phase="replacements", turn="2")
+    check = asked(capsys, viewer, both, "check", [], {})
+    assert [(v["rule"], v["message"]) for v in check["violations"]] == [
+        ("11.0", "red has taken 2 replacement steps; it may take 1")]
+
+
+def test_a_replacement_made_turns_the_unit_and_marks_it(tmp_path):
+    """The action ``place`` (what the log referee and the playouts apply): the reduced unit turns to its front,
+    the eliminated one comes back reduced, each carrying the flag ``replaced`` until the phase ends."""
+    from toolkit.game.actions import Action, apply
+    from toolkit.games import load_position_or_save
+
+    position = load_position_or_save(str(write(tmp_path, "replacements", REPLACING, phase="replacements",
+                                               turn="2")), str(LANZ))[0]
+    turned = apply(position, Action("place", ("r1",), "0804")).position
+    assert set(turned.by_id["r1"].flags) == {"replaced"}
+    back = apply(position, Action("place", ("r2",), "0103")).position
+    assert (back.game.map.name(back.by_id["r2"].hex), set(back.by_id["r2"].flags)) == ("0103", {"reduced", "replaced"})
+
+
 # -- reinforcements and victory ------------------------------------------------------------------------------------
 
 def test_reinforcements_come_on_at_the_west_edge_on_their_turn(capsys, tmp_path):
@@ -304,6 +455,6 @@ def test_the_vassal_module_builds_and_checks(capsys, tmp_path):
     with zipfile.ZipFile(vmod) as module:
         names = set(module.namelist())
         terrain = module.read("charts/terrain.html").decode("utf-8")
-    # every scenario a predefined set-up; the chart says what the Lanz does to an attack (7.6), not the defence
+    # every scenario a predefined set-up; the chart says what the Lanz does to an attack (7.5), not the defence
     assert {"1-the-crossing.vsav", "2-autumn-mud.vsav", "3-first-frost.vsav"} <= names
     assert "The Lanz (major river)" in terrain and "each attacker across it ×½" in terrain
