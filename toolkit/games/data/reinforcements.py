@@ -10,7 +10,7 @@ from ...game.rulesdata import Entry
 from ...hexgrid import Hex
 from ...mapdata import CompiledMap
 from .facts import enemy_zoc, rules_of
-from .replacements import applies, replacement
+from .replacements import applies, not_now, replacement
 
 
 def edge_hexes(cmap: CompiledMap, edge: str) -> list[Hex]:
@@ -77,9 +77,10 @@ def placement(position: Position, unit_id: str) -> Placement:
     u = position.by_id[unit_id]
     if applies(position, u):
         return replacement(position, u)
-    if r is None:
-        return Placement(u.id, refused=Reason(rules_of(position).replacements.rule, f"{u.id} is not one the "
-                                              "replacements may return now"))
+    waiting = not_now(position, u)
+    if waiting is not None or r is None:
+        return waiting or Placement(u.id, refused=Reason(rules_of(position).replacements.rule, f"{u.id} is not one "
+                                                         "the replacements may return"))
     entry = r.entry.get(u.side)
     rule = (entry.rule if entry is not None and entry.rule else r.rule)
     turns = position.game.spec.turns

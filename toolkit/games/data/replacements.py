@@ -23,6 +23,16 @@ def applies(position: Position, u: Unit) -> bool:
     return u.box == r.from_box or (u.hex is not None and r.returns == "step" and _reduced(position, u))
 
 
+def not_now(position: Position, u: Unit) -> Placement | None:
+    """Why a unit in the replacements' box may not come back in this phase (not a replacement phase), or None."""
+    r = rules_of(position).replacements
+    if r is None or u.box != r.from_box or position.phase in r.phase:
+        return None
+    names = ", ".join(position.game.spec.phase_name(p) for p in r.phase)
+    return Placement(u.id, rule=r.rule, refused=Reason(r.rule, f"{u.id} may come back only as a replacement, in "
+                                                               f"{names}"))
+
+
 def _reduced(position: Position, u: Unit) -> bool:
     flag = position.game.spec.back_flag
     return flag is not None and u.has(flag)
