@@ -12,10 +12,12 @@ columns 9 and 10, the Aller (river=minor) between rows 6 and 7 of columns 1-9; t
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import warnings
 import zipfile
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -405,21 +407,22 @@ def test_a_replacement_step_where_and_how_many(capsys, viewer, tmp_path):
                                     REPLACING[2]], phase="replacements", turn="2")
     check = asked(capsys, viewer, both, "check", [], {})
     assert [(v["rule"], v["message"]) for v in check["violations"]] == [
-        ("11.0", "red has taken 2 replacement steps; it may take 1")]
+        ("11.0", "red has taken 2 replacement steps; it may take 1 (11.0)")]
 
 
 def test_a_replacement_made_turns_the_unit_and_marks_it(tmp_path):
-    """The action ``place`` (what the log referee and the playouts apply): the reduced unit turns to its front,
-    the eliminated one comes back reduced, each carrying the flag ``replaced`` until the phase ends."""
-    from toolkit.game.actions import Action, apply
-    from toolkit.games import load_position_or_save
+    """The game's ``after_place`` (rules.yaml replacements): the reduced unit turns to its front, the eliminated one
+    comes back reduced, each carrying the flag ``replaced`` until the phase ends (game.yaml flags_cleared)."""
+    from toolkit.game.play import place_unit
+    from toolkit.games import load_position_or_save, rules_for
 
     position = load_position_or_save(str(write(tmp_path, "replacements", REPLACING, phase="replacements",
                                                turn="2")), str(LANZ))[0]
-    turned = apply(position, Action("place", ("r1",), "0804")).position
+    after_place, cmap = rules_for(position.game).after_place, position.game.map
+    turned = after_place(position, place_unit(position, "r1", cmap.resolve("0804")), "r1")
     assert set(turned.by_id["r1"].flags) == {"replaced"}
-    back = apply(position, Action("place", ("r2",), "0103")).position
-    assert (back.game.map.name(back.by_id["r2"].hex), set(back.by_id["r2"].flags)) == ("0103", {"reduced", "replaced"})
+    back = after_place(position, place_unit(position, "r2", cmap.resolve("0103")), "r2")
+    assert (cmap.name(back.by_id["r2"].hex), set(back.by_id["r2"].flags)) == ("0103", {"reduced", "replaced"})
 
 
 # -- reinforcements and victory ------------------------------------------------------------------------------------
@@ -454,7 +457,22 @@ def test_the_vassal_module_builds_and_checks(capsys, tmp_path):
     assert capsys.readouterr().out.splitlines()[-1] == f"{vmod}: ok"
     with zipfile.ZipFile(vmod) as module:
         names = set(module.namelist())
-        terrain = module.read("charts/terrain.html").decode("utf-8")
-    # every scenario a predefined set-up; the chart says what the Lanz does to an attack (7.5), not the defence
-    assert {"1-the-crossing.vsav", "2-autumn-mud.vsav", "3-first-frost.vsav"} <= names
-    assert "The Lanz (major river)" in terrain and "each attacker across it ×½" in terrain
+        terrain, combat = (words(module.read(f"charts/{tab}.html")) for tab in ("terrain", "combat"))
+    assert {"1-the-crossing.vsav", "2-autumn-mud.vsav", "3-first-frost.vsav"} <= names   # every scenario a set-up
+    # the Terrain chart: a row for each weather variant of a cost (3.2, 3.3), with its condition; what the Lanz
+    # does to an attack (7.5, not to the defence); the Aller's shift only when it is not frozen (7.4, 3.3)
+    assert "| Marsh | 3 | prohibited | -1 column |" in terrain
+    assert "| Marsh (weather mud) | prohibited | prohibited | — |" in terrain
+    assert "| Marsh (weather frost) | 1 | 1 | — |" in terrain
+    assert "| The Lanz (major river) (hexside, added) | +2 | prohibited | each attacker across it ×½ |" in terrain
+    assert "| The Aller (minor river) (hexside, added) | +1 | +1 | -1 column (weather clear or mud) |" in terrain
+    assert "| The Aller (minor river) (hexside, added) (weather frost) | +0 | +0 | — |" in terrain
+    assert "No attack at odds below 1-2." in combat                                       # 7.2
+
+
+def words(html: bytes) -> str:
+    """A chart page's text, each table row as ``| cell | cell |``."""
+    text = re.sub(r"</t[hd]>\s*<t[hd][^>]*>", " | ", html.decode("utf-8"))
+    text = re.sub(r"<tr[^>]*>\s*<t[hd][^>]*>", "| ", text)
+    text = re.sub(r"</t[hd]>\s*</tr>", " |\n", text)
+    return unescape(re.sub(r"<[^>]+>", "", text))
