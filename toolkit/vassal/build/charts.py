@@ -419,7 +419,8 @@ def _when(when: Situation | None, words: Words) -> str:
              for k, v in when.params.items()]
     tests += [(what, [words.label(x) for x in given]) for what, given in (
         ("turn", when.turns), ("phase", when.phase), ("side", when.sides), ("in", when.terrain)) if given]
-    tests += [(words.label(k).lower(), [v] if isinstance(v, str) else v or ["any"]) for k, v in when.features.items()]
+    tests += [(words.label(k).lower(), [v] if isinstance(v, str) else v or ["any"])
+              for k, v in when.features.items()]
     return ", ".join(f"{what} {' or '.join(given)}" for what, given in tests)
 
 
@@ -430,7 +431,8 @@ def _variant_rows(label: str, entry: object, cells, words: Words, effect: object
     rows = []
     for v in _variants(entry):
         when = _when(getattr(v, "when", None), words)
-        rows.append([f"{label} ({when})" if when else label] + cells(v) + ["—" if when else _effects(effect, words)])
+        combat = "—" if when else _effects(effect, words)
+        rows.append([f"{label} ({when})" if when else label] + cells(v) + [combat])
     return rows[-1:] + rows[:-1]
 
 
@@ -450,7 +452,8 @@ def terrain_effects(rules: RulesData, words: Words) -> Section:
                               lambda v: [f"+{c}" if c != "prohibited" else c for c in _by_class(v.cost, classes)],
                               words, hex_effects.get(h))
     for name, line in mv.lines.items():
-        rows += _variant_rows(f"Along {words.label(name).lower()}", line, lambda v: _by_class(v.cost, classes), words)
+        rows += _variant_rows(f"Along {words.label(name).lower()}", line, lambda v: _by_class(v.cost, classes),
+                              words)
     head = ["Terrain"] + [f"{words.label(k)} MP" for k in classes] + ["Combat"]
     notes = [f"{words.label(k)}: {', '.join(words.label(t) for t in v)}" for k, v in mv.classes.items()]
     cited = [mv.terrain.rule] + [v.rule for s in mv.hexsides.values() for v in _variants(s)]
