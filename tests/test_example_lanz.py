@@ -109,7 +109,7 @@ def test_the_weather_of_each_scenario():
     assert weather == {"1-the-crossing": "clear", "2-autumn-mud": "mud", "3-first-frost": "frost"}   # 3.1
 
 
-# -- movement: clear and mud ---------------------------------------------------------------------------------------
+# -- movement: clear, mud and frost ---------------------------------------------------------------------------
 
 # Red armour (6 MP, mech) on the high road at 0305 and Red infantry (4 MP, foot) at 0804; Blue infantry holds
 # Kesselburg (1405).
