@@ -468,6 +468,7 @@ def test_the_vassal_module_builds_and_checks(capsys, tmp_path):
     assert "| The Aller (minor river) (hexside, added) | +1 | +1 | -1 column (weather clear or mud) |" in terrain
     assert "| The Aller (minor river) (hexside, added) (weather frost) | +0 | +0 | — |" in terrain
     assert "No attack at odds below 1-2." in combat                                       # 7.2
+    assert not re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", terrain + combat)       # no id, only words
 
 
 def words(html: bytes) -> str:
