@@ -96,7 +96,7 @@ def test_a_plugins_moves_gets_the_datas_kinds(plugin, game):
     assert dropped["mp"] == 4 and "0604" in {d["hex"] for d in dropped["destinations"]}    # no word said
 
 
-def test_a_plugins_note_shows_in_the_text_unless_the_combat_is_refused(plugin, game, tmp_path):
+def test_a_plugins_note_shows_in_the_text_even_when_the_combat_is_refused(plugin, game, tmp_path):
     """The note comes from the plugin's own file in the game folder (``position.game.folder``)."""
     position = tmp_path / "bridge.yaml"
     units = [("i", "red-inf", "0904"), ("j", "red-inf", "1104"), ("far", "red-inf", "0804"), ("b", "blue-inf", "1005")]
@@ -109,7 +109,8 @@ def test_a_plugins_note_shows_in_the_text_unless_the_combat_is_refused(plugin, g
     assert made.stdout.startswith("9 against 10: odds 1-2")
     assert "  note: [99.1] a note read from the game folder" in made.stdout.splitlines()
     refused = toolkit(plugin, "passes-kind", *odds, "far")            # 0804 is not next to 1005 (7.1)
-    assert refused.stdout.startswith("not allowed (7.1)") and "note:" not in refused.stdout
+    assert refused.stdout.startswith("not allowed (7.1)")
+    assert "  note: [99.1] a note read from the game folder" in refused.stdout.splitlines()
     assert answer(plugin, "passes-kind", *odds, "far")["notes"] == [{"rule": "99.1",
                                                                       "text": "a note read from the game folder"}]
 
