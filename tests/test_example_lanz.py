@@ -411,18 +411,21 @@ def test_a_replacement_step_where_and_how_many(capsys, viewer, tmp_path):
 
 
 def test_a_replacement_made_turns_the_unit_and_marks_it(tmp_path):
-    """The game's ``after_place`` (rules.yaml replacements): the reduced unit turns to its front, the eliminated one
-    comes back reduced, each carrying the flag ``replaced`` until the phase ends (game.yaml flags_cleared)."""
-    from toolkit.game.play import place_unit
-    from toolkit.games import load_position_or_save, rules_for
+    """The action ``place`` (the viewer, playouts, the referee) applies the game's ``after_place`` (rules.yaml
+    replacements): the reduced unit turns to its front, the eliminated one comes back reduced, each carrying the
+    flag ``replaced`` until the phase ends (game.yaml flags_cleared); a second Red step is refused (11.0)."""
+    from toolkit.game.actions import Action, IllegalAction, apply
+    from toolkit.games import load_position_or_save
 
     position = load_position_or_save(str(write(tmp_path, "replacements", REPLACING, phase="replacements",
                                                turn="2")), str(LANZ))[0]
-    after_place, cmap = rules_for(position.game).after_place, position.game.map
-    turned = after_place(position, place_unit(position, "r1", cmap.resolve("0804")), "r1")
+    turned = apply(position, Action("place", ("r1",), "0804")).position
     assert set(turned.by_id["r1"].flags) == {"replaced"}
-    back = after_place(position, place_unit(position, "r2", cmap.resolve("0103")), "r2")
+    back = apply(position, Action("place", ("r2",), "0103")).position
+    cmap = position.game.map
     assert (cmap.name(back.by_id["r2"].hex), set(back.by_id["r2"].flags)) == ("0103", {"reduced", "replaced"})
+    with pytest.raises(IllegalAction, match="red has taken 1 of its 1 replacement steps"):
+        apply(turned, Action("place", ("r2",), "0103"))
 
 
 # -- reinforcements and victory ------------------------------------------------------------------------------------
