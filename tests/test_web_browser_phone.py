@@ -9,8 +9,8 @@ ones.  Screenshots go to ``dist/screenshots/``.
 from __future__ import annotations
 
 import pytest
-import yaml
 
+from test_web_api_breach import empty_wall  # noqa: F401 -- the fixture: CC20 empty, 4 damage on it
 from test_web_browser_races import Held
 from test_web_browser_siege_odds import DEMONSTRATION, add, shown, verdict
 from web_browser_support import (SCENARIO_II, bring_into_view, cli_json, hex_point, missing, open_page, rule_text,
@@ -156,18 +156,6 @@ def test_a_mouse_click_still_moves_at_once_and_the_legend_starts_open(chromium, 
     page.wait_for_function("() => document.querySelectorAll('#play-log li.log-move').length === 1")
     assert page.locator("#hover-move .tap-again").count() == 0
     assert not page.errors
-
-
-@pytest.fixture(scope="module")
-def empty_wall(tmp_path_factory):
-    """The Siege demonstration with North Wall hex CC20 empty (its Regulars gone) and 4 points of Breach damage on it
-    (12.2), faced by Legio X's Ram in CC19 (10.11)."""
-    data = yaml.safe_load(open(DEMONSTRATION, encoding="utf-8"))
-    data["units"] = [u for u in data["units"] if u["id"] != "j-y-regulars-5-7-1"]
-    data["markers"].append({"marker": "breach_damage", "hex": "CC20", "value": 4})
-    path = tmp_path_factory.mktemp("breach") / "empty-wall.yaml"
-    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    return path
 
 
 def pick_target(page, hex_name: str) -> None:

@@ -38,7 +38,8 @@ const moves = new Moves(view, {text: $("selection-text"), form: $("move-options"
 const combat = new Combat({section: $("combat-section"), attack: $("combat-attack"), defend: $("combat-defend"),
                            addAttack: $("add-attack"), addDefend: $("add-defend"), clear: $("combat-clear"),
                            result: $("combat-result"), kind: $("combat-kind"), kindLabel: $("combat-kind-label"),
-                           targetRow: $("combat-target-row"), target: $("combat-target"), pick: $("combat-target-pick")},
+                           targetRow: $("combat-target-row"), target: $("combat-target"),
+                           pick: $("combat-target-pick")},
                           {view, selection: () => [...state.selected], onError: showError});
 const play = new Play({section: $("play-section"), standing: $("standing"), phase: $("phase-select"),
                        notice: $("phase-notice"), undo: $("undo"), redo: $("redo"), log: $("play-log"),

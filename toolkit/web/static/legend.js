@@ -2,8 +2,8 @@
 import {html} from "./dom.js";
 import {ramp, svgEl} from "./svg.js";
 
-const HEX = "14,2 25,8 25,20 14,26 3,20 3,8";
-const NARROW = "(max-width: 760px)";   // a phone, as app.css's @media says: the legend starts closed   // a hex in the swatch's 28 × 28 box
+const HEX = "14,2 25,8 25,20 14,26 3,20 3,8";   // a hex in the swatch's 28 × 28 box
+const NARROW = "(max-width: 760px)";   // a phone, as app.css's @media says: the legend starts closed
 const LINE = "2,22 12,10 26,6";
 
 // Per layer, its swatches: [shape, class of the swatch's group, attributes, meaning]; the classes are the map's own
@@ -12,7 +12,8 @@ const ENTRIES = {
   moves: [["hex", "legend-moves", {class: "dest", fill: ramp(0)}, "a destination, cheap (green) to dear (red); the number is its cost in MP"],
           ["hex", "legend-moves", {class: "dest stop", fill: ramp(0.5)}, "the move must stop there (■)"],
           ["hex", "legend-moves", {class: "unreachable"}, "refused: hover (or tap) it for the reason and rule"]],
-  path: [["line", "legend-path", {class: "move-path-swatch"}, "the cheapest path to the hex under the pointer (or tapped)"]],
+  path: [["line", "legend-path", {class: "move-path-swatch"},
+          "the cheapest path to the hex under the pointer (or tapped)"]],
   zoc: [["hex", "legend-zoc", {class: "zoc"}, "in the enemy's zone of control (hatched)"]],
   reach: [["hex", "legend-reach", {class: "reach", fill: ramp(1)}, "enemy units can reach or attack it (redder: more of them)"]],
   supply: [["line", "supply-line", {class: "path"}, "a supply line"],
