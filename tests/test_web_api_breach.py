@@ -16,7 +16,8 @@ with warnings.catch_warnings():   # Starlette 1.x would rather run its TestClien
     from starlette.testclient import TestClient
 
 SIEGE = "modules/siege-of-jerusalem/scenarios/demonstration.yaml"
-SD, J2 = "bundled:siege-of-jerusalem/demonstration.yaml", "bundled:jerusalem-1948/scenario-ii.yaml"
+SD, J2, N1 = ("bundled:siege-of-jerusalem/demonstration.yaml", "bundled:jerusalem-1948/scenario-ii.yaml",
+              "bundled:no-prisoners/scenario-1.yaml")
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +78,17 @@ def test_a_ram_attacks_only_the_hex_it_faces(client):
     ({"source": SD, "attack": "r-x-ram", "kind": "breach"}, "missing parameter 'defend'"),
     ({"source": SD, "attack": "r-x-ram", "target": "ZZ99", "kind": "breach"}, "'ZZ99' is neither a hex nor a place"),
     ({"source": J2, "attack": "j-hgh-3", "target": "3520"}, "the combat of jerusalem-1948 takes the defending units"),
+    ({"source": N1, "attack": "a-anzac-mtd-div", "defend": "c-16-div", "target": "1008"},
+     "the combat of no-prisoners takes the defending units"),
 ])
 def test_a_target_is_refused_saying_why(client, params, says):
     r = client.get("/api/odds", params=params)
     assert r.status_code == 400 and says in r.json()["error"], r.text
+
+
+def test_the_command_line_refuses_a_target_the_same_way(capsys):
+    """``toolkit odds --target`` on a game whose combat takes no hex: refused with the reason (it was a traceback
+    for Jerusalem! and silently ignored for No Prisoners)."""
+    assert main(["odds", "modules/jerusalem-1948/scenarios/scenario-ii.yaml", "--attack", "j-hgh-3", "--target",
+                 "3520"]) == 2
+    assert "--target: the combat of jerusalem-1948 takes the defending units" in capsys.readouterr().err

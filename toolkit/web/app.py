@@ -34,7 +34,7 @@ from ..game import Position, modules_dir
 from ..games import has_rules, rules_for
 from ..games.plugin import is_own
 from ..vassal.saves.positions import position_save
-from .describe import combat_target, source_json
+from .describe import source_json
 from .pictures import excerpt_png, excerpt_svg, geometry_json, map_svg, with_board_image
 from .queries import (BadQuery, CheckQuery, HexQuery, LosQuery, MovesQuery, NoQuery, OddsQuery, PlayQuery,
                       SideQuery, SourceQuery, SupplyQuery, VictoryQuery, WebError, parse_query)
@@ -273,19 +273,13 @@ def _download(data: bytes, media_type: str, src: Source, ext: str) -> Response:
 def odds(book: SourceBook, request: Request) -> dict:
     """``GET /api/odds?source=ID&attack=U&defend=V[&target=HEX][&kind=K]`` = ``toolkit odds POSITION --attack ...
     --defend ... [--target HEX] --json``: ``target`` names the attacked hex, so that a Siege of Jerusalem Breach
-    attack on a wall hex no unit defends needs no defender (10.1); a game whose combat takes no hex refuses it."""
+    attack on a wall hex no unit defends needs no defender (10.1); a game whose combat takes no hex refuses it
+    (:func:`~toolkit.answers.odds_answer`)."""
     q, src = _source(book, request, OddsQuery)
-    position = src.position
     if not q.defend and q.target is None:
         raise BadQuery("missing parameter 'defend'; give the defending unit ids (or, for an attack on a hex no unit "
                        "defends, a Siege of Jerusalem Breach, target=HEX: 10.1)")
-    if q.target is not None:
-        game = position.game
-        if not combat_target(rules_for(game) if has_rules(game) else None):
-            raise BadQuery(f"parameter 'target': the combat of {game.spec.id} takes the defending units, not a hex "
-                           "(only a Siege of Jerusalem Breach attack names its hex: 10.1); give defend=UNIT instead")
-        position.game.map.resolve(q.target)   # a hex or place the map lacks is refused, naming the map
-    return odds_answer(position, f"source {src.id}", q.attack, q.defend, q.kind or "attack", target=q.target)
+    return odds_answer(src.position, f"source {src.id}", q.attack, q.defend, q.kind or "attack", target=q.target)
 
 
 def _sight_line(book: SourceBook, request: Request) -> SightLine:

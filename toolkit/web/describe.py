@@ -1,9 +1,9 @@
 """The ``/api/source`` answer: what the page needs to draw a source and offer its game's tools."""
 from __future__ import annotations
 
-from inspect import signature
 from typing import Any
 
+from ..answers import takes_target
 from ..game import Position, Unit
 from ..game.schema import ALLOWS
 from ..games import has_rules, rules_for
@@ -52,12 +52,8 @@ def source_json(source: Source) -> dict[str, Any]:
 
 def combat_target(rules: Any) -> bool:
     """Whether a game's rules (``rules_for``, None without) take the attacked hex as well as the units of an attack
-    (``toolkit odds --target``: the Siege of Jerusalem's Breach attack on a wall hex no unit defends, 10.1)."""
-    combat = getattr(rules, "combat", None)
-    try:
-        return combat is not None and "target" in signature(combat).parameters
-    except (TypeError, ValueError):   # a callable without a signature to read: no target, as the CLI would fail
-        return False
+    (:func:`~toolkit.answers.takes_target`: the Siege of Jerusalem's Breach attack on a wall hex no unit defends)."""
+    return takes_target(getattr(rules, "combat", None))
 
 
 def side_colours(spec) -> dict[str, list[str]]:
