@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..answers import (REFUSALS, SightLine, check_answer, command_answer, error_text, hex_json, moves_json,
                        odds_answer, reach_answer, search_moves, supply_answer, victory_answer, zoc_answer)
-from ..game import Position
+from ..game import Position, modules_dir
 from ..games import has_rules, rules_for
 from ..games.plugin import is_own
 from ..vassal.saves.positions import position_save
@@ -271,10 +271,15 @@ def _download(data: bytes, media_type: str, src: Source, ext: str) -> Response:
 
 @api
 def odds(book: SourceBook, request: Request) -> dict:
-    """``GET /api/odds?source=ID&attack=U&defend=V[&kind=K]`` = ``toolkit odds POSITION --attack ... --defend ...
-    --json``."""
+    """``GET /api/odds?source=ID&attack=U&defend=V[&target=HEX][&kind=K]`` = ``toolkit odds POSITION --attack ...
+    --defend ... [--target HEX] --json``: ``target`` names the attacked hex, so that a Siege of Jerusalem Breach
+    attack on a wall hex no unit defends needs no defender (10.1); a game whose combat takes no hex refuses it
+    (:func:`~toolkit.answers.odds_answer`)."""
     q, src = _source(book, request, OddsQuery)
-    return odds_answer(src.position, f"source {src.id}", q.attack, q.defend, q.kind or "attack")
+    if not q.defend and q.target is None:
+        raise BadQuery("missing parameter 'defend'; give the defending unit ids (or, for an attack on a hex no unit "
+                       "defends, a Siege of Jerusalem Breach, target=HEX: 10.1)")
+    return odds_answer(src.position, f"source {src.id}", q.attack, q.defend, q.kind or "attack", target=q.target)
 
 
 def _sight_line(book: SourceBook, request: Request) -> SightLine:
@@ -401,31 +406,54 @@ async def page(request: Request) -> Response:
     return FileResponse(index)
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return AnswerJSON({"error": message}, status_code=status)
+def _error(status: int, message: str, request: Request) -> JSONResponse:
+    """The error answer: ``{"error": message}``, no folder of the server named by its absolute path in it
+    (:func:`private`)."""
+    book = getattr(request.app.state, "book", None)
+    return AnswerJSON({"error": private(message, server_folders(book))}, status_code=status)
+
+
+def server_folders(book: SourceBook | None) -> list[Path]:
+    """The folders whose files an error may name: the game folder ``toolkit serve`` was given (as given, absolute
+    and resolved) and the bundled games' folder, the longest first."""
+    given = [Path(book.game)] if book is not None and book.game is not None else []
+    folders = {f for g in given for f in (g.absolute(), g.resolve())} | {modules_dir().resolve(), modules_dir()}
+    return sorted(folders, key=lambda f: len(str(f)), reverse=True)
+
+
+def private(message: str, folders: list[Path]) -> str:
+    """``message`` as the browser may see it: a file under one of ``folders`` named relative to that folder
+    (``scenarios/scenario-1.yaml``), the folder itself by its name (``my-game``); the server's absolute paths are
+    not the page's business (issue 33)."""
+    for folder in folders:
+        message = re.sub(re.escape(str(folder)) + r"(?:/|(?![\w.-]))",
+                         lambda m: "" if m.group().endswith("/") else folder.name, message)
+    return message
 
 
 async def refused(request: Request, err: Exception) -> Response:
     """A refused input: 4xx with the toolkit's message (naming the parameter or file and the fix)."""
-    return _error(err.status if isinstance(err, WebError) else 400, error_text(err))
+    return _error(err.status if isinstance(err, WebError) else 400, error_text(err), request)
 
 
 async def too_deep(request: Request, err: Exception) -> Response:
     """Input nested too deeply for the parsers."""
-    return _error(400, "the input is nested too deeply")
+    return _error(400, "the input is nested too deeply", request)
 
 
 async def http_error(request: Request, err: HTTPException) -> Response:
     """No such route, or the wrong method: JSON like every other answer."""
     if err.status_code == 404:
-        return _error(404, f"{request.url.path[:100]}: no such page or endpoint; the API is listed in docs/web.md")
-    return _error(err.status_code, f"{request.method} {request.url.path[:100]}: {err.detail}")
+        return _error(404, f"{request.url.path[:100]}: no such page or endpoint; the API is listed in docs/web.md",
+                      request)
+    return _error(err.status_code, f"{request.method} {request.url.path[:100]}: {err.detail}", request)
 
 
 async def server_error(request: Request, err: Exception) -> Response:
     """A bug: logged with its traceback on the server, answered without one."""
     log.error("internal error answering %s", request.url.path, exc_info=err)
-    return _error(500, f"internal error answering {request.url.path[:100]} (a bug: the server log has the details)")
+    return _error(500, f"internal error answering {request.url.path[:100]} (a bug: the server log has the details)",
+                  request)
 
 
 def create_app(book: SourceBook | None = None) -> Starlette:

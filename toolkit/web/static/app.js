@@ -37,8 +37,10 @@ const moves = new Moves(view, {text: $("selection-text"), form: $("move-options"
                                offmap: $("offmap-select"), offmapLabel: $("offmap-label")}, showError);
 const combat = new Combat({section: $("combat-section"), attack: $("combat-attack"), defend: $("combat-defend"),
                            addAttack: $("add-attack"), addDefend: $("add-defend"), clear: $("combat-clear"),
-                           result: $("combat-result"), kind: $("combat-kind"), kindLabel: $("combat-kind-label")},
-                          {selection: () => [...state.selected], onError: showError});
+                           result: $("combat-result"), kind: $("combat-kind"), kindLabel: $("combat-kind-label"),
+                           targetRow: $("combat-target-row"), target: $("combat-target"),
+                           pick: $("combat-target-pick")},
+                          {view, selection: () => [...state.selected], onError: showError});
 const play = new Play({section: $("play-section"), standing: $("standing"), phase: $("phase-select"),
                        notice: $("phase-notice"), undo: $("undo"), redo: $("redo"), log: $("play-log"),
                        yaml: $("export-yaml"), vsav: $("export-vsav"), free: $("free-placement"),
@@ -103,6 +105,7 @@ async function show(source, geometry) {
 async function showPosition(source) {
   Object.assign(state, {source, selected: new Set(), flagged: new Set()});
   $("source-title").textContent = [source.title, standing(source)].filter(Boolean).join(" — ");
+  $("standing-bar").textContent = standing(source);   // a phone's bar: the turn and phase, the panel folded away
   drawStacks();
   moves.setSource(source);
   los.setSource(source);
@@ -233,7 +236,9 @@ function showSelected(units) {
 
 view.on("click", (hex, e) => {
   hidePicker($("stack-picker"));
-  if (los.clickHex(hex) || moveTo(hex)) return;
+  if (los.clickHex(hex) || combat.clickHex(hex)) return;
+  if (e.pointerType === "touch" && !play.free && !moves.confirm(hex)) return;   // a finger's first tap only shows
+  if (moveTo(hex)) return;
   const units = hex && state.stacks.get(hex);
   if (!units) return;
   if (units.length === 1) select(units);
@@ -280,6 +285,7 @@ view.on("hover", async (hex) => {
   const move = moves.hover(hex);
   const moveBox = $("hover-move");
   moveBox.textContent = move ? move.text + (move.rule ? ` (rule ${ruleText(state.source, move.rule)})` : "") : "";
+  if (move?.armed) moveBox.append(html("span", {className: "tap-again", textContent: "Tap again to move here"}));
   moveBox.dataset.rule = move?.rule || "";
   moveBox.dataset.reason = move?.reason || "";
   if (!hex) { $("hover-hex").textContent = ""; return; }
