@@ -74,5 +74,13 @@ def test_the_mud_attack_over_the_bridge_in_the_combat_section(chromium, lanz, tm
     said = page.text_content("#combat-result")
     assert said.startswith("10 against 10: odds 1-2 on the CRT")
     assert "-1 column mud (3.2 — mud): attacking in mud" in said                   # rule_topics.yaml
+    assert "undefined" not in said and "[object Object]" not in said
+    # the die table as `toolkit odds` gives it: each roll, its modified roll (no modifier here) and the result
+    rows = page.eval_on_selector_all("#combat-result table.die-results tr",
+                                     "trs => trs.map(tr => [...tr.children].map(c => c.textContent))")
+    assert rows[0] == ["die", "modified", "result"]
+    expected = cli_json("odds", str(bridge), "--game", GAME, "--attack", "t", "i", "j", "--defend", "b")
+    assert rows[1:] == [[str(r["die"]), str(r["final"]), f"{r['result']} ({r['meaning']})"]
+                        for r in expected["results"]]
     shot(page, "lanz-mud-attack")
     assert not page.errors

@@ -201,7 +201,7 @@ def _resolve(c: Combat, result: CombatResult, base: int) -> None:
     for roll in sorted(tally):
         row = min(max(roll + result.total_modifier, lo), hi)
         code = t.below if column is None else t.rows[row][column]
-        result.results.append({"die": roll, "result": code, "meaning": c.results[code],
+        result.results.append({"die": roll, "final": row, "result": code, "meaning": c.results[code],
                                "chance": tally[roll] / total})
         result.chances[code] = result.chances.get(code, 0) + tally[roll] / total
 

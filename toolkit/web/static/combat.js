@@ -110,7 +110,7 @@ export class Combat {
     }
     const items = [...(a.modifiers || []).map((m) => `${signed(m.value)} ${m.id} (${rule(m.rule)}): ${m.why}`),
                    ...(a.shifts || []).map((s) => `${signed(s.columns)} column ${s.id} (${rule(s.rule)}): ${s.why}`),
-                   ...(a.notes || []).map(String)];
+                   ...(a.notes || []).map(noteText)];
     if (items.length) out.push(html("ul", {className: "modifiers"}, ...items.map((t) => html("li", {textContent: t}))));
     if (!a.refused && (a.results || []).length) out.push(dieResults(a.results));
     if ((a.flank || {}).flank) out.push(line(`Flank Attack (${rule(a.flank.rule)}): ` +
@@ -134,12 +134,19 @@ function verdict(a) {
   return `${a.attack} against ${a.defence}: odds ${a.odds}${table}${kills}${chance}`;
 }
 
-// What each natural die gives (the Siege's tables): a table of die, modified die and result (a Breach's damage).
+// A game's or a rules plugin's note as `toolkit odds` prints it: text, or `[rule] text`.
+function noteText(note) {
+  return typeof note === "object" && note !== null ? `[${note.rule}] ${note.text}` : String(note);
+}
+
+// What each natural die gives: a table of die, modified die (where the answer gives it) and result (a Breach's
+// damage).
 function dieResults(results) {
   const breach = results.some((r) => r.damage !== undefined);
-  const head = ["die", "modified", "result", ...(breach ? ["wall damage", "breached"] : [])];
+  const modified = results.some((r) => r.final !== undefined);
+  const head = ["die", ...(modified ? ["modified"] : []), "result", ...(breach ? ["wall damage", "breached"] : [])];
   const said = (r) => r.result + (r.meaning ? ` (${r.meaning})` : "") + (r.erratic ? " (erratic shot, 9.31)" : "");
-  const row = (r) => [r.die, r.final, said(r),
+  const row = (r) => [r.die, ...(modified ? [r.final] : []), said(r),
                       ...(breach ? [r.total_damage, r.breach ? "yes" : "no"] : [])];
   return html("table", {className: "die-results"},
               html("tr", {}, ...head.map((h) => html("th", {textContent: h}))),
