@@ -562,12 +562,19 @@ class Replacements(Rule):
     ``from_box`` to the map at its ``entry`` (else the reinforcements' entry), or, by steps, turn a reduced unit
     back to its front; each unit so replaced carries game.yaml's ``flag`` until the flag comes off."""
 
-    phase: list[str] = Field(min_length=1)
+    phase: list[str] = Field(min_length=1)     # one phase may be written alone: `phase: axis_replacements`
     per_side: dict[str, Annotated[int, Field(ge=0, le=MAX_HEXES)]]
     returns: Literal["step", "unit"] = "unit"
     from_box: str = "eliminated"
     flag: str
     entry: dict[str, Entry] = {}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_phase(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("phase"), str):
+            data = {**data, "phase": [data["phase"]]}
+        return data
 
 
 class Placement(Rule):
@@ -847,6 +854,9 @@ class RulesCheck:
         self.names(f"{key}.terrain", w.terrain, list(self.cmap.terrain_types), "terrain")
         self.names(f"{key}.features", w.features, list(self.cmap.feature_types), "feature of the map")
         for name, given in w.features.items():
+            if self.cmap.feature_types[name].kind == "hexside":
+                self.fail(f"{key}.features.{name}", f"a condition reads the features of a hex, and {name!r} is a "
+                                                    "hexside feature: match it by the entry's feature and value")
             for v in [given] if isinstance(given, str) else given:
                 self.feature_value(f"{key}.features.{name}", name, v)
         if spec.params is not None:
