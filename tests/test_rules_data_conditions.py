@@ -193,8 +193,10 @@ def test_enemy_zones_block_supply_except_in_a_forest(steppe):
      "movement.terrain.costs.forest[0].when"),
     (lambda r: r["victory"]["levels"][0].update(when={"terrain": ["city"]}), "victory.levels[0].when.terrain"),
     (lambda r: r["zoc"].update(when={"terrain": ["jungle"]}), "zoc.when.terrain[0]"),
-    (lambda r: r["combat"]["terrain"].update(city={"multiply": 2, "when": {"features": {"river": "minor"}}}),
-     "combat.terrain.city.when.features.river"),
+    (lambda r: r["combat"]["terrain"].update(city={"multiply": 2, "when": {"features": {"road": "minor"}}}),
+     "combat.terrain.city.when.features.road"),     # the road's value on the map is true
+    (lambda r: r["combat"]["terrain"].update(city={"multiply": 2, "when": {"features": {"river": []}}}),
+     "combat.terrain.city.when.features.river"),    # a hexside feature: no hex has it
     (lambda r: r["supply"].update(hexes=[{"hexes": 2, "when": MUD}]), "supply.hexes[0].when"),
     (lambda r: r["combat"]["modifiers"][0]["when"].update(terrain=["clear"]), "combat.modifiers[0].when"),
 ])

@@ -201,3 +201,41 @@ def test_replacements_naming_a_flag_the_game_has_not_are_refused(steppe):
     with pytest.raises(GameDataError) as err:
         load_game(str(steppe)).rules_data
     assert "replacements.flag" in str(err.value)
+
+
+# -- a whole attack as one action ----------------------------------------------------------------------------------
+
+ATTACK = [u("g", "ger-inf", "0403"), u("h", "ger-inf", "0403"), u("r", "sov-inf", "0404")]
+
+
+def test_a_whole_attack_resolved_with_an_exchange_by_steps(steppe):
+    exchange(steppe, "side")
+    pos = position(steppe, ATTACK, "axis_combat")
+    # 9.2: 8 against 4, 2-1 (no river, 0404 is open ground); a roll of 3 reads EX: one step a side (10.5): r turns
+    # to its back face, and so does g, the first attacker named
+    after, notes = rules_for(pos.game).resolve(pos, ["g", "h"], ["r"], roll=lambda sides: 3,
+                                               choose=lambda what, options: options[0])
+    assert notes[0] == {"rule": "9.2", "text": "8 against 4: 2-1, column 2-1; roll 3: EX (exchange)"}
+    assert {uid: sorted(after.by_id[uid].flags) for uid in ("g", "h", "r")} == {"g": ["reduced"], "h": [],
+                                                                                 "r": ["reduced"]}
+
+
+def test_a_whole_attack_resolved_with_a_retreat_to_the_hex_chosen(steppe):
+    pos = position(steppe, ATTACK, "axis_combat")
+    asked = []
+
+    def choose(what, options):
+        asked.append((what, sorted(options)))
+        return "0405"
+    # a roll of 1 reads DR (10.1): r retreats one hex; not into 0303 or 0503, which g and h control (10.3)
+    after, _ = rules_for(pos.game).resolve(pos, ["g", "h"], ["r"], roll=lambda sides: 1, choose=choose)
+    assert asked == [("10.1: the hex r retreats to", ["0304", "0405", "0504"])]
+    assert pos.game.map.name(after.by_id["r"].hex) == "0405"
+
+
+def test_a_whole_attack_below_the_table_is_refused_with_its_rule(steppe):
+    edit(steppe, "rules.yaml", lambda r: r["combat"]["table"].update(below="refused"))
+    pos = position(steppe, [u("g", "ger-inf", "0203"), u("c1", "sov-inf", "0102"), u("c2", "sov-inf", "0102")],
+                   "axis_combat")
+    with pytest.raises(ValueError, match="^9.2: odds of 1-4 are below the lowest column"):
+        rules_for(pos.game).resolve(pos, ["g"], ["c1", "c2"], roll=lambda sides: 1, choose=lambda w, o: o[0])

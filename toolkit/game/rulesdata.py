@@ -17,9 +17,12 @@ from __future__ import annotations
 import math
 import re
 
+from functools import cache, partial
+
 from typing import Annotated, Any, ClassVar, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema, model_validator
+from pydantic import (BaseModel, ConfigDict, Field, PlainValidator, TypeAdapter, WithJsonSchema, WrapValidator,
+                      model_validator)
 
 from ..datafile import expected
 
@@ -81,6 +84,36 @@ VP = Annotated[int, Field(ge=-MAX_VP, le=MAX_VP)]
 Multiplier = Annotated[float, Field(gt=0, le=MAX_FACTOR, allow_inf_nan=False)]
 
 
+class OneOrList:
+    """``OneOrList[M]``: an entry, or a list of its variants (Conditions), each validated as ``M`` so that an error
+    names the key where it is (``zoc.leave.cost``, ``zoc.leave[1].cost``)."""
+
+    def __class_getitem__(cls, model: type) -> Any:
+        return Annotated[Union[model, list[model]], WrapValidator(partial(_one_or_list, model))]
+
+
+def _one_or_list(model: type, value: Any, handler) -> Any:
+    """Validate an entry (a mapping) or a list of its variants (at least one)."""
+    return model.model_validate(value) if not isinstance(value, list) else _list(model, value)
+
+
+def _value_or_list(model: type, value: Any, handler) -> Any:
+    """Validate a value (a cost, a length) or a list of its variants (at least one)."""
+    return handler(value) if not isinstance(value, list) else _list(model, value)
+
+
+def _list(model: type, value: list) -> list:
+    if not value:
+        raise ValueError("give at least one variant, or the entry itself")
+    return _variants(model).validate_python(value)
+
+
+@cache
+def _variants(model: type) -> TypeAdapter:
+    return TypeAdapter(list[model])
+
+
+
 class _Model(BaseModel):
     """A part of ``rules.yaml``: an unknown key is refused; ``REFUSED`` names keys of a neighbouring part that
     are not read here (no key is ever accepted and ignored), each with the fix."""
@@ -136,7 +169,7 @@ class CostVariant(Conditional):
     cost: Costs
 
 
-TerrainCost = Union[Costs, Annotated[list[CostVariant], Field(min_length=1)]]   # one cost, or variants
+TerrainCost = Annotated[Union[Costs, list[CostVariant]], WrapValidator(partial(_value_or_list, CostVariant))]
 
 
 class TerrainCosts(Rule):
@@ -210,8 +243,8 @@ class Movement(Rule):
     allowance: str                                  # the counter value holding the movement allowance
     classes: dict[str, list[str]] = {}              # movement class -> unit types (a type not listed: its own class)
     terrain: TerrainCosts
-    hexsides: dict[str, Union[HexsideCost, Annotated[list[HexsideCost], Field(min_length=1)]]] = {}   # -> cost
-    lines: dict[str, Union[LineRate, Annotated[list[LineRate], Field(min_length=1)]]] = {}   # -> rate along it
+    hexsides: dict[str, OneOrList[HexsideCost]] = {}   # -> cost
+    lines: dict[str, OneOrList[LineRate]] = {}   # -> rate along it
     kinds: dict[str, MovementKind] = {}
     minimum_move: Optional[MinimumMove] = None
     phases: dict[str, Union[Literal["all"], list[str]]] = {}   # movement phase -> unit types that move in it
@@ -247,9 +280,9 @@ class Zoc(Conditional):
     exerted_by: list[str] = []
     not_across: list[str] = []
     not_into: list[str] = []
-    enter: Union[ZocEnter, Annotated[list[ZocEnter], Field(min_length=1)]] = ZocEnter()
-    leave: Union[ZocLeave, Annotated[list[ZocLeave], Field(min_length=1)]] = ZocLeave()
-    zoc_to_zoc: Union[ZocToZoc, Annotated[list[ZocToZoc], Field(min_length=1)]] = ZocToZoc()
+    enter: OneOrList[ZocEnter] = ZocEnter()
+    leave: OneOrList[ZocLeave] = ZocLeave()
+    zoc_to_zoc: OneOrList[ZocToZoc] = ZocToZoc()
     negated_by_friends: list[Literal["supply", "command", "reinforcements", "retreat"]] = []
 
 
@@ -336,9 +369,9 @@ class Combat(Rule):
     table: CombatTable
     results: dict[str, str]                       # result code -> its meaning
     # defender's terrain (the best for the defender of its terrains), each one effect or a list of variants
-    terrain: dict[str, Union[TerrainEffect, Annotated[list[TerrainEffect], Field(min_length=1)]]] = {}
+    terrain: dict[str, OneOrList[TerrainEffect]] = {}
     terrain_rule: str = ""
-    hexsides: dict[str, Union[HexsideEffect, Annotated[list[HexsideEffect], Field(min_length=1)]]] = {}
+    hexsides: dict[str, OneOrList[HexsideEffect]] = {}
     modifiers: list[Modifier] = []
     out_of_supply: Optional[SupplyEffect] = None
     adjacent: Rule = Rule()                       # the rule: attackers must be next to every defender
@@ -415,7 +448,6 @@ class Blocks(_Model):
     when: Situation = Situation()
 
 
-BlockList = Union[Blocks, Annotated[list[Blocks], Field(min_length=1)]]
 Hexes = Annotated[int, Field(ge=0, le=MAX_HEXES)]
 
 
@@ -438,10 +470,10 @@ class Supply(Rule):
     be a list of variants."""
 
     sources: dict[str, Sources]                   # side -> its sources
-    hexes: Union[Hexes, None, Annotated[list[SupplyHexes], Field(min_length=1)]] = None
-    mp: Union[Points, None, Annotated[list[SupplyMP], Field(min_length=1)]] = None
+    hexes: Annotated[Union[Hexes, None, list[SupplyHexes]], WrapValidator(partial(_value_or_list, SupplyHexes))] = None
+    mp: Annotated[Union[Points, None, list[SupplyMP]], WrapValidator(partial(_value_or_list, SupplyMP))] = None
     movement_class: Optional[str] = None
-    blocked_by: BlockList = Blocks()
+    blocked_by: OneOrList[Blocks] = Blocks()
 
 
 class Command(Rule):
@@ -451,7 +483,7 @@ class Command(Rule):
     hq_types: list[str] = Field(min_length=1)
     radius: Union[str, Annotated[int, Field(ge=0, le=MAX_HEXES)]]
     applies_to: list[str] = []
-    blocked_by: BlockList = Blocks(enemy_units=True)
+    blocked_by: OneOrList[Blocks] = Blocks(enemy_units=True)
 
 
 class Entry(Rule):
@@ -530,12 +562,19 @@ class Replacements(Rule):
     ``from_box`` to the map at its ``entry`` (else the reinforcements' entry), or, by steps, turn a reduced unit
     back to its front; each unit so replaced carries game.yaml's ``flag`` until the flag comes off."""
 
-    phase: list[str] = Field(min_length=1)
+    phase: list[str] = Field(min_length=1)     # one phase may be written alone: `phase: axis_replacements`
     per_side: dict[str, Annotated[int, Field(ge=0, le=MAX_HEXES)]]
     returns: Literal["step", "unit"] = "unit"
     from_box: str = "eliminated"
     flag: str
     entry: dict[str, Entry] = {}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_phase(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("phase"), str):
+            data = {**data, "phase": [data["phase"]]}
+        return data
 
 
 class Placement(Rule):
@@ -815,6 +854,9 @@ class RulesCheck:
         self.names(f"{key}.terrain", w.terrain, list(self.cmap.terrain_types), "terrain")
         self.names(f"{key}.features", w.features, list(self.cmap.feature_types), "feature of the map")
         for name, given in w.features.items():
+            if self.cmap.feature_types[name].kind == "hexside":
+                self.fail(f"{key}.features.{name}", f"a condition reads the features of a hex, and {name!r} is a "
+                                                    "hexside feature: match it by the entry's feature and value")
             for v in [given] if isinstance(given, str) else given:
                 self.feature_value(f"{key}.features.{name}", name, v)
         if spec.params is not None:

@@ -16,7 +16,7 @@ from ...game.violations import check_json
 from ...hexgrid import Hex
 from ...los import Convention, LosEngine, LosResult
 from ...los.explain import map_obstacles
-from . import combat, legality, movement, reinforcements, replacements, retreat, trace, victory
+from . import combat, legality, movement, reinforcements, replacements, resolve, retreat, trace, victory
 from .facts import zoc_of
 
 #: The ``rules.yaml`` section each calculator needs (for the message naming what to declare).
@@ -51,6 +51,8 @@ def calculators(rules: RulesData) -> dict[str, Any]:
         out |= {"combat": combat.combat, "combat_json": combat.combat_json}
     if rules.retreat is not None:
         out |= {"retreat": retreat.retreat, "retreat_json": retreat.retreat_json}
+    if rules.combat is not None:   # a whole attack as one action; its result applied when retreat gives it
+        out["resolve"] = resolve.resolve
     if rules.supply is not None:
         out |= {"supply": trace.supply, "supply_json": trace.supply_json}
     if rules.command is not None:
