@@ -63,9 +63,9 @@ def test_rail_movement_of_any_length(steppe):
     edit(steppe, "rules.yaml", lambda r: r["movement"]["kinds"]["rail"].update(allowance="any"))
     pos = position(steppe, [u("g", "ger-inf", "0202")])
     ans = moves(pos, "g", kind="rail")
-    # 8.1: along the railway 0202 -> 1002, eight hexes at 1 MP each, beyond the old allowance of 10 only in MP
-    # terms; `any` stands for the toolkit's bound of 1000 MP
-    assert (ans["mp"], dest(ans)["1002"]["cost"]) == (1000, 8)
+    # 8.1: along the railway 0202 -> 1002, eight hexes at 1 MP each, as far as the rail goes: no allowance (mp null,
+    # "unlimited" in words)
+    assert (ans["mp"], dest(ans)["1002"]["cost"]) == (None, 8)
     assert set(dest(ans)) == {"0102", "0302", "0402", "0502", "0602", "0702", "0802", "0902", "1002"}
 
 

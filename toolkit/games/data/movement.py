@@ -12,13 +12,9 @@ from typing import Hashable, Iterator, Sequence
 
 from ...game import GameSpec, Position, Unit
 from ...game.moves import Blocked, MoveResult, Reason, Step, legal_moves
-from ...game.rulesdata import MAX_POINTS, RulesData
+from ...game.rulesdata import RulesData
 from ...hexgrid import Hex
 from .facts import chosen, enemy_zoc, half_points, holds, matching, movement_class, pick, rules_of, terrain_cost, value
-
-#: The allowance of a kind of movement whose ``allowance`` is ``any`` (as far as its lines go), in MP.
-ANY_DISTANCE = MAX_POINTS
-
 
 def movement_phases(rules: RulesData, spec: GameSpec, side: str) -> list[str]:
     """The phases units move in (``movement.phases``; every phase when it names none)."""
@@ -43,11 +39,15 @@ class DataMove:
         self.budget = self._budget()
         self._cost: dict[Hex, tuple[int | None, str]] = {}
 
-    def _budget(self) -> int:
+    def _budget(self) -> int | None:
+        """Half MP the stack may spend: the least of its units' (less ``spent``), or None for a kind of movement of
+        any length (``allowance: any``)."""
         allowance = self.kind.allowance if self.kind is not None and self.kind.allowance is not None else None
+        if allowance == "any":
+            return None
         per_unit = []
         for u in self.units:
-            mp = (allowance if isinstance(allowance, (int, float)) else ANY_DISTANCE if allowance == "any" else
+            mp = (allowance if isinstance(allowance, (int, float)) else
                   value(self.position, u, allowance if isinstance(allowance, str) else self.m.allowance))
             caps = [c.max for c in self.m.caps if allowance is None and (not c.types or u.type in c.types)
                     and holds(self.position, c.when, u.hex)]   # a kind of movement with its own allowance keeps it
@@ -73,7 +73,7 @@ class DataMove:
         if self.kind is not None and self.kind.phases and phase not in self.kind.phases:
             return Reason(self.kind.rule, f"{self.kind_name} movement is used only in "
                                           f"{', '.join(spec.phase_name(p) for p in self.kind.phases)}")
-        if self.budget <= 0:
+        if self.budget is not None and self.budget <= 0:
             return Reason(m.rule, "no movement points left")
         return None
 
@@ -115,7 +115,8 @@ class DataMove:
             if effect == "stop":
                 stop = Reason(rule, "entering an enemy zone of control ends the move")
         minimum = self.m.minimum_move
-        if minimum is not None and at == self.start and cost_so_far == 0 and cost > self.budget:
+        if minimum is not None and at == self.start and cost_so_far == 0 and self.budget is not None \
+                and cost > self.budget:
             cost, stop = self.budget, Reason(minimum.rule or self.m.rule,
                                              "the one-hex minimum move: it takes the whole allowance")
         yield Step(n, cost, stop)
