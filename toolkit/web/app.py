@@ -504,6 +504,17 @@ async def server_error(request: Request, err: Exception) -> Response:
     return _error(500, f"internal error answering {request.url.path[:100]} (a bug: the server log has the details)")
 
 
+class Compressed(GZipMiddleware):
+    """Answers over a kilobyte compressed, but the event stream (``/api/events``) passed on as it is written
+    (a Starlette that buffers it to compress it would hold each event back)."""
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and scope["path"] == "/api/events":
+            await self.app(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
+
+
 def create_app(book: SourceBook | None = None) -> Starlette:
     """The viewer's app over ``book`` (by default the bundled sources only)."""
     routes = [
@@ -526,6 +537,6 @@ def create_app(book: SourceBook | None = None) -> Starlette:
     handlers: dict[Any, Callable] = {cls: refused for cls in (*REFUSALS, WebError)}
     handlers |= {RecursionError: too_deep, HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers,
-                    middleware=[Middleware(GZipMiddleware, minimum_size=1024, compresslevel=GZIP_LEVEL)])
+                    middleware=[Middleware(Compressed, minimum_size=1024, compresslevel=GZIP_LEVEL)])
     app.state.book = book or SourceBook()
     return app

@@ -40,7 +40,7 @@ const combat = new Combat({section: $("combat-section"), attack: $("combat-attac
                            addAttack: $("add-attack"), addDefend: $("add-defend"), clear: $("combat-clear"),
                            result: $("combat-result"), kind: $("combat-kind"), kindLabel: $("combat-kind-label")},
                           {selection: () => [...state.selected], onError: showError});
-const games = new SavedGames({onOpen: (id) => { play.seat = null; openGame(id).catch(showError); },
+const games = new SavedGames({onOpen: (id) => { play.seat = null; return openGame(id).catch(showError); },
                                onError: showError});
 const play = games.play = new Play({section: $("play-section"), standing: $("standing"), phase: $("phase-select"),
                        notice: $("phase-notice"), undo: $("undo"), redo: $("redo"), log: $("play-log"),

@@ -10,7 +10,7 @@ function when(seconds) {
 }
 
 export class SavedGames {
-  // `onOpen(id)` opens a saved game, `onError`; `play` (play.js's Play: the game shown, its seat) is set after.
+  // `onOpen(id)` opens a saved game (a promise), `onError`; `play` (play.js's Play: the game shown, its seat) is set after.
   constructor({onOpen, onError}) {
     this.play = null;
     this.onOpen = onOpen;
@@ -64,11 +64,12 @@ export class SavedGames {
       this.onError(err);
       return;
     }
+    if (!source.saved) await this.onOpen(answer.game);   // the new game shown (this page watches it)
     this.seatLinks.hidden = false;
     this.seatLinks.replaceChildren(html("p", {textContent: "Give each player their side's link:"}),
       ...Object.entries(answer.seats).map(([side, seat]) => html("p", {},
-        `${side}: `, html("a", {href: seat.link, target: "_blank", dataset: {side}, textContent: location.origin + seat.link}))));
-    if (!source.saved) this.onOpen(answer.game);
+        `${side}: `, html("a", {href: seat.link, target: "_blank", dataset: {side},
+                               textContent: location.origin + seat.link}))));
   }
 
   // Follow the game of `source` (its changes sent by the server), or none when it is no saved game's.
