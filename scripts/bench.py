@@ -633,7 +633,8 @@ def web_load_rows() -> list[dict]:
 
 def web_load(kept: bool, seconds: float = 5.0, clients: int = 8) -> list[dict]:
     """A real ``toolkit serve`` of Scenario II on loopback with its store on (an SQLite file of its own), a game
-    started (one step, ``phase:overland``: the scenario's units as they stand, written to the store), and
+    started (one step, ``phase:overland``: the scenario's units as they stand, written to the store; the layers it
+    prepares in worker processes waited for), and
     ``clients`` threads asking ``/api/moves`` of every Jewish stack in turn in the game's position (keep-alive
     connections, gzip accepted) for ``seconds``: requests per second and the 99th percentile of the answer time.
     The machine's other load counts: say what it was."""
@@ -662,6 +663,7 @@ def web_load(kept: bool, seconds: float = 5.0, clients: int = 8) -> list[dict]:
                                "&step=phase:overland")
         source = quote(json.loads(started.getresponse().read())["id"])
         started.close()
+        _wait_idle(server.pid)   # the clicks and layers the step has the server prepare (app.prepare_clicks), done
         urls = [f"/api/moves?source={source}&unit={uid}" for uid in units]
 
         def client(k: int, stop: float) -> None:
@@ -702,6 +704,16 @@ def web_load(kept: bool, seconds: float = 5.0, clients: int = 8) -> list[dict]:
              "value": round(rate, 1), "ok": rate >= 200},
             {"benchmark": f"web load, {how}: p99 answer time",
              "median_ms": round(p99, 1), "runs": len(times), "target_ms": 100, "ok": p99 <= 100}]
+
+
+def _wait_idle(pid: int, seconds: float = 120.0) -> None:
+    """Until the server ``pid`` has had no worker process (a forked child) for a second (Linux ``/proc``; at most
+    ``seconds``)."""
+    deadline, quiet = time.monotonic() + seconds, 0
+    while time.monotonic() < deadline and quiet < 5:
+        children = "".join(p.read_text() for p in Path(f"/proc/{pid}/task").glob("*/children"))
+        quiet = 0 if children.strip() else quiet + 1
+        time.sleep(0.2)
 
 
 def import_rows(repeat: int) -> list[dict]:
