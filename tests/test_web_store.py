@@ -8,8 +8,6 @@ import itertools
 import re
 import signal
 import sqlite3
-import subprocess
-import sys
 import threading
 import urllib.request
 import warnings
@@ -21,7 +19,7 @@ from toolkit.cli import main
 from toolkit.web import SourceBook, create_app, sources
 from toolkit.web.store import StoreError, default_store_path, open_store
 from web_browser_support import api, free_port
-from web_store_support import new_database, postgres_missing, postgres_server
+from web_store_support import new_database, postgres_missing, postgres_server, served, url_of
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -186,11 +184,6 @@ def test_the_default_store_is_in_the_users_data_folder(monkeypatch, tmp_path):
     assert default_store_path() == tmp_path / "home" / ".local" / "share" / "toolkit" / "games.sqlite"
 
 
-def _serve(store: str, port: int) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "toolkit", "serve", "--store", store, "--port", str(port)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-
-
 def _ask(url: str) -> None:
     try:
         urllib.request.urlopen(url, timeout=20).read()
@@ -198,19 +191,13 @@ def _ask(url: str) -> None:
         pass   # the server was killed first
 
 
-def _up(proc: subprocess.Popen) -> str:
-    line = proc.stdout.readline()
-    assert line.startswith("toolkit viewer at "), line + proc.stdout.read()
-    return line.split(" at ")[1].split()[0].rstrip("/")
-
-
 def test_a_server_killed_in_mid_play_carries_on_the_same_game(where):
     """SIGKILL while the page plays (a step being made), then a new server on the same store: the same game id,
     its steps, undo."""
     port = free_port()
-    server = _serve(where, port)
+    server = served(where, port)
     try:
-        base = _up(server)
+        base = url_of(server)
         _, moves = api(base, f"/api/moves?source={J2}&unit=j-plm-1")
         _, first = api(base, f"/api/play?source={J2}&step=move:j-plm-1>{moves['destinations'][0]['hex']}")
         _, second = api(base, f"/api/play?source={first['id']}&step=turn:next")
@@ -224,9 +211,9 @@ def test_a_server_killed_in_mid_play_carries_on_the_same_game(where):
         if server.poll() is None:
             server.kill()
     game = first["saved"]["id"]
-    server = _serve(where, port)
+    server = served(where, port)
     try:
-        base = _up(server)
+        base = url_of(server)
         _, now = api(base, f"/api/game?game={game}")
         assert now["saved"]["id"] == game and now["steps"][:2] == second["steps"]
         assert now["saved"]["positions"][:3] == second["saved"]["positions"]

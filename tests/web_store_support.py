@@ -9,10 +9,12 @@ import glob
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Iterator
 
+ROOT = Path(__file__).resolve().parent.parent
 PG_USER = "toolkit"
 START_S = 60
 
@@ -77,3 +79,16 @@ def new_database(server: str, name: str) -> str:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
         conn.execute(f'CREATE DATABASE "{name}"')
     return server.replace("/postgres?", f"/{name}?")
+
+
+def served(store: str, port: int) -> subprocess.Popen:
+    """``toolkit serve --store STORE --port PORT`` (from the repository), started; :func:`url_of` waits for it."""
+    return subprocess.Popen([sys.executable, "-m", "toolkit", "serve", "--store", store, "--port", str(port)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def url_of(proc: subprocess.Popen) -> str:
+    """The base URL :func:`served` prints once it listens."""
+    line = proc.stdout.readline()
+    assert line.startswith("toolkit viewer at "), line + proc.stdout.read()
+    return line.split(" at ")[1].split()[0].rstrip("/")

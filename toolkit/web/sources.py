@@ -2,7 +2,7 @@
 positions of the games played (kept in the store, :mod:`.store`).
 
 A source is looked up by its id only (``map:<id>``, ``bundled:<game>/<file>``, ``upload:<id>``,
-``play:<game>/<step>``): the ids of bundled data come from listing the bundled folders, those of files and games
+``play:<game>/<step>.<tag>``): the ids of bundled data come from listing the bundled folders, those of files and games
 are random ids of the store, so no request ever names a file.  Each source is opened once (maps compiled once,
 through the compiled-map cache) and keeps its answers that take time (reach, ZOC) in memory; a file or a game's
 position is read again from the store when it was dropped from memory (or the server restarted).  Uploads are

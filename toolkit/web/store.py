@@ -235,8 +235,8 @@ class Store:
     def steps(self, gid: str, upto: int | None = None) -> list[StepRow]:
         """The steps of a game in order (the first ``upto``, by default all: the redo branch too)."""
         with self.transaction() as cur:
-            rows = self._run(cur, "SELECT n, id, step, side, log, position FROM toolkit_steps WHERE game = ? AND n <= ? "
-                                  "ORDER BY n", (gid, 1 << 30 if upto is None else upto)).fetchall()
+            rows = self._run(cur, "SELECT n, id, step, side, log, position FROM toolkit_steps "
+                                  "WHERE game = ? AND n <= ? ORDER BY n", (gid, 1 << 30 if upto is None else upto)).fetchall()
         return [StepRow(n, sid, step, side, json.loads(log), json.loads(position))
                 for n, sid, step, side, log, position in rows]
 

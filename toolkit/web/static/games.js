@@ -10,7 +10,8 @@ function when(seconds) {
 }
 
 export class SavedGames {
-  // `onOpen(id)` opens a saved game (a promise), `onError`; `play` (play.js's Play: the game shown, its seat) is set after.
+  // `onOpen(id)` opens a saved game (a promise), `onError`; `play` (play.js's Play: the game shown, its seat) is
+  // set after.
   constructor({onOpen, onError}) {
     this.play = null;
     this.onOpen = onOpen;
@@ -21,7 +22,8 @@ export class SavedGames {
     this.seatLine = html("p", {id: "seat-line", className: "seat-line"});
     section.querySelector("#standing").after(this.seatLine);
     this.seatsButton = html("button", {type: "button", id: "two-players", textContent: "Two players",
-                                       title: "open this game for two players: one link per side, each plays only its side"});
+                                       title: "open this game for two players: one link per side, each plays "
+                                              + "only its side"});
     this.seatsButton.addEventListener("click", () => this.openSeats());
     section.querySelector(".play-buttons").append(this.seatsButton);
     this.seatLinks = html("div", {id: "seat-links", className: "seat-links", hidden: true});
