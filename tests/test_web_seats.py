@@ -133,3 +133,18 @@ def test_the_other_seats_step_arrives_as_an_event():
             conn.close()
         status, missing = api(base, "/api/events?game=nope")
         assert status == 404 and "no such game" in missing["error"]
+
+
+def test_serving_other_machines_warns_that_games_are_played_from_seats(capsys, monkeypatch):
+    import uvicorn
+
+    from toolkit.cli import main
+
+    served = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: served.append(self.config.app))
+    assert main(["serve", "--port", "0", "--host", "0.0.0.0"]) == 0
+    err = capsys.readouterr().err
+    assert "warning: serving on 0.0.0.0" in err and "played only from its seats' links" in err
+    assert served[0].state.book.seats_only
+    assert main(["serve", "--port", "0", "--host", "localhost"]) == 0
+    assert "warning" not in capsys.readouterr().err and not served[1].state.book.seats_only
