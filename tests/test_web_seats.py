@@ -4,15 +4,14 @@ only watched; a server for other machines (--host) plays only from seats; each c
 server-sent event."""
 from __future__ import annotations
 
-import http.client
-import json
 import warnings
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 import pytest
 
 from toolkit.web import SourceBook, create_app
 from web_browser_support import SCENARIO_II, api, serve
+from web_store_support import event_stream, next_event
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -93,42 +92,20 @@ def test_a_server_for_other_machines_plays_only_from_seats():
         assert ok(c, "/api/seats", "POST", source=start["id"], seat=seats["arab"])["game"] == game
 
 
-def _events(base: str, game: str) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
-    host = urlsplit(base)
-    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=30)
-    conn.request("GET", f"/api/events?game={quote(game)}", headers={"Accept": "text/event-stream"})
-    answer = conn.getresponse()
-    assert answer.status == 200 and answer.getheader("content-type").startswith("text/event-stream")
-    return conn, answer
-
-
-def _next_event(answer) -> dict:
-    """The next ``game`` event's data (comment lines skipped)."""
-    lines = []
-    while True:
-        line = answer.readline().decode().rstrip("\r\n")
-        if line == "" and lines:
-            break
-        if line and not line.startswith(":"):
-            lines.append(line)
-    assert lines[0] == "event: game", lines
-    return json.loads(lines[1].removeprefix("data: "))
-
-
 def test_the_other_seats_step_arrives_as_an_event():
     with serve(SCENARIO_II) as base:
         _, opened = api(base, f"/api/seats?source={quote(J2)}", data=b"")
         game = opened["game"]
         jewish = opened["seats"]["jewish"]["token"]
-        conn, stream = _events(base, game)
+        conn, stream = event_stream(base, game)
         try:
-            first = _next_event(stream)                  # where the game stands, at once
+            first = next_event(stream)                  # where the game stands, at once
             assert first["position"] == f"play:{game}/0" and first["at"] == 0
             _, made = api(base, f"/api/play?source={quote(first['position'])}&step=turn:next&seat={jewish}")
-            event = _next_event(stream)                  # the Jewish seat's step, as the Arab page hears it
+            event = next_event(stream)                  # the Jewish seat's step, as the Arab page hears it
             assert (event["position"], event["at"]) == (made["id"], 1) and event["version"] > first["version"]
             api(base, f"/api/history?game={game}&at=0&seat={jewish}", data=b"")
-            assert _next_event(stream)["position"] == f"play:{game}/0"
+            assert next_event(stream)["position"] == f"play:{game}/0"
         finally:
             conn.close()
         status, missing = api(base, "/api/events?game=nope")

@@ -1,7 +1,8 @@
 """The viewer's store (issue 32, docs/web.md "Saved games"): every game played is kept with its base position,
 each step (text, log, position), its undo/redo branch, its title and times, under a random id that survives a
 restart; files opened are kept too.  Each test runs on SQLite (a file) and on a real PostgreSQL server started by
-the tests (tests/web_store_support.py).  The SIGKILL test kills a real ``toolkit serve`` in mid-play."""
+the tests (tests/web_store_support.py).  The SIGKILL test kills a real ``toolkit serve`` in mid-play; two real
+servers share one store."""
 from __future__ import annotations
 
 import itertools
@@ -19,7 +20,8 @@ from toolkit.cli import main
 from toolkit.web import SourceBook, create_app, sources
 from toolkit.web.store import StoreError, default_store_path, open_store
 from web_browser_support import api, free_port
-from web_store_support import new_database, postgres_missing, postgres_server, served, url_of
+from web_store_support import (event_stream, new_database, next_event, postgres_missing, postgres_server, served,
+                               url_of)
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -224,3 +226,29 @@ def test_a_server_killed_in_mid_play_carries_on_the_same_game(where):
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(20)
+
+
+def test_two_servers_share_the_games_of_one_store(where):
+    """Two server processes on one store (PostgreSQL's purpose; an SQLite file allows it too): a step made
+    through one is heard by a page of the other (its event stream) and the game goes on through the other."""
+    ports = free_port(), free_port()
+    servers = [served(where, port) for port in ports]
+    try:
+        one, two = (url_of(s) for s in servers)
+        _, started = api(one, f"/api/play?source={J2}&step=phase:overland")
+        game = started["saved"]["id"]
+        conn, stream = event_stream(two, game)
+        try:
+            assert next_event(stream)["position"] == started["id"]
+            _, on = api(one, f"/api/play?source={started['id']}&step=turn:next")
+            assert next_event(stream)["position"] == on["id"]          # heard through the other server
+        finally:
+            conn.close()
+        status, there = api(two, f"/api/play?source={on['id']}&step=turn:next")
+        assert status == 200 and there["saved"]["positions"][:3] == [f"play:{game}/0", started["id"], on["id"]]
+        status, stale = api(one, f"/api/play?source={started['id']}&step=phase:road")
+        assert status == 409 and "another page or seat played meanwhile" in stale["error"]
+    finally:
+        for server in servers:
+            server.send_signal(signal.SIGINT)
+            server.wait(20)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import http.client
+import json
 import os
 import shutil
 import subprocess
@@ -13,6 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import Iterator
+from urllib.parse import quote, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_USER = "toolkit"
@@ -92,3 +95,26 @@ def url_of(proc: subprocess.Popen) -> str:
     line = proc.stdout.readline()
     assert line.startswith("toolkit viewer at "), line + proc.stdout.read()
     return line.split(" at ")[1].split()[0].rstrip("/")
+
+
+def event_stream(base: str, game: str) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+    """``GET /api/events?game=GAME`` of the server at ``base``: the connection and its open answer."""
+    host = urlsplit(base)
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=30)
+    conn.request("GET", f"/api/events?game={quote(game)}", headers={"Accept": "text/event-stream"})
+    answer = conn.getresponse()
+    assert answer.status == 200 and answer.getheader("content-type").startswith("text/event-stream")
+    return conn, answer
+
+
+def next_event(answer) -> dict:
+    """The next ``game`` event's data (comment lines skipped)."""
+    lines = []
+    while True:
+        line = answer.readline().decode().rstrip("\r\n")
+        if line == "" and lines:
+            break
+        if line and not line.startswith(":"):
+            lines.append(line)
+    assert lines[0] == "event: game", lines
+    return json.loads(lines[1].removeprefix("data: "))

@@ -36,7 +36,7 @@ from ..games.plugin import is_own
 from ..vassal.saves.positions import position_save
 from .describe import source_json
 from .pictures import excerpt_png, excerpt_svg, geometry_json, map_svg, with_board_image
-from .queries import (BadQuery, CheckQuery, HexQuery, LosQuery, MovesQuery, NoQuery, OddsQuery, PlayQuery,
+from .queries import (BadQuery, CheckQuery, HexQuery, LosQuery, MovesQuery, NoQuery, OddsQuery,
                       SideQuery, SourceQuery, SupplyQuery, VictoryQuery, WebError, parse_query)
 from .play import moves_among, phase_label, played_states
 from .seats import (GameQuery, HistoryQuery, SeatedPlayQuery, SeatsQuery, events, listing, may_change, open_seats,

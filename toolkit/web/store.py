@@ -375,8 +375,11 @@ class PostgresStore(Store):
 
     @contextmanager
     def transaction(self, write: bool = False) -> Iterator[Any]:
-        with self.lock, self.conn.transaction(), self.conn.cursor() as cur:
-            yield cur
+        with self.lock:
+            if self.conn.broken or self.conn.closed:   # the database server restarted: connect again
+                self.conn = self._connect()
+            with self.conn.transaction(), self.conn.cursor() as cur:
+                yield cur
 
 
 def _safe_url(url: str) -> str:
