@@ -129,7 +129,7 @@ def test_a_line_of_sight_permalink_carries_the_position_and_the_rule(chromium, j
     page.wait_for_selector("#los-verdict .verdict")
     verdict = page.text_content("#los-verdict .verdict"), page.text_content("#los-verdict .los-rule")
     link = page.get_attribute("#los-permalink", "href")
-    assert "step=" in link and "rules=1" in link
+    assert "source=play%3A" in link and "rules=1" in link   # the saved game's position, by its id (issue 32)
     other = open_page(chromium, jerusalem + link)
     other.wait_for_selector("#los-verdict .verdict")
     assert (other.text_content("#los-verdict .verdict"), other.text_content("#los-verdict .los-rule")) == verdict

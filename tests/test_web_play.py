@@ -38,13 +38,16 @@ def test_a_move_is_made_along_the_path_the_moves_answer_shows(client):
     moves = ok(client, "/api/moves", source=J2, unit="j-plm-1")
     far = max(moves["destinations"], key=lambda d: d["cost"])
     after = ok(client, "/api/play", source=J2, step=f"move:j-plm-1>{far['hex']}")
-    assert after["id"].startswith("play:") and after["base"] == J2
+    assert after["id"].startswith(f"play:{after['saved']['id']}/1.") and after["base"] == J2
     assert unit(after, "j-plm-1")["hex"] == far["hex"]
     assert after["steps"] == [f"move:j-plm-1>{far['hex']}"]
     [entry] = after["log"]
     assert (entry["from"], entry["to"], entry["cost"], entry["path"]) == ("2817", far["hex"], far["cost"], far["path"])
-    # The same steps from the same source are the same source (undo and redo are free).
-    assert ok(client, "/api/play", source=J2, step=f"move:j-plm-1>{far['hex']}")["id"] == after["id"]
+    # The same step from the same position of a game is the same position (a double click makes one move); from
+    # the scenario again it starts another game.
+    first = after["saved"]["positions"][0]
+    assert ok(client, "/api/play", source=first, step=f"move:j-plm-1>{far['hex']}")["id"] == after["id"]
+    assert ok(client, "/api/play", source=J2, step=f"move:j-plm-1>{far['hex']}")["saved"]["id"] != after["saved"]["id"]
     # Its movement points are spent: it cannot go on as far again in this phase.
     again = ok(client, "/api/moves", source=after["id"], unit="j-plm-1")
     assert max((d["cost"] for d in again["destinations"]), default=0) < far["cost"]
