@@ -33,7 +33,9 @@ from ...game.module import load_game
 from ...mapdata import compile_map
 from ...scaffold import ScaffoldError, game_id_for
 from ..engine import vgrid
-from ..saves.imported import RECORD
+from ..saves.imported import RECORD, load_record
+from .setups import readme_rows, write_scenarios
+from .sides import SideOf, sides_of, summary
 from .joined import JoinedMap, join, joined_image
 from .moduleread import ModuleMap, PieceDef, PublishedModule, read_published_module
 from ...hexgrid import VassalNumbering
@@ -451,14 +453,14 @@ movement:
 """
 
 
-def _counters(pieces: list[PieceDef], side: str) -> tuple[list[dict], list[dict]]:
-    """One counter per piece slot, and the manifest entry of each slot."""
+def _counters(pieces: list[PieceDef], found: list[SideOf]) -> tuple[list[dict], list[dict]]:
+    """One counter per piece slot (its side as :mod:`.sides` found it), and the manifest entry of each slot."""
     taken: set[str] = set()
     counters, manifest = [], []
-    for p in pieces:
+    for p, side in zip(pieces, found):
         cid = slug(p.slot or p.name, taken, "piece")
-        c = {"id": cid, "name": p.name or p.slot or cid, "side": side, "nationality": side, "type": "piece",
-             "values": {"movement": PLACEHOLDER_MOVEMENT}}
+        c = {"id": cid, "name": p.name or p.slot or cid, "side": side.side, "nationality": side.side,
+             "type": "piece", "values": {"movement": PLACEHOLDER_MOVEMENT}}
         faces = p.faces
         if len(faces) >= 2:
             flip = next(la for la in p.layers if len([i for i in la.images if i]) >= 2)
@@ -471,8 +473,37 @@ def _counters(pieces: list[PieceDef], side: str) -> tuple[list[dict], list[dict]
                          "faces": list(faces),
                          "layers": [{"name": la.name, "images": list(la.images), "levels": list(la.level_names)}
                                     for la in p.layers],
-                         "mask": p.mask_image, "prototypes": list(p.prototypes), "traits": list(p.traits)})
+                         "mask": p.mask_image, "prototypes": list(p.prototypes), "traits": list(p.traits),
+                         "folders": list(p.folders), "side": {"id": side.side, "how": side.how,
+                                                              "from": side.source},
+                         **({"deck": p.deck} if p.deck else {})})
     return counters, manifest
+
+
+def readme(module: PublishedModule, vmod, title: str, sides: list[tuple[str, str]], found: list[SideOf],
+           rows) -> str:
+    """The folder's README: where it came from, how the sides were worked out, the scenarios read."""
+    name = os.path.basename(os.fspath(vmod))
+    return "\n".join([
+        f"# {title}", "",
+        f"Imported by `toolkit import-vmod` from the VASSAL module `{name}` ({module.name!r} version "
+        f"{module.version!r}); docs/new-game.md, 'Starting from a published module'.", "",
+        "## Sides", "",
+        "Sides are the module's player sides (its PlayerRoster). Each counter's side was worked out from the "
+        "module, the first of these that names a side: a property of the piece or its prototypes (a Marker or "
+        "dynamic property `side`, `faction`, `army`, `nationality` ...), a prototype named after the side, a "
+        "palette folder (the piece window's list, tab or panel) named after it, or -- where folders name "
+        "nationalities (American, British) -- by elimination, the one side no piece names. Counters with none "
+        "of these are given the first side, counted as not worked out.", "",
+        *summary(found, sides), "",
+        "Correct a counter's side in `counters.yaml` (its `side:` and `nationality:`); pieces.yaml says, for each "
+        "piece slot, which way its side was found (`side.how`, `side.from`). The scenarios follow the counters: "
+        "they name counters, not sides.", "",
+        "## Scenarios", "",
+        "Each predefined setup of the module (File menu, nested menus included) read as a position in "
+        "`scenarios/`, as `toolkit vsav read --game` reads a save of the module; pieces it cannot place are "
+        "listed in the file's header.", "",
+        *readme_rows(rows), ""])
 
 
 def _check_target(folder: Path) -> None:
@@ -506,7 +537,8 @@ def import_module(vmod: str | os.PathLike[str], game_dir: str | os.PathLike[str]
         maps = w.maps()
         sides_taken: set[str] = set()
         sides = [(slug(s, sides_taken, "side"), s) for s in module.sides] or [("players", "Players")]
-        counters, manifest = _counters(module.pieces, sides[0][0])
+        found = sides_of(module.pieces, sides)
+        counters, manifest = _counters(module.pieces, found)
         flags = ["flipped"] if any("back" in c for c in counters) else []
         title = (module.name or folder.name).replace("\n", " ")[:120]
         game = {"id": game_id, "title": title, "map": "map.yaml",
@@ -519,8 +551,10 @@ def import_module(vmod: str | os.PathLike[str], game_dir: str | os.PathLike[str]
         w.write("game.yaml", _dump([f"{title}: imported from the VASSAL module {os.path.basename(os.fspath(vmod))} "
                                     "(docs/game-files.md).", "Sides, turns and phases are placeholders: edit them."],
                                    game))
-        w.write("counters.yaml", _dump(["One counter per piece slot of the module (side, type and values are yours "
-                                        "to fill in); pieces.yaml says which slot each came from."],
+        w.write("counters.yaml", _dump(["One counter per piece slot of the module; pieces.yaml says which slot each "
+                                        "came from.  Each `side:` is worked out from the module (README.md, "
+                                        "'Sides'): correct it here,", "with its `nationality:`, where it is wrong; "
+                                        "type and values are yours to fill in."],
                                        {"game": game_id, "counters": counters}))
         w.write("pieces.yaml", _dump(["The module's piece slots (the counter manifest): names, gpid, images, "
                                       "layers and faces, mask, prototypes."], {"pieces": manifest}))
@@ -533,6 +567,9 @@ def import_module(vmod: str | os.PathLike[str], game_dir: str | os.PathLike[str]
                                "as VASSAL reads them.", "Written by `toolkit import-vmod`; not meant for editing."],
                               record))
         _check_loads(tmp, vmod)
+        rows = write_scenarios(vmod, module, load_game(str(tmp)), load_record(tmp), w.write, slug)
+        w.notes += [n for r in rows for n in r.notes]
+        w.write("README.md", readme(module, vmod, title, sides, found, rows))
         if folder.is_dir():
             os.chmod(tmp, folder.stat().st_mode & 0o7777)
             folder.rmdir()            # empty (checked above); rename cannot replace a folder on every system

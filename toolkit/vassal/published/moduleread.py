@@ -49,6 +49,9 @@ REGION, ZONE, NUMBERING = _GRID + "Region", _GRID + "mapgrid.Zone", _GRID + "map
 NUMBERINGS = (NUMBERING, _GRID + "mapgrid.SquareGridNumbering")
 PIECE_SLOTS = ("VASSAL.build.widget.PieceSlot", "VASSAL.build.widget.CardSlot")
 PROTOTYPE = _PKG + "PrototypeDefinition"
+SETUP = _PKG + "PredefinedSetup"
+DECK = _PKG + "map.DrawPile"
+WIDGET = "VASSAL.build.widget."   # the piece window's lists, tabs, panels and boxes (a slot's palette folders)
 ROOTS = ("VASSAL.build.GameModule", "VASSAL.launch.BasicModule")   # the engine loads both (BasicModule: older)
 ROSTER = _PKG + "PlayerRoster"
 EXTENSION = _PKG + "ModuleExtension"
@@ -125,12 +128,29 @@ class PieceDef:
     mask_image: str | None = None
     prototypes: tuple[str, ...] = ()
     traits: tuple[str, ...] = ()
+    folders: tuple[str, ...] = ()   # the palette's list, tab and panel names above the slot, outermost first
+    properties: tuple[tuple[str, str], ...] = ()   # Marker and dynamic property values, its prototypes' too
+    deck: str = ""   # the DrawPile (deck) holding the card slot, if any
 
     @property
     def faces(self) -> tuple[str, ...]:
         """The images a player flips between: the first layer with two or more levels, else the piece's image."""
         flip = next((la for la in self.layers if len([i for i in la.images if i]) >= 2), None)
         return tuple(i for i in flip.images if i) if flip else ((self.image,) if self.image else ())
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A ``PredefinedSetup`` that loads a saved game of the module (File menu, nested menus included)."""
+
+    name: str
+    file: str
+    menus: tuple[str, ...] = ()   # the menus it sits in, outermost first
+
+    @property
+    def title(self) -> str:
+        """The setup as the File menu shows it: ``Menu > Submenu > Name``."""
+        return " > ".join((*self.menus, self.name))
 
 
 @dataclass
@@ -143,6 +163,9 @@ class PublishedModule:
     maps: list[ModuleMap] = field(default_factory=list)
     sides: list[str] = field(default_factory=list)
     pieces: list[PieceDef] = field(default_factory=list)
+    setups: list[Setup] = field(default_factory=list)
+    decks: list[str] = field(default_factory=list)   # the DrawPiles' names
+    size: int = 0   # the archive's entries, inflated (declared sizes; reading checks them)
     notes: list[str] = field(default_factory=list)   # what the import leaves out, and why
 
 
@@ -364,6 +387,7 @@ class _Reader:
             self.notes.append(f"piece slot {slot[:40]!r}: no piece definition; left out")
             return None
         traits, protos = list(p.traits), []
+        properties = dict(p.properties)
         queue = [t.type for t in traits if t.kind == "prototype"]
         while queue and len(protos) < 32:   # prototypes may name prototypes; bounded
             pname = decode(queue.pop(0), ";")[1:2]
@@ -379,10 +403,38 @@ class _Reader:
                 continue
             traits += more
             queue += [t.type for t in more if t.kind == "prototype"]
+            for t in more:
+                for k, v in t.marker_properties().items():
+                    properties.setdefault(k, v)
         layers = tuple(_layer(t) for t in traits if t.kind == "emb2")
         mask = next((decode(t.type, ";")[3:4] for t in traits if t.kind == "obs"), None)
+        folders, deck = _palette_place(el)
         return PieceDef(slot, p.name, el.get("gpid") or "", p.image, layers, (mask[0] or None) if mask else None,
-                        tuple(protos), tuple(t.kind for t in traits))
+                        tuple(protos), tuple(t.kind for t in traits), folders,
+                        tuple((k[:60], v[:60]) for k, v in properties.items() if k)[:64], deck)
+
+
+def _palette_place(el) -> tuple[tuple[str, ...], str]:
+    """The palette folders above a piece slot (list, tab, panel and box names, outermost first) and the deck
+    (``DrawPile``) holding it, if any."""
+    folders, deck = [], ""
+    for a in el.iterancestors():
+        if a.tag == DECK and not deck:
+            deck = a.get("name") or ""
+        elif isinstance(a.tag, str) and a.tag.startswith(WIDGET) and (a.get("entryName") or "").strip():
+            folders.append(a.get("entryName").strip()[:60])
+    return tuple(reversed(folders)), deck
+
+
+def _setups(root) -> list[Setup]:
+    """Every ``PredefinedSetup`` that loads a file, with the menus it sits in (``isMenu`` setups nest)."""
+    out = []
+    for el in root.iter(SETUP):
+        if el.get("isMenu") == "true" or el.get("useFile") == "false" or not (el.get("file") or "").strip():
+            continue
+        menus = tuple((a.get("name") or "")[:60] for a in el.iterancestors(SETUP))[::-1]
+        out.append(Setup((el.get("name") or "")[:120], el.get("file").strip(), menus))
+    return out
 
 
 def _raster_size(data: bytes) -> tuple[int, int] | str:
@@ -456,9 +508,12 @@ def read_published_module(path: str | os.PathLike[str]) -> PublishedModule:
             piece = reader.piece(el, prototypes)
             if piece is not None:
                 module.pieces.append(piece)
+        module.setups = _setups(root)
+        module.decks = [(el.get("name") or "")[:60] for el in root.iter(DECK)]
+        module.size = sum(arc.size(n) for n in arc.names())
         module.notes = reader.notes
     return module
 
 
 __all__ = ["ArchiveError", "BoardSlot", "Layer", "ModuleMap", "ModuleReadError", "PieceDef", "PublishedModule",
-           "read_published_module"]
+           "Setup", "read_published_module"]

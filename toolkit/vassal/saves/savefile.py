@@ -80,6 +80,8 @@ class SaveLimits:
     max_boards: int = 64                      # board placements of one map; columns and rows below this
     max_board_commands: int = 1000            # BoardPicker commands (one per map in a real save)
     max_description_chars: int = 1 << 16      # savedata's description (the toolkit's JSON)
+    skip_bad_pieces: bool = False             # a piece over max_traits or unreadable: skipped with a note (a
+    #                                           module's own setups), not the save refused
 
 
 # ---------------------------------------------------------------- obfuscation
@@ -146,6 +148,7 @@ class SaveContents:
     setup: list[bool] = field(default_factory=list)  # begin_save (False) / end_save (True), in order
     savedata: dict[str, str] = field(default_factory=dict)
     moduledata: dict[str, str] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)  # pieces skipped (SaveLimits.skip_bad_pieces), each named
 
     def maps(self) -> list[str]:
         """Every map named by a board placement or a piece, in order of appearance."""
@@ -245,7 +248,9 @@ def parse_saved_game(text: str, source: str = "<savedGame>", limits: SaveLimits 
                 try:
                     save.pieces.append(parse_add_piece(cmd, limits.max_traits))
                 except TraitLimitError as err:
-                    raise SaveError(f"{source}: {err}") from None
+                    if not limits.skip_bad_pieces:
+                        raise SaveError(f"{source}: {err}") from None
+                    save.skipped.append(f"piece {_shown(parts[1] if len(parts) > 1 else '')}: {err}; skipped")
                 except ValueError:
                     save.other.append(cmd)
         else:
