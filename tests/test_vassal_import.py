@@ -518,3 +518,143 @@ def test_a_map_in_a_chart_window_is_read(tmp_path):
 
 def test_a_module_of_region_grids_is_refused_saying_what_its_boards_hold(tmp_path):
     _refused(tmp_path, vm.write_vmod(tmp_path / "r.vmod", vm.regions()), "1 RegionGrid", "hexes only")
+
+
+# ---------------------------------------------------------------- setups as scenarios, sides (issue 34)
+
+
+@pytest.fixture(scope="module")
+def sided(tmp_path_factory):
+    d = tmp_path_factory.mktemp("sided")
+    vmod = vm.write_vmod(d / "sided.vmod", vm.sided(), vm.sided_setups())
+    return vmod, d / "game", import_module(vmod, d / "game")
+
+
+def test_sides_come_from_properties_prototypes_folders_and_elimination(sided):
+    _, folder, _ = sided
+    counters = {c["id"]: c["side"] for c in yaml.safe_load((folder / "counters.yaml").read_text())["counters"]}
+    assert counters == {"infantry": "allies", "infantry-2": "germans", "panzer": "germans", "tank": "allies",
+                        "jaeger": "germans", "event": "allies"}
+    how = {p["counter"]: (p["side"]["how"], p["side"]["from"])
+           for p in yaml.safe_load((folder / "pieces.yaml").read_text())["pieces"]}
+    assert how == {"infantry": ("elimination", "American"), "infantry-2": ("palette folder", "German"),
+                   "panzer": ("palette folder", "German"), "tank": ("prototype", "Allies"),
+                   "jaeger": ("property", "Faction=Germans"), "event": ("not worked out", "")}
+    readme = (folder / "README.md").read_text()
+    assert "- Allies (`allies`): 3 counters: 1 by prototype ('Allies'); 1 by elimination ('American'); " \
+           "1 by not worked out" in readme
+    assert "- Germans (`germans`): 3 counters: 1 by property ('Faction=Germans'); 2 by palette folder ('German')" \
+        in readme
+
+
+def test_names_that_name_a_side():
+    from toolkit.vassal.published.sides import names_side
+
+    sides = [("allies", "Allies"), ("germans", "Germans"), ("central-powers", "Central Powers")]
+    assert [names_side(n, sides) for n in ("German", "Allied", "ALLIES", "central_powers", "Central", "Art",
+                                           "American", "")] == \
+        ["germans", "allies", "allies", "central-powers", "central-powers", None, None, None]
+
+
+def test_every_setup_of_nested_menus_becomes_a_scenario(sided):
+    vmod, folder, report = sided
+    assert sorted(p.name for p in (folder / "scenarios").iterdir()) == ["day-1.yaml", "north.yaml"]
+    lay = read_published_module(vmod).maps[0].layout()
+    day1 = yaml.safe_load((folder / "scenarios" / "day-1.yaml").read_text())
+    assert day1["scenario"] == "Day 1" and day1["game"] == "game"
+    want = {"1": "infantry", "2": "infantry-2", "3": "tank", "4": "jaeger", "5": "panzer"}
+    assert sorted((u["counter"], u["hex"]) for u in day1["units"]) == sorted(
+        (want[pid], lay.location_name(*vm.sided_centre(*cr))) for pid, _, cr, _ in vm.DAY1)
+    readme = (folder / "README.md").read_text()
+    assert "| Scenarios > Campaign > Day 1 | scenarios/day-1.yaml | 5 | 3 |" in readme
+    assert "| Scenarios > North | scenarios/north.yaml | 2 | 0 |" in readme
+    assert main(["check", str(folder / "scenarios" / "day-1.yaml"), "--game", str(folder)]) == 0
+
+
+def test_a_piece_too_deep_is_skipped_with_a_note_and_the_rest_read(sided):
+    _, folder, report = sided
+    deep = [n for n in report.notes if "'99'" in n]
+    assert len(deep) == 1 and "more than 64 trait levels" in deep[0] and "skipped" in deep[0]
+    assert "# skipped: piece '99'" in (folder / "scenarios" / "day-1.yaml").read_text()
+
+
+def test_decks_are_listed_as_decks(sided):
+    _, folder, _ = sided
+    head = (folder / "scenarios" / "day-1.yaml").read_text().split("\ngame:")[0]
+    assert "piece '90' 'Events' at 'Main Map'@(380,320): a deck of 2 cards" in head
+    assert head.count("a card in the deck 'Events'") == 2 and "unknown counter" not in head
+
+
+def test_a_part_board_is_read_onto_the_main_maps_hexes(sided):
+    vmod, folder, report = sided
+    assert "map 'Main Map' board 'North': its hexes are named with the main map's hex names" in "\n".join(report.notes)
+    assert yaml.safe_load((folder / "vassal.yaml").read_text())["main"]["parts"] == [{"map": "Main Map",
+                                                                                     "board": "North"}]
+    lay = read_published_module(vmod).maps[0].layout()
+    north = yaml.safe_load((folder / "scenarios" / "north.yaml").read_text())
+    assert sorted(u["hex"] for u in north["units"]) == sorted(lay.location_name(*vm.sided_centre(*cr))
+                                                             for _, _, cr in vm.NORTH)
+
+
+def test_a_plain_text_and_a_missing_setup_are_left_out_saying_why(sided):
+    _, _, report = sided
+    old = next(n for n in report.notes if "'Scenarios > Old'" in n)
+    assert "VASSAL 2.9 plain-text save" in old and "VASSAL 3 refuses it too" in old and "left out" in old
+    assert any("'Scenarios > Gone'" in n and "no such entry" in n for n in report.notes)
+
+
+def test_a_save_piece_without_a_gpid_is_matched_by_name_and_image(sided):
+    from toolkit.vassal.published.matching import slot_keys
+
+    _, folder, _ = sided
+    keys = slot_keys(yaml.safe_load((folder / "pieces.yaml").read_text())["pieces"])
+    assert keys[("Infantry", "inf-ger.png")] == "infantry-2" and keys[("Panzer", "")] == "panzer"
+    assert ("Infantry", "") not in keys   # two slots share the name: the image decides
+
+
+def test_setup_caps_follow_the_modules_size_up_to_the_ceilings():
+    from toolkit.vassal.published.moduleread import PieceDef, PublishedModule
+    from toolkit.vassal.published.setups import MAX_SETUP_CHARS, MAX_SETUP_TRAITS, setup_limits
+    from toolkit.vassal.saves.savefile import SaveLimits
+
+    small = setup_limits(PublishedModule("m", "m", "1", size=1000))
+    assert (small.max_chars, small.max_traits, small.max_pieces) == (SaveLimits().max_chars, 64, 20_000)
+    deep = [PieceDef("s", "s", "1", "", traits=("mark",) * 90)]
+    big = setup_limits(PublishedModule("m", "m", "1", pieces=deep, size=10 << 20))
+    assert (big.max_chars, big.max_traits, big.max_pieces) == (10 << 20, 180, (10 << 20) // 100)
+    huge = setup_limits(PublishedModule("m", "m", "1", pieces=deep * 2 + [PieceDef("t", "t", "2", "",
+                                                                                    traits=("x",) * 200)],
+                                        size=1 << 40))
+    assert (huge.max_chars, huge.max_traits) == (MAX_SETUP_CHARS, MAX_SETUP_TRAITS) and huge.skip_bad_pieces
+
+
+@pytest.mark.parametrize("game", ["jerusalem-1948", "no-prisoners"])
+def test_our_own_modules_imported_as_published_give_both_sides_and_every_scenario(tmp_path, game):
+    """A module built by `toolkit vmod` read as a stranger's: each counter on its game's side (markers, which
+    have none, aside), every scenario a position with every unit on its hex or in its box."""
+    from toolkit.game import load_game
+    from toolkit.game.position import load_position
+
+    vmod = tmp_path / f"{game}.vmod"
+    assert main(["vmod", game, "-o", str(vmod)]) == 0
+    folder = tmp_path / "game"
+    import_module(vmod, folder)
+    own = load_game(game)
+    imported = yaml.safe_load((folder / "counters.yaml").read_text())["counters"]
+    their_sides = {s["id"]: s["name"] for s in yaml.safe_load((folder / "game.yaml").read_text())["sides"]}
+    by_name = {c.name: c for c in own.counters.values()}
+    side_name = {s.id: s.name for s in own.spec.sides}
+    units = sorted((c["name"], their_sides[c["side"]]) for c in imported if c["name"] in by_name)
+    assert units == sorted((c.name, side_name[c.side]) for c in own.counters.values())
+    assert len({side for _, side in units}) == 2
+    scenarios = sorted(p.stem for p in (own.folder / "scenarios").glob("*.yaml"))
+    written = sorted(p.stem for p in (folder / "scenarios").glob("*.yaml"))
+    assert written == scenarios
+    game = load_game(str(folder))
+    for stem in scenarios:
+        mine = load_position(own.folder / "scenarios" / f"{stem}.yaml")
+        theirs = load_position(folder / "scenarios" / f"{stem}.yaml", game)
+        placed = sorted((u.counter.name, game.map.name(u.hex) if u.hex else "", u.box is not None)
+                        for u in theirs.units if u.counter.name in by_name)
+        assert placed == sorted((u.counter.name, own.map.name(u.hex) if u.hex else "", u.box is not None)
+                                for u in mine.units)

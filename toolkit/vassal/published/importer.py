@@ -36,7 +36,7 @@ from ..engine import vgrid
 from ..saves.imported import RECORD, load_record
 from .setups import readme_rows, write_scenarios
 from .sides import SideOf, sides_of, summary
-from .joined import JoinedMap, join, joined_image
+from .joined import JoinedMap, centres, join, joined_image
 from .moduleread import ModuleMap, PieceDef, PublishedModule, read_published_module
 from ...hexgrid import VassalNumbering
 
@@ -261,6 +261,7 @@ class _Writer:
         self.main: tuple[str, str] | None = None
         self.main_boards: list[str] = []   # the boards the main map file covers, when joined
         self.hexes: dict[str, int] = {}      # map file -> hexes
+        self.parts: list[dict] = []          # {map, board} of boards named with the main map's hexes
 
     def write(self, rel: str, data: bytes | str) -> None:
         """A new file of the folder (never over an existing one)."""
@@ -367,6 +368,21 @@ class _Writer:
         self.check_names(name, named)
         return name
 
+    def find_parts(self) -> None:
+        """The boards whose hexes are the main map's (part boards and overlays a save puts in the main board's
+        place), with a note for each: a save's pieces on them are placed on the main map's hexes.  Boards the
+        main map lays beside the main board by default are not parts, even when their names repeat the main's."""
+        cmap = compile_map(self.tmp / "map.yaml")
+        beside = {s.board.name for m in self.module.maps if m.name == self.main[0] for s in m.boards}
+        for m in self.module.maps:
+            for s in m.catalogue:
+                if (m.name == self.main[0] and s.board.name in beside | {self.main[1]}) or \
+                        not part_of_main(cmap, s.board):
+                    continue
+                self.parts.append({"map": m.name, "board": s.board.name})
+                self.notes.append(f"map {m.name!r} board {s.board.name!r}: its hexes are named with the main map's "
+                                  "hex names (a part of it): pieces on it are placed on the main map's hexes")
+
     def joins(self) -> dict[str, JoinedMap]:
         """The maps whose default boards join into one hex grid (a note for those that do not)."""
         out = {}
@@ -404,6 +420,7 @@ class _Writer:
             self.image(slot)
             found = board_hex_grid(slot.board)
             self.boxes_of(slot.board, found[2] if found else None)
+        self.find_parts()
         return [{"name": m.name, "edge": list(m.edge), "launch": m.launch,
                  "default": [{"name": s.board.name, "slot": [s.col, s.row], "reversed": s.reversed,
                               "map_file": files.get((m.name, s.board.name))} for s in m.boards],
@@ -411,6 +428,24 @@ class _Writer:
                              "size": [s.board.width, s.board.height], "grid": vgrid.grid_to_dict(s.board.grid),
                              "map_file": files.get((m.name, s.board.name))} for s in m.catalogue]}
                 for m in self.module.maps]
+
+
+def part_of_main(cmap, board: vgrid.Board) -> bool:
+    """Whether a board is a part of the main map (a part board or an overlay): at least half of the hex centres
+    of its hex grid are named by the engine with hexes of the main map file (``cmap``), each at one offset
+    (to a pixel) from that hex's centre there."""
+    found = board_hex_grid(board)
+    points = centres(found[0], board.width, board.height) if found is not None else []
+    offsets = []
+    for px, py in points:
+        try:
+            h = cmap.grid.parse(board.location_name(px, py) or "")
+        except ValueError:   # HexNameError: not a hex of the main map
+            continue
+        mx, my = cmap.board.pixel(*cmap.grid.layout.centre(h))
+        offsets.append((round(mx) - px, round(my) - py))
+    return bool(offsets) and 2 * len(offsets) >= len(points) and \
+        all(abs(x - offsets[0][0]) <= 1 and abs(y - offsets[0][1]) <= 1 for x, y in offsets)
 
 
 def joined_boards(mmap: ModuleMap) -> JoinedMap | None:
@@ -560,7 +595,8 @@ def import_module(vmod: str | os.PathLike[str], game_dir: str | os.PathLike[str]
                                       "layers and faces, mask, prototypes."], {"pieces": manifest}))
         record = {"module": {"name": module.name, "version": module.version,
                              "file": os.path.basename(os.fspath(vmod))},
-                  "main": {"map": w.main[0], "board": w.main[1], "boards": w.main_boards or [w.main[1]]},
+                  "main": {"map": w.main[0], "board": w.main[1], "boards": w.main_boards or [w.main[1]],
+                           "parts": w.parts},
                   "maps": maps, "boxes": w.boxes}
         w.write("rules.yaml", rules_starter(game_id, title, list(BLANK_TERRAIN), game["phases"]))
         w.write(RECORD, _dump(["What `toolkit vsav read --game` needs of the module: its maps, boards and grids "

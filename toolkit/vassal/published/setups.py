@@ -35,14 +35,14 @@ SHOWN_UNPLACED = 20               # pieces not placed listed in a scenario file'
 
 def setup_limits(module: PublishedModule) -> SaveLimits:
     """The caps for the module's own setups: the decoded text as large as the module's entries together, trait
-    levels twice its deepest piece slot, pieces and commands in proportion to the text; never below the
+    levels twice its deepest piece slot, a piece per 100 bytes of it, a command per 50; never below the
     defaults for any save, never above the ceilings."""
     chars = min(MAX_SETUP_CHARS, max(MAX_SAVED_GAME_BYTES, module.size))
     deepest = max((len(p.traits) for p in module.pieces), default=0)
     base = SaveLimits()
     return replace(base, max_chars=chars, max_traits=min(MAX_SETUP_TRAITS, max(base.max_traits, 2 * deepest)),
-                   max_pieces=min(MAX_SETUP_PIECES, max(base.max_pieces, chars // 100)),
-                   max_commands=min(MAX_SETUP_COMMANDS, max(base.max_commands, chars // 50)),
+                   max_pieces=min(MAX_SETUP_PIECES, max(base.max_pieces, module.size // 100)),
+                   max_commands=min(MAX_SETUP_COMMANDS, max(base.max_commands, module.size // 50)),
                    skip_bad_pieces=True)
 
 

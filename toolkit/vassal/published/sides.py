@@ -9,12 +9,12 @@ module's sides (its ``PlayerRoster``) winning:
 3. **a palette folder** named after a side: the piece window's lists, tabs and panels above the slot, the
    innermost first (``German`` names ``Germans``);
 4. **by elimination**: a slot in a palette folder at the level where folders name sides (``American`` beside
-   ``German``) that names no side, when exactly one side is named by no slot at all: that side;
+   ``German``) that names no side, when exactly one side is named by no folder of that level: that side;
 5. otherwise the first side, counted as not worked out.
 
 A name names a side when, lower-cased and with everything but letters and digits dropped, the two are equal,
-one of four letters or more begins the other (``german`` / ``germans``), or they share their first five letters (``allied`` /
-``allies``).  The import's README says how many counters each way gave, and ``counters.yaml`` corrects it.
+one of four letters or more begins the other (``german`` / ``germans``), or they share their first five
+letters (``allied`` / ``allies``).  The import's README says how many counters each way gave, and ``counters.yaml`` corrects it.
 """
 from __future__ import annotations
 
@@ -76,10 +76,10 @@ def _direct(p: PieceDef, sides: list[tuple[str, str]]) -> tuple[SideOf | None, i
 def sides_of(pieces: list[PieceDef], sides: list[tuple[str, str]]) -> list[SideOf]:
     """Each slot's side (``sides``: ``(id, name)`` of the module's sides, at least one)."""
     found = [_direct(p, sides) for p in pieces]
-    named = {f.side for f, _ in found if f is not None}
     depths = Counter(d for _, d in found if d is not None)
-    left = [sid for sid, _ in sides if sid not in named]
     level = depths.most_common(1)[0][0] if depths else None
+    named = {f.side for f, d in found if d == level and d is not None}
+    left = [sid for sid, _ in sides if sid not in named]
     out = []
     for p, (f, _) in zip(pieces, found):
         if f is None and len(left) == 1 and level is not None and level < len(p.folders):
