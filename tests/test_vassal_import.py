@@ -628,7 +628,7 @@ def test_setup_caps_follow_the_modules_size_up_to_the_ceilings():
     assert (huge.max_chars, huge.max_traits) == (MAX_SETUP_CHARS, MAX_SETUP_TRAITS) and huge.skip_bad_pieces
 
 
-@pytest.mark.parametrize("game", ["jerusalem-1948", "no-prisoners"])
+@pytest.mark.parametrize("game", ["jerusalem-1948", "no-prisoners", "siege-of-jerusalem"])
 def test_our_own_modules_imported_as_published_give_both_sides_and_every_scenario(tmp_path, game):
     """A module built by `toolkit vmod` read as a stranger's: each counter on its game's side (markers, which
     have none, aside), every scenario a position with every unit on its hex or in its box."""

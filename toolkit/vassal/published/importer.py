@@ -31,16 +31,19 @@ from ...datafile import DataFileError
 from ...fileio import temporary_folder
 from ...game.module import load_game
 from ...mapdata import compile_map
+from ...mapdata.compiled import naming_json
 from ...scaffold import ScaffoldError, game_id_for
 from ..engine import vgrid
 from ..saves.imported import RECORD, load_record
 from .setups import readme_rows, write_scenarios
 from .sides import SideOf, sides_of, summary
 from .joined import JoinedMap, centres, join, joined_image
+from .lattice import region_lattice
 from .moduleread import ModuleMap, PieceDef, PublishedModule, read_published_module
 from ...hexgrid import VassalNumbering
 
 MAX_BOXES = 200
+LATTICE = "RegionGrid on a hex lattice"   # board_hex_grid's source of a region grid read as hexes
 MAX_ZONE_CELLS = 10_000   # cells of one square-grid zone looked at for boxes
 MAX_HEXES = 250_000   # hexes of all the map files of one import together
 TMP_TAG = ".toolkit-import-"
@@ -115,10 +118,15 @@ def with_made_names(module: PublishedModule) -> PublishedModule:
 
 def board_hex_grid(board: vgrid.Board) -> tuple[vgrid.HexGrid, tuple[int, int, int, int], str] | None:
     """The hex grid a board's map file takes, the board rectangle it covers, and where it comes from: the
-    board's ``HexGrid``, else a ``ZonedGrid``'s background hex grid, else its largest zone with a hex grid."""
+    board's ``HexGrid``, else a ``RegionGrid`` (the board's or a ``ZonedGrid``'s background) whose regions are
+    hexes (:mod:`.lattice`: the grid's numbering is then a toolkit naming scheme), else a ``ZonedGrid``'s
+    background hex grid, else its largest zone with a hex grid."""
     g, whole = board.grid, (0, 0, board.width, board.height)
     if isinstance(g, vgrid.HexGrid) and g.numbering is not None:
         return g, whole, "HexGrid"
+    lattice = region_lattice(g.background if isinstance(g, vgrid.ZonedGrid) else g)
+    if lattice is not None:
+        return lattice.grid, lattice.rect, LATTICE
     if not isinstance(g, vgrid.ZonedGrid):
         return None
     if isinstance(g.background, vgrid.HexGrid) and g.background.numbering is not None:
@@ -210,7 +218,7 @@ def map_data(module: PublishedModule, mmap: ModuleMap, board: vgrid.Board, grid:
         scale, origin = (1.0, stretch), (float(grid.y0), grid.x0 / stretch)
     else:
         scale, origin = (stretch, 1.0), (grid.x0 / stretch, float(grid.y0))
-    naming = {"scheme": "vassal", **{k: v for k, v in vars(grid.numbering).items() if k != "sideways"}}
+    naming = naming_json(grid.numbering)
     return {
         "id": map_id,
         "title": f"{module.name or 'Module'}: {board.name or mmap.name}",
@@ -320,7 +328,8 @@ class _Writer:
         zones = g.zones if isinstance(g, vgrid.ZonedGrid) else ()
         for z in zones:
             zone_grid = g.grid_of(z)
-            if covered == f"zone {z.name!r}" or (z.use_parent_grid and isinstance(zone_grid, vgrid.HexGrid)):
+            if covered == f"zone {z.name!r}" or (z.use_parent_grid and (isinstance(zone_grid, vgrid.HexGrid)
+                                                                          or covered == LATTICE)):
                 continue
             if isinstance(zone_grid, vgrid.RegionGrid):
                 for r in zone_grid.regions:
@@ -332,7 +341,7 @@ class _Writer:
                 self.box(re.sub(r"\$[A-Za-z0-9_]*\$", lambda m: z.name if m.group() == "$name$" else "",
                                 z.location_format))
         regions = g if isinstance(g, vgrid.RegionGrid) else g.background if isinstance(g, vgrid.ZonedGrid) else None
-        if isinstance(regions, vgrid.RegionGrid):
+        if isinstance(regions, vgrid.RegionGrid) and covered != LATTICE:   # a lattice's regions are its hexes
             for r in regions.regions:
                 self.box(r.name)
 
@@ -455,7 +464,7 @@ def joined_boards(mmap: ModuleMap) -> JoinedMap | None:
     for pb in mmap.layout().boards:
         found = board_hex_grid(pb.board)
         if found is None or found[1] != (0, 0, pb.board.width, pb.board.height) or \
-                pb.board.image.lower().endswith(".svg"):
+                pb.board.image.lower().endswith(".svg") or not isinstance(found[0].numbering, VassalNumbering):
             return None
         placed.append((pb, found[0]))
     return join(placed, " + ".join(pb.board.name for pb, _ in placed))
