@@ -300,9 +300,7 @@ def test_board_image_of_absurd_size_refused(tmp_path):
     _refused(tmp_path, _module_with(tmp_path, {"buildFile.xml": xml, "images/sector.png": bytes(png)}), "sector.png")
 
 
-def test_missing_board_image_and_non_module_refused(tmp_path):
-    xml, _ = vm.lettered()
-    _refused(tmp_path, _module_with(tmp_path, {"buildFile.xml": xml}), "sector.png", "no entry")
+def test_a_non_module_refused(tmp_path):
     _refused(tmp_path, _module_with(tmp_path, {"readme.txt": "hello"}, "plain.vmod"), "no buildFile.xml")
 
 
@@ -339,10 +337,26 @@ def test_an_older_module_imports_with_its_legacy_pieces_and_a_missing_image(tmp_
                                             "map_file": None}]
 
 
-def test_a_missing_main_board_image_is_refused_in_one_line(tmp_path):
+def test_a_missing_main_board_image_gives_a_blank_stand_in_with_a_warning(tmp_path):
+    """The engine shows a board without its image 0 x 0 pixels; the import lays the grid on a blank stand-in
+    covering 30 columns and 20 rows of it (the board's width and height, when it has them), and says so."""
     xml, images = vm.legacy()
     del images["main.png"]
-    _refused(tmp_path, vm.write_vmod(tmp_path / "m.vmod", (xml, images)), "main.png", "missing from the module")
+    report = import_module(vm.write_vmod(tmp_path / "m.vmod", (xml, images)), tmp_path / "game")
+    w, h = 30 + 50 * 30, 36 + 58 * 20.5   # x0 + 30 dx, y0 + 20.5 dy
+    assert report.notes[0] == (
+        "Map 'Main Map' Board 'Main' image: 'main.png' is missing from the module (no entry 'images/main.png'); "
+        f"warning: the board is a blank stand-in of {w} x {round(h)} pixels (VASSAL shows it 0 x 0, every point "
+        "'offboard'): put the real image in the game folder's images/ and its size in the map file's board.size")
+    board = yaml.safe_load((tmp_path / "game" / "map.yaml").read_text())["board"]
+    assert board["size"] == [w, round(h)] and board["image"] == "images/main.png"
+    with Image.open(tmp_path / "game" / "images" / "main.png") as img:
+        assert img.size == (w, round(h))
+    assert open_map(tmp_path / "game" / "map.yaml").name(open_map(tmp_path / "game" / "map.yaml").grid.hex_list[0]) \
+        == "0101"
+    sized = xml.replace('image="main.png"', 'image="main.png" width="300" height="200"')
+    report = import_module(vm.write_vmod(tmp_path / "s.vmod", (sized, images)), tmp_path / "sized")
+    assert "a blank stand-in of 300 x 200 pixels" in report.notes[0]
 
 
 def test_an_unnumbered_hex_grid_is_named_as_vassals_default_numbering_would(tmp_path):

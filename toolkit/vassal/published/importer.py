@@ -16,6 +16,7 @@ renamed into place, so nothing of the user's is ever overwritten):
 """
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -37,7 +38,7 @@ from ..engine import vgrid
 from ..saves.imported import RECORD, load_record
 from .setups import readme_rows, write_scenarios
 from .sides import SideOf, sides_of, summary
-from .joined import JoinedMap, centres, join, joined_image
+from .joined import MAX_JOINED_PIXELS, JoinedMap, centres, join, joined_image
 from .lattice import region_lattice
 from .moduleread import ModuleMap, PieceDef, PublishedModule, read_published_module
 from ...hexgrid import VassalNumbering
@@ -190,14 +191,9 @@ def grid_kinds(grid) -> list[str]:
 
 
 def no_map_reason(module: PublishedModule) -> str:
-    """The one-line refusal of a module with no board to make a map of: a hex board's missing image, else the
-    grids its boards hold (square grids, region grids ...: the toolkit's maps are hexes)."""
+    """The one-line refusal of a module with no board to make a map of: the grids its boards hold (square
+    grids, region grids ...: the toolkit's maps are hexes)."""
     boards = [s.board for m in module.maps for s in m.catalogue]
-    blank = next((b for b in boards if b.image and (b.width, b.height) == (0, 0) and "HexGrid" in grid_kinds(b.grid)),
-                 None)
-    if blank is not None:
-        note = next(n for n in module.notes if f"{blank.image[:80]!r} is missing from the module" in n)
-        return f"{module.path}: no board with a hex grid to make a map of: {note}"
     kinds = Counter(k for b in boards for k in grid_kinds(b.grid))
     held = ", ".join(f"{n} {k}" for k, n in kinds.most_common()) or "none"
     return (f"{module.path}: no board of the module has a hex grid with a hex centre on the board (its boards' grids: "
@@ -235,6 +231,15 @@ def engine_name(cmap, board, h) -> str | None:
     a :class:`~toolkit.vassal.engine.vgrid.Board` or a :class:`~.joined.JoinedMap`)."""
     px, py = cmap.board.pixel(*cmap.grid.layout.centre(h))
     return board.location_name(round(px), round(py))
+
+
+def blank_png(width: int, height: int) -> bytes:
+    """A blank, light grey board picture (the stand-in for an image the module lacks; one byte a pixel)."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("L", (width, height), 227).save(out, "PNG")
+    return out.getvalue()
 
 
 def _comment(text: str) -> str:
@@ -280,13 +285,15 @@ class _Writer:
 
     def image(self, slot) -> str:
         """The board image of a board slot, copied once under ``images/`` with a safe name; its path there."""
-        if id(slot.board) not in self.images and slot.image_bytes:   # the same Board object for one board
-            stem, ext = os.path.splitext(os.path.basename(slot.board.image))
-            ext = ext if re.fullmatch(r"\.[A-Za-z0-9]{1,5}", ext) else ".img"
+        b = slot.board
+        stand_in = not slot.image_bytes and b.image and 0 < b.width * b.height <= MAX_JOINED_PIXELS   # no image
+        if id(b) not in self.images and (slot.image_bytes or stand_in):   # the same Board object for one board
+            stem, ext = os.path.splitext(os.path.basename(b.image))
+            ext = ".png" if stand_in else ext if re.fullmatch(r"\.[A-Za-z0-9]{1,5}", ext) else ".img"
             name = slug(stem, self.image_names, "board") + ext.lower()
-            self.write(f"images/{name}", slot.image_bytes)
+            self.write(f"images/{name}", blank_png(b.width, b.height) if stand_in else slot.image_bytes)
             self.images[id(slot.board)] = f"images/{name}"
-        return self.images.get(id(slot.board), "")
+        return self.images.get(id(b), "")
 
     def box(self, location: str) -> None:
         """A box for an engine location name (at most :data:`MAX_BOXES`, then a note)."""

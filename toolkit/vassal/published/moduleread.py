@@ -32,6 +32,7 @@ MAX_BUILD_FILE_BYTES = 64 << 20
 MAX_IMAGE_BYTES = 256 << 20
 MAX_BOARD_PIXELS = 300_000_000   # a board image's width x height (the engine would need gigabytes beyond)
 MAX_ZONE_POINTS = 10_000
+STAND_IN_HEXES = (30, 20)        # columns and rows of a blank stand-in for a gridded board without its image
 MAX_NUMBER = 10_000_000          # a whole-number attribute's magnitude (sizes, origins, offsets in pixels)
 MIN_SPACING, MAX_SPACING = 1.0, 1e6   # a hex grid's dx and dy in pixels
 DEFAULT_DY = 64.0
@@ -304,19 +305,60 @@ class _Reader:
 
     # ------------------------------------------------------------ boards and maps
 
-    def image(self, name: str, where: str) -> tuple[bytes, tuple[int, int]]:
-        """A board image and its size; a missing one is blank and 0 x 0 pixels, as the engine sizes it."""
+    def image(self, name: str, where: str) -> tuple[bytes, tuple[int, int]] | None:
+        """A board image and its size; None when the module lacks it."""
         entry = f"images/{name}"
         if entry not in self.arc:
-            self.notes.append(f"{where} image: {name[:80]!r} is missing from the module (no entry {entry[:90]!r}); "
-                              "the board is kept blank and 0 x 0 pixels, as VASSAL shows it")
-            return b"", (0, 0)
+            return None
         data = self.arc.read(entry, MAX_IMAGE_BYTES)
         size = svg_size(data) if name.lower().endswith(".svg") else _raster_size(data)
         if isinstance(size, str):
             raise self.fail(f"{where} image", f"{name[:80]!r} is not a readable image ({size})")
         self.check_pixels(size, f"{where} image", f"{name[:80]!r} is")
         return data, size
+
+    def stand_in(self, el, grid_el, where: str) -> tuple[int, int]:
+        """The size of a blank stand-in for a gridded board whose image is missing: the board's ``width`` and
+        ``height`` when it has them, else what its zones and regions cover and :data:`STAND_IN_HEXES` of its hex
+        or square grid (or its zoned grid's background) from the grid's origin."""
+        if el.get("width") and el.get("height"):
+            return self.integer(el, "width", 0, where), self.integer(el, "height", 0, where)
+        w = h = 0
+        for z in (c for c in grid_el if c.tag == ZONE):
+            pts = [decode(t, ",") for t in decode(z.get("path") or "", ";")[:MAX_ZONE_POINTS]]
+            for xy in pts:
+                try:
+                    w, h = max(w, int(xy[0]) + 1), max(h, int(xy[1]) + 1)
+                except (ValueError, IndexError):
+                    continue
+        for r in grid_el.iter(REGION):   # a region grid's (or a zoned grid's background's) named points
+            w = max(w, self.integer(r, "originx", 0, where) + 1)
+            h = max(h, self.integer(r, "originy", 0, where) + 1)
+        spaced = [grid_el] + [c for c in grid_el if c.tag in (HEX_GRID, SQUARE_GRID)]
+        for g in (g for g in spaced if g.tag in (HEX_GRID, SQUARE_GRID)):
+            dx, dy = self._spacing(g, where) if g.tag == HEX_GRID else (self.number(g, "dx", 48.0, where),
+                                                                       self.number(g, "dy", 48.0, where))
+            gx, gy = self.integer(g, "x0", 0, where), self.integer(g, "y0", 0, where)
+            if g.tag == HEX_GRID and self.flag(g, "sideways", False):
+                dx, dy, gx, gy = dy, dx, gy, gx
+            w = max(w, math.ceil(gx + dx * STAND_IN_HEXES[0]))
+            h = max(h, math.ceil(gy + dy * (STAND_IN_HEXES[1] + 0.5)))
+        size = (min(w, MAX_NUMBER), min(h, MAX_NUMBER))
+        self.check_pixels(size, f"{where} stand-in", "the board's stand-in would be")
+        return size
+
+    def missing_image(self, el, grid_el, image: str, where: str) -> tuple[bytes, tuple[int, int]]:
+        """A board whose image the module lacks: a gridded one gets a blank stand-in (:meth:`stand_in`), any
+        other is blank and 0 x 0 pixels, as the engine sizes it; a note says which."""
+        missing = f"{where} image: {image[:80]!r} is missing from the module (no entry {('images/' + image)[:90]!r})"
+        if grid_el is None:
+            self.notes.append(f"{missing}; the board is kept blank and 0 x 0 pixels, as VASSAL shows it")
+            return b"", (0, 0)
+        size = self.stand_in(el, grid_el, where)
+        self.notes.append(f"{missing}; warning: the board is a blank stand-in of {size[0]} x {size[1]} pixels (VASSAL "
+                          "shows it 0 x 0, every point 'offboard'): put the real image in the game folder's images/ "
+                          "and its size in the map file's board.size")
+        return b"", size
 
     def check_pixels(self, size: tuple[int, int], where: str, what: str) -> None:
         """Refuse a board over :data:`MAX_BOARD_PIXELS` (its image's, or the declared width and height)."""
@@ -328,12 +370,15 @@ class _Reader:
         name = el.get("name") or ""
         where = f"{where} Board {name[:40]!r}"
         image = el.get("image") or ""
-        if image:
-            data, size = self.image(image, where)
+        grid_el = next((c for c in el if isinstance(c.tag, str) and c.tag.startswith(_GRID)), None)
+        found = self.image(image, where) if image else None
+        if found is not None:
+            data, size = found
+        elif image:
+            data, size = self.missing_image(el, grid_el, image, where)
         else:
             data, size = b"", (self.integer(el, "width", 500, where), self.integer(el, "height", 500, where))
             self.check_pixels(size, f"{where} width and height", "the board is")
-        grid_el = next((c for c in el if isinstance(c.tag, str) and c.tag.startswith(_GRID)), None)
         grid = None if grid_el is None else self.grid(grid_el, size, where)
         return vgrid.Board(name, size[0], size[1], image, grid), data
 

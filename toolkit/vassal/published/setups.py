@@ -57,18 +57,8 @@ class ScenarioRow:
     notes: list[str] | None = None
 
 
-def _is_plain_text_save(data: bytes) -> bool:
-    """Whether a setup file is a VASSAL 2.9 plain-text save: the obfuscated or bare command text, not a zip."""
-    head = data[:64].lstrip()
-    return not data.startswith(b"PK") and (head.startswith(b"!VCSK") or head.startswith(b"begin_save"))
-
-
 def read_setup(data: bytes, label: str, limits: SaveLimits):
     """A setup's save read within ``limits``; raises :class:`SaveError` (or ArchiveError) naming ``label``."""
-    if _is_plain_text_save(data):
-        raise SaveError(f"{label}: a VASSAL 2.9 plain-text save, not a zip archive; VASSAL 3 refuses it too "
-                        "(\"Invalid saveFile format\"): open it in VASSAL 2.9 or load it in the module's editor "
-                        "and save it again")
     buf = io.BytesIO(data)
     buf.name = label
     return read_save(buf, limits)

@@ -311,10 +311,38 @@ def read_save(path: str | os.PathLike[str] | IO[bytes], limits: SaveLimits | Non
     return save
 
 
+#: Why a VASSAL 2.9 plain-text save (the command text, obfuscated or not, without the zip archive) is refused.
+PLAIN_TEXT_SAVE = ("a VASSAL 2.9 plain-text save, not a zip archive; VASSAL 3 refuses it too (\"Invalid saveFile "
+                   "format\"): load it in VASSAL 2.9, or in a VASSAL version that reads it, and save it again")
+
+
+def is_plain_text_save(head: bytes) -> bool:
+    """Whether a file's first bytes are a VASSAL 2.9 plain-text save: ``!VCSK`` or ``begin_save``, not a zip."""
+    head = head[:64].lstrip()
+    return head.startswith(b"!VCSK") or head.startswith(b"begin_save")
+
+
+def _head_bytes(path) -> bytes:
+    """The first bytes of a save given as a path or a seekable file object (nothing when unreadable)."""
+    try:
+        if isinstance(path, (str, os.PathLike)):
+            with open(path, "rb") as f:
+                return f.read(64)
+        pos = path.tell()
+        head = path.read(64)
+        path.seek(pos)
+        return head
+    except (OSError, AttributeError, ValueError):
+        return b""
+
+
 def read_saved_game_entries(path, label: str, max_entry_bytes: int, max_total_bytes: int,
                             error: type[Exception], what: str) -> tuple[str, dict[str, str], dict[str, str]]:
     """The de-obfuscated ``savedGame`` text and the ``savedata``/``moduledata`` fields of a save or log archive
-    (untrusted: read through :mod:`toolkit.vassal.engine.safezip`); problems raise ``error`` naming ``label``."""
+    (untrusted: read through :mod:`toolkit.vassal.engine.safezip`); problems raise ``error`` naming ``label``
+    (a VASSAL 2.9 plain-text save: :data:`PLAIN_TEXT_SAVE`)."""
+    if is_plain_text_save(_head_bytes(path)):
+        raise error(f"{label}: {PLAIN_TEXT_SAVE}")
     with open_archive(path, max_entries=1000, max_total_bytes=max_total_bytes,
                       max_entry_bytes=max_entry_bytes) as arc:
         if "savedGame" not in arc:
