@@ -210,3 +210,29 @@ def test_an_engine_save_of_a_wild_module_reads_back_with_every_piece_in_place(tm
         expected[(["rifles", "hq"][slot], record.boxes.get(name, name))] += 1
     pf, unplaced = read_position_save(save, str(folder))
     assert Counter((u.counter, u.hex or u.box) for u in pf.units) == expected and not unplaced
+
+
+# ---------------------------------------------------------------- shapes of issue 34
+
+
+@pytest.mark.parametrize("fmt", ["$name$", "$gridLocation$", "Field $gridLocation$"])
+def test_a_zone_hex_grid_without_a_numbering_is_named_as_the_engine_names_it(tmp_path, fmt):
+    """A zone whose HexGrid has no numbering: the engine names its points by the zone's format with no grid
+    location ('Battlefield', '', 'Field ') and snaps them to the hex centres the import's map file has (its
+    hexes named by the toolkit, as the import's note says)."""
+    vmod = vm.write_vmod(tmp_path / "z.vmod", vm.zone_unnumbered(fmt))
+    folder = tmp_path / "game"
+    from toolkit.vassal.published.importer import import_module
+
+    import_module(vmod, folder)
+    module = read_published_module(vmod)
+    lay = module.maps[0].layout()
+    centres = _hex_points(open_map(folder / "map.yaml"), module)
+    rng = random.Random(34)
+    pts = [pt for _, _, pt in centres] + [[rng.randrange(-5, 430), rng.randrange(-5, 370)] for _ in range(200)]
+    engine = _where(tmp_path, vmod, "Main Map", pts)
+    named = [p["name"] if p["name"] is not None else "offboard" for p in engine]   # '' is the engine's name too
+    assert named == [lay.location_name(*pt) for pt in pts]
+    assert {p["name"] for p in engine[:len(centres)]} == {fmt.replace("$name$", "Battlefield")
+                                                          .replace("$gridLocation$", "")}
+    assert [p["snap"] for p in engine[:len(centres)]] == [pt for _, _, pt in centres]

@@ -672,3 +672,48 @@ def test_our_own_modules_imported_as_published_give_both_sides_and_every_scenari
                         for u in theirs.units if u.counter.name in by_name)
         assert placed == sorted((u.counter.name, own.map.name(u.hex) if u.hex else "", u.box is not None)
                                 for u in mine.units)
+
+
+@pytest.mark.parametrize("fmt, first", [("$name$", "0102"), ("$gridLocation$", "0102"),
+                                        ("Field $gridLocation$", "Field 0102")])
+def test_a_zone_hex_grid_without_a_numbering_is_named_and_said_so(tmp_path, fmt, first):
+    """The engine names a zone's point by the zone's format with no grid location ('Battlefield', '' or
+    'Field '): the import names the hexes as VASSAL's default numbering would, in the zone's format where it
+    has a grid location, and a save's pieces in the zone are read onto those hexes."""
+    vmod = vm.write_vmod(tmp_path / "z.vmod", vm.zone_unnumbered(fmt))
+    engine = vm_zone_name = fmt.replace("$name$", "Battlefield").replace("$gridLocation$", "")
+    assert read_published_module(vmod).maps[0].layout().location_name(130, 160) == vm_zone_name
+    folder = tmp_path / "game"
+    report = import_module(vmod, folder)
+    assert report.notes == [f"board 'Main': zone 'Battlefield': VASSAL names every point of it {engine!r} (its HexGrid "
+                            "has no numbering); the toolkit names its hexes as VASSAL's default HexGridNumbering "
+                            "would (0101, 0202 ...)" + (", without the zone's name" if fmt == "$name$" else "")
+                            + ": names of the toolkit's making"]
+    cmap = open_map(folder / "map.yaml")
+    assert cmap.name(cmap.grid.hex_list[0]) == first
+    assert yaml.safe_load((folder / "game.yaml").read_text())["boxes"] == ["turn_track"]
+    save = tmp_path / "s.vsav"
+    save.write_bytes(_save_on(folder, "Zone Unnumbered", [("1", "Rifles", "Main Map", *_centre(cmap, first)),
+                                                          ("2", "HQ", "Main Map", 200, 30)]))
+    pf, unplaced = read_position_save(save, str(folder))
+    assert sorted((u.counter, u.hex or u.box) for u in pf.units) == [("hq", "turn_track"), ("rifles", first)]
+
+
+def test_a_module_whose_hex_grids_make_no_map_is_refused_saying_why_of_each(tmp_path):
+    xml, images = vm.zone_unnumbered("$name$ $gridLocation$")
+    _refused(tmp_path, vm.write_vmod(tmp_path / "d.vmod", (xml.replace('name="Battlefield"', 'name="Field $x$"'),
+                                                            images)),
+             "no board of the module has a hex grid to make a map of (its boards' grids: 1 HexGrid): board 'Main' "
+             "zone 'Field $x$': a '$' in the zone's name")
+    xml, images = vm.legacy()
+    _refused(tmp_path, vm.write_vmod(tmp_path / "o.vmod", (xml.replace('dy="58.0"', 'dy="5000.0"'),
+                                                            images)),
+             "(its boards' grids: 1 HexGrid): board 'Main': its HexGrid has no hex centre on the board")
+
+
+def test_a_plain_text_save_is_refused_saying_the_engine_refuses_it_too(tmp_path):
+    _, folder, _ = _wild(tmp_path, "legacy")
+    old = tmp_path / "old.vsav"
+    old.write_bytes(b"!VCSK00" + "begin_save\x1bend_save".encode().hex().encode())
+    assert_refused(run(["vsav", "read", str(old), "--game", str(folder), "-o", str(tmp_path / "p.yaml")]), str(old),
+                   "VASSAL 2.9 plain-text save", "VASSAL 3 refuses it too")

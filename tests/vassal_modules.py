@@ -372,3 +372,13 @@ def sided_setups(deep: int = 80) -> dict[str, bytes]:
     north = [sided_piece(pid, SIDED_SLOTS[s], "Main Map", sided_centre(*cr, NORTH_CROP)) for pid, s, cr in NORTH]
     return {"day1.vsav": save(day1, "Main"), "north.vsav": save(north, "North"),
             "old.sav": b"!VCSK00" + "begin_save\x1bend_save".encode().hex().encode()}
+
+
+def zone_unnumbered(fmt: str = "$name$") -> tuple[str, dict[str, tuple[int, int]]]:
+    """A ZonedGrid board whose hex field is a zone with a HexGrid without a numbering (its location format
+    ``fmt``; the editor's default is ``$name$``), beside a turn track zone."""
+    field = hexgrid(50.0, 58.0, 30, 36, "").replace(f'<{G}mapgrid.HexGridNumbering', "<x").split("<x")[0] + f"</{G}HexGrid>"
+    grid = (f'<{G}ZonedGrid>{zone("Turn Track", (0, 0, 420, 60))}'
+            f'{zone("Battlefield", (0, 60, 420, 300), fmt, field)}</{G}ZonedGrid>')
+    return module_xml("Zone Unnumbered", game_map("Main Map", board("Main", "main.png", grid))), \
+        {"main.png": (420, 360), **PIECE_IMAGES}

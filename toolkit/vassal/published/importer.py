@@ -86,30 +86,52 @@ def _composed_numbering(zone: vgrid.Zone, grid: vgrid.HexGrid) -> vgrid.HexGrid 
 MADE_NUMBERING = VassalNumbering()   # VASSAL's default HexGridNumbering: 0101, 0202 ... (names the toolkit makes)
 
 
+_MADE = "the toolkit names its hexes as VASSAL's default HexGridNumbering would (0101, 0202 ...)"
+_TOKEN = re.compile(r"\$([A-Za-z0-9_]*)\$")
+
+
+def _zone_named(z: vgrid.Zone, made: list[str]) -> vgrid.Zone:
+    """A zone with its own hex grid whose points the engine does not name as hexes, named by the toolkit: a
+    grid without a numbering gets :data:`MADE_NUMBERING`, a format without ``$gridLocation$`` becomes it
+    (``made`` gathers a note for each)."""
+    if not isinstance(z.grid, vgrid.HexGrid) or z.use_parent_grid:
+        return z
+    engine = _TOKEN.sub(lambda m: z.name if m.group(1) == "name" else "", z.location_format)
+    where = f"zone {z.name[:40]!r}: VASSAL names every point of it {engine[:60]!r}"
+    if z.grid.numbering is None:
+        made.append(f"{where} (its HexGrid has no numbering); {_MADE}"
+                    + ("" if "$gridLocation$" in z.location_format else ", without the zone's name"))
+        z = replace(z, grid=replace(z.grid, numbering=replace(MADE_NUMBERING, sideways=z.grid.sideways)))
+    elif "$gridLocation$" not in z.location_format:
+        made.append(f"{where} (its location format {z.location_format[:40]!r} names no hex); the toolkit names its "
+                    "hexes by the numbering of its HexGrid")
+    return replace(z, location_format="$gridLocation$") if "$gridLocation$" not in z.location_format else z
+
+
 def _numbered(grid, made: list[str]):
-    """A grid whose hex grids without a numbering get :data:`MADE_NUMBERING` (``made`` gathers where)."""
+    """A grid whose hex grids the engine names no hexes with named by the toolkit (:data:`MADE_NUMBERING` for
+    one without a numbering; ``made`` gathers a note for each)."""
     if isinstance(grid, vgrid.HexGrid) and grid.numbering is None:
-        made.append("HexGrid")
+        made.append(f"its HexGrid has no numbering, so VASSAL names every point of it 'offboard'; {_MADE}")
         return replace(grid, numbering=replace(MADE_NUMBERING, sideways=grid.sideways))
     if isinstance(grid, vgrid.ZonedGrid):
-        zones = tuple(replace(z, grid=_numbered(z.grid, made)) for z in grid.zones)
+        zones = tuple(_zone_named(z, made) for z in grid.zones)
         return vgrid.ZonedGrid(zones, _numbered(grid.background, made))
     return grid
 
 
 def with_made_names(module: PublishedModule) -> PublishedModule:
     """The module with every hex grid named: one without a numbering (the engine snaps to its hexes but names
-    every point ``offboard``) gets VASSAL's default numbering, said in a note."""
+    every point ``offboard``, or, in a zone, the zone's format with no grid location) gets VASSAL's default
+    numbering, and a zone whose format names no hex the names of its grid, each said in a note: names of the
+    toolkit's making (the import record keeps them, so ``vsav read`` names pieces the same way)."""
     boards: dict[int, vgrid.Board] = {}
 
     def named(slot):
         if id(slot.board) not in boards:
             made: list[str] = []
             boards[id(slot.board)] = replace(slot.board, grid=_numbered(slot.board.grid, made))
-            if made:
-                module.notes.append(f"board {slot.board.name!r}: its HexGrid has no numbering, so VASSAL names every "
-                                    "point of it 'offboard'; the toolkit names its hexes as VASSAL's default "
-                                    "HexGridNumbering would (0101, 0202 ...): names of the toolkit's making")
+            module.notes.extend(f"board {slot.board.name!r}: {m}: names of the toolkit's making" for m in made)
         return replace(slot, board=boards[id(slot.board)])
 
     maps = [replace(m, boards=tuple(map(named, m.boards)), catalogue=tuple(map(named, m.catalogue)))
@@ -190,13 +212,37 @@ def grid_kinds(grid) -> list[str]:
     return [] if grid is None else [type(grid).__name__]
 
 
+def hex_grid_problems(board: vgrid.Board) -> list[str]:
+    """Why each hex grid of a board makes no map file: no hex centre on the board (or in its zone), or a zone
+    whose name holds a ``$`` (its names cannot be read back into hexes)."""
+    g, out = board.grid, []
+    where = f"board {board.name[:40]!r}"
+    tops = [g] if isinstance(g, vgrid.HexGrid) else [g.background] if isinstance(g, vgrid.ZonedGrid) and \
+        isinstance(g.background, vgrid.HexGrid) else []
+    out += [f"{where}: its HexGrid has no hex centre on the board" for t in tops
+            if hex_extent(t, (0, 0, board.width, board.height)) is None]
+    for z in g.zones if isinstance(g, vgrid.ZonedGrid) else ():
+        if not isinstance(z.grid, vgrid.HexGrid) or z.use_parent_grid:
+            continue
+        if _composed_numbering(z, z.grid) is None:
+            out.append(f"{where} zone {z.name[:40]!r}: a '$' in the zone's name (its hexes' names would not read "
+                       "back)")
+        elif hex_extent(z.grid, z.bounds()) is None:
+            out.append(f"{where} zone {z.name[:40]!r}: its HexGrid has no hex centre in the zone")
+    return out
+
+
 def no_map_reason(module: PublishedModule) -> str:
     """The one-line refusal of a module with no board to make a map of: the grids its boards hold (square
-    grids, region grids ...: the toolkit's maps are hexes)."""
+    grids, region grids ...: the toolkit's maps are hexes) and why each hex grid makes no map."""
     boards = [s.board for m in module.maps for s in m.catalogue]
     kinds = Counter(k for b in boards for k in grid_kinds(b.grid))
     held = ", ".join(f"{n} {k}" for k, n in kinds.most_common()) or "none"
-    return (f"{module.path}: no board of the module has a hex grid with a hex centre on the board (its boards' grids: "
+    problems = [p for b in boards for p in hex_grid_problems(b)]
+    if problems:
+        return (f"{module.path}: no board of the module has a hex grid to make a map of (its boards' grids: {held}): "
+                + "; ".join(problems[:4]) + (f"; and {len(problems) - 4} more" if len(problems) > 4 else ""))
+    return (f"{module.path}: no board of the module has a hex grid to make a map of (its boards' grids: "
             f"{held}); the toolkit's maps are hexes only (toolkit/hexgrid: six neighbours, hexsides, hex lines of "
             "sight): import a module with a hex map")
 
