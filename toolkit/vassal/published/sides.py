@@ -14,7 +14,8 @@ module's sides (its ``PlayerRoster``) winning:
 
 A name names a side when, lower-cased and with everything but letters and digits dropped, the two are equal,
 one of four letters or more begins the other (``german`` / ``germans``), or they share their first five
-letters (``allied`` / ``allies``).  The import's README says how many counters each way gave, and ``counters.yaml`` corrects it.
+letters (``allied`` / ``allies``).  The import's README says how many counters each way gave, and
+``counters.yaml`` corrects it.
 """
 from __future__ import annotations
 
