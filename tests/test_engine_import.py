@@ -236,3 +236,20 @@ def test_a_zone_hex_grid_without_a_numbering_is_named_as_the_engine_names_it(tmp
     assert {p["name"] for p in engine[:len(centres)]} == {fmt.replace("$name$", "Battlefield")
                                                           .replace("$gridLocation$", "")}
     assert [p["snap"] for p in engine[:len(centres)]] == [pt for _, _, pt in centres]
+
+
+def test_a_region_grid_of_hexes_is_named_as_the_engine_names_it(tmp_path):
+    """Regions at the hex centres of one lattice (the Siege's letter columns and diagonal numbers): every hex
+    centre of the imported map file, and 300 random points, named by the engine as the import names them."""
+    from toolkit.vassal.published.importer import import_module
+
+    vmod = vm.write_vmod(tmp_path / "r.vmod", vm.region_hexes())
+    import_module(vmod, tmp_path / "game")
+    module = read_published_module(vmod)
+    lay = module.maps[0].layout()
+    centres = _hex_points(open_map(tmp_path / "game" / "map.yaml"), module)
+    rng = random.Random(341)
+    pts = [pt for _, _, pt in centres] + [[rng.randrange(0, 420), rng.randrange(0, 380)] for _ in range(300)]
+    engine = [p["name"] for p in _where(tmp_path, vmod, "Main Map", pts)]
+    assert engine[:len(centres)] == [name for _, name, _ in centres]
+    assert engine == [lay.location_name(*pt) for pt in pts]

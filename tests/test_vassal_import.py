@@ -717,3 +717,24 @@ def test_a_plain_text_save_is_refused_saying_the_engine_refuses_it_too(tmp_path)
     old.write_bytes(b"!VCSK00" + "begin_save\x1bend_save".encode().hex().encode())
     assert_refused(run(["vsav", "read", str(old), "--game", str(folder), "-o", str(tmp_path / "p.yaml")]), str(old),
                    "VASSAL 2.9 plain-text save", "VASSAL 3 refuses it too")
+
+
+def test_a_region_grid_of_one_region_per_hex_is_read_as_hexes(tmp_path):
+    """Regions at the hex centres of one lattice, named with letter columns and diagonal numbers: a hex map in
+    the toolkit's diagonal scheme, every hex centre named as the engine names it (its nearest region), the
+    regions no boxes; a region grid whose points are off the lattice stays refused."""
+    vmod = vm.write_vmod(tmp_path / "r.vmod", vm.region_hexes())
+    folder = tmp_path / "game"
+    report = import_module(vmod, folder)
+    assert report.notes == [] and report.hexes == {"map.yaml": 48}
+    cmap = open_map(folder / "map.yaml")
+    assert yaml.safe_load((folder / "map.yaml").read_text())["grid"]["naming"] == {"scheme": "diagonal",
+                                                                                   "shifted": "odd"}
+    board = read_published_module(vmod).maps[0].boards[0].board
+    assert all(engine_name(cmap, board, h) == cmap.name(h) for h in cmap.grid.hex_list)
+    assert {"C5", "D6", "J7"} <= {cmap.name(h) for h in cmap.grid.hex_list}
+    assert yaml.safe_load((folder / "game.yaml").read_text())["boxes"] == ["dead"]
+    xml, images = vm.region_hexes()
+    moved = xml.replace('originx="86" originy="128"', 'originx="90" originy="128"')
+    assert moved != xml
+    _refused(tmp_path, vm.write_vmod(tmp_path / "m.vmod", (moved, images)), "1 RegionGrid", "hexes only")

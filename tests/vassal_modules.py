@@ -382,3 +382,24 @@ def zone_unnumbered(fmt: str = "$name$") -> tuple[str, dict[str, tuple[int, int]
             f'{zone("Battlefield", (0, 60, 420, 300), fmt, field)}</{G}ZonedGrid>')
     return module_xml("Zone Unnumbered", game_map("Main Map", board("Main", "main.png", grid))), \
         {"main.png": (420, 360), **PIECE_IMAGES}
+
+
+def region_hexes(cols: int = 8, rows: int = 6) -> tuple[str, dict[str, tuple[int, int]]]:
+    """A board whose grid is a RegionGrid of one region per hex centre (flat-top, 46 x 52 pixels apart, odd
+    columns half a hex lower), named with letter columns and diagonal numbers (the Siege's rule 2.14, which
+    ``HexGridNumbering`` cannot name: the toolkit's own modules lay such maps so), under a ZonedGrid whose hex
+    zones use it (``useParentGrid``), as the toolkit's Siege module does; and a box zone."""
+    from toolkit.hexgrid import Diagonal
+
+    names = Diagonal()
+    pts = []
+    for c in range(2, 2 + cols):
+        for r in range(6, 6 + rows):
+            x, y = 40 + 46 * (c - 2), 50 + 52 * (r - 6) + (26 if c % 2 else 0)
+            pts.append(f'<{G}Region name="{names.name(names.from_offset(c, r))}" originx="{x}" originy="{y}"/>')
+    regions = f'<{G}RegionGrid fontsize="9" snapto="true" visible="false">{"".join(pts)}</{G}RegionGrid>'
+    hexzone = zone("Slope", (86, 102, 40, 40), "$gridLocation$").replace('useParentGrid="false"',
+                                                                         'useParentGrid="true"')
+    grid = f'<{G}ZonedGrid>{hexzone}{zone("Dead", (360, 0, 60, 60))}{regions}</{G}ZonedGrid>'
+    return module_xml("Region Hexes", game_map("Main Map", board("Main", "main.png", grid))), \
+        {"main.png": (420, 380), **PIECE_IMAGES}
