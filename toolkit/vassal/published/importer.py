@@ -321,6 +321,7 @@ class _Writer:
         self.main_boards: list[str] = []   # the boards the main map file covers, when joined
         self.hexes: dict[str, int] = {}      # map file -> hexes
         self.parts: list[dict] = []          # {map, board} of boards named with the main map's hexes
+        self.main_map = None                 # map.yaml compiled (by check_names)
 
     def write(self, rel: str, data: bytes | str) -> None:
         """A new file of the folder (never over an existing one)."""
@@ -355,6 +356,8 @@ class _Writer:
         """Compile a map file (the import's only compilation of it); note the hexes whose centre the engine names
         otherwise (another zone covers it).  ``board`` names a board pixel as the engine does."""
         cmap = compile_map(self.tmp / map_file)
+        if map_file == "map.yaml":
+            self.main_map = cmap
         self.hexes[map_file] = len(cmap.grid)
         differ = [cmap.name(h) for h in cmap.grid.hex_list if engine_name(cmap, board, h) != cmap.name(h)]
         if differ:
@@ -434,7 +437,7 @@ class _Writer:
         """The boards whose hexes are the main map's (part boards and overlays a save puts in the main board's
         place), with a note for each: a save's pieces on them are placed on the main map's hexes.  Boards the
         main map lays beside the main board by default are not parts, even when their names repeat the main's."""
-        cmap = compile_map(self.tmp / "map.yaml")
+        cmap = self.main_map
         beside = {s.board.name for m in self.module.maps if m.name == self.main[0] for s in m.boards}
         for m in self.module.maps:
             for s in m.catalogue:
@@ -581,7 +584,7 @@ def readme(module: PublishedModule, vmod, title: str, sides: list[tuple[str, str
            rows) -> str:
     """The folder's README: where it came from, how the sides were worked out, the scenarios read."""
     name = os.path.basename(os.fspath(vmod))
-    return "\n".join([
+    lines = [
         f"# {title}", "",
         f"Imported by `toolkit import-vmod` from the VASSAL module `{name}` ({module.name!r} version "
         f"{module.version!r}); docs/new-game.md, 'Starting from a published module'.", "",
@@ -600,7 +603,8 @@ def readme(module: PublishedModule, vmod, title: str, sides: list[tuple[str, str
         "Each predefined setup of the module (File menu, nested menus included) read as a position in "
         "`scenarios/`, as `toolkit vsav read --game` reads a save of the module; pieces it cannot place are "
         "listed in the file's header.", "",
-        *readme_rows(rows), ""])
+        *readme_rows(rows), ""]
+    return "\n".join(re.sub(r"[\x00-\x1f\x7f]", " ", line) for line in lines)   # a name from the module: one line
 
 
 def _check_target(folder: Path) -> None:

@@ -5,7 +5,7 @@ diagonal numbers, rule 2.14) with a ``RegionGrid`` of one ``Region`` per hex cen
 after the nearest region, that is after the hex holding it.  Such a grid is read as a hex map when every
 region's name is a hex name of one of the toolkit's naming schemes (:data:`SCHEMES`, flat-top: letter columns
 and diagonal numbers, or column-then-row digits) and the regions' points lie on one hex lattice of those
-hexes (to :data:`TOLERANCE` pixels: the engine keeps whole pixels).  The lattice is fitted by least squares:
+hexes (to :data:`TOLERANCE` pixels: the engine keeps whole pixels); at most :data:`MAX_REGIONS` regions.  The lattice is fitted by least squares:
 ``x = x0 + q * dx``, ``y = y0 + (r + q / 2) * dy`` for the axial hex ``(q, r)`` of each name.
 """
 from __future__ import annotations
@@ -18,6 +18,7 @@ from ..engine import vgrid
 SCHEMES = (Diagonal(), CCRR("flat", "odd", 2))   # odd columns half a hex lower, as VASSAL's raw columns
 TOLERANCE = 1.0   # pixels between a region's point and the fitted hex centre
 MIN_REGIONS = 7   # a hex and its six neighbours
+MAX_REGIONS = 20_000   # regions read as hexes (the engine's nearest region is a scan of them all, per point named)
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ def _fit(ts: list[float], vs: list[float]) -> tuple[float, float] | None:
 def region_lattice(grid: vgrid.RegionGrid | None) -> Lattice | None:
     """The hex lattice a region grid's regions make, or None when they are not one (see the module)."""
     regions = grid.regions if isinstance(grid, vgrid.RegionGrid) else ()
-    if len(regions) < MIN_REGIONS:
+    if not MIN_REGIONS <= len(regions) <= MAX_REGIONS:
         return None
     for scheme in SCHEMES:
         try:

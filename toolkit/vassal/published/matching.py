@@ -8,6 +8,7 @@
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 from ..engine.pieces import SavePiece, fast_decode
@@ -66,17 +67,17 @@ def set_aside_decks(save: SaveContents) -> tuple[SaveContents, list[Unplaced]]:
     decks = {p.id: p for p in save.pieces if deck_name(p) is not None}
     if not decks:
         return save, []
-    held = {}
+    held: dict[str, SavePiece] = {}
     for d in decks.values():   # Deck.getState: map;x;y;faceDown;id,id,...
         state = fast_decode(d.basic_state, ";")
         for cid in fast_decode(state[4], ",") if len(state) > 4 and state[4] else []:
             held[cid] = d
+    counts = Counter(d.id for d in held.values())
     out, kept = [], []
     for p in save.pieces:
         if p.id in decks:
-            n = sum(1 for d in held.values() if d is p)
             out.append(Unplaced(p.id, deck_name(p) or "", p.map, p.x, p.y,
-                                f"a deck of {n} cards (decks are not part of a position)", p.gpid))
+                                f"a deck of {counts[p.id]} cards (decks are not part of a position)", p.gpid))
         elif p.id in held:
             out.append(Unplaced(p.id, p.name, p.map, p.x, p.y, f"a card in the deck {deck_name(held[p.id])!r}",
                                 p.gpid))

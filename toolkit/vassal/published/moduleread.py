@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from ...hexgrid import VassalNumbering
 from ..engine import vgrid
 from ..engine.pieces import MAX_TRAITS, PieceLimitError, Trait, parse_add_piece, split_chain
-from ..engine.safezip import ArchiveError, open_archive, parse_xml
+from ..engine.safezip import ArchiveError, check_entry_name, open_archive, parse_xml
 from ..engine.seqenc import decode
 
 MAX_BUILD_FILE_BYTES = 64 << 20
@@ -61,7 +61,8 @@ SVG_UNITS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "
 
 #: What one module may hold, counted in ``buildFile.xml`` before anything else is read: (what, elements, limit).
 ELEMENT_LIMITS = (("maps", MAP_CLASSES, 100), ("boards", (BOARD,), 500), ("zones", (ZONE,), 5_000),
-                  ("piece slots", PIECE_SLOTS, 20_000))
+                  ("piece slots", PIECE_SLOTS, 20_000), ("predefined setups", (SETUP,), 1_000))
+MAX_SIDES = 100   # the PlayerRoster's sides
 
 
 class ModuleReadError(ValueError):
@@ -371,6 +372,9 @@ class _Reader:
         where = f"{where} Board {name[:40]!r}"
         image = el.get("image") or ""
         grid_el = next((c for c in el if isinstance(c.tag, str) and c.tag.startswith(_GRID)), None)
+        problem = check_entry_name(f"images/{image}") if image else None
+        if problem and "backslash" not in problem:   # never an entry of any archive: hostile, not missing
+            raise self.fail(f"{where} image", f"{image[:80]!r}: no such entry can exist ({problem})")
         found = self.image(image, where) if image else None
         if found is not None:
             data, size = found
@@ -553,6 +557,9 @@ def read_published_module(path: str | os.PathLike[str]) -> PublishedModule:
             piece = reader.piece(el, prototypes)
             if piece is not None:
                 module.pieces.append(piece)
+        if len(module.sides) > MAX_SIDES:
+            raise ModuleReadError(f"{label}: {len(module.sides):,} player sides, over the limit of {MAX_SIDES} for an "
+                                  "import (docs/vassal.md, 'Limits')")
         module.setups = _setups(root)
         module.decks = [(el.get("name") or "")[:60] for el in root.iter(DECK)]
         module.size = sum(arc.size(n) for n in arc.names())
