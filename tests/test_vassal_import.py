@@ -738,3 +738,26 @@ def test_a_region_grid_of_one_region_per_hex_is_read_as_hexes(tmp_path):
     moved = xml.replace('originx="86" originy="128"', 'originx="90" originy="128"')
     assert moved != xml
     _refused(tmp_path, vm.write_vmod(tmp_path / "m.vmod", (moved, images)), "1 RegionGrid", "hexes only")
+
+
+def test_a_setup_over_the_caps_is_left_out_and_the_others_written(tmp_path, monkeypatch):
+    from toolkit.vassal.published import setups
+
+    monkeypatch.setattr(setups, "MAX_SAVED_GAME_BYTES", 600)
+    monkeypatch.setattr(setups, "MAX_SETUP_CHARS", 600)   # north.vsav fits, day1.vsav (its deep piece) does not
+    report = import_module(vm.write_vmod(tmp_path / "s.vmod", vm.sided(), vm.sided_setups()), tmp_path / "game")
+    assert sorted(p.name for p in (tmp_path / "game" / "scenarios").iterdir()) == ["north.yaml"]
+    day1 = next(n for n in report.notes if "'Scenarios > Campaign > Day 1'" in n)
+    assert "over the limit of 1216" in day1 and day1.endswith("; left out")   # 2 x 600 hex digits and a header
+
+
+def test_too_many_setups_or_sides_are_refused(tmp_path):
+    xml, images = vm.sided()
+    many = "".join(f'<VASSAL.build.module.PredefinedSetup file="s{i}.vsav" isMenu="false" name="S{i}" useFile="true"/>'
+                   for i in range(995))   # and the six of the module: menus count too
+    _refused(tmp_path, vm.write_vmod(tmp_path / "s.vmod", (xml.replace("</VASSAL.build.GameModule>",
+                                                                       many + "</VASSAL.build.GameModule>"), images)),
+             "1,001 predefined setups, over the limit of 1,000")
+    sides = "".join(f"<entry>Side {i}</entry>" for i in range(101))
+    _refused(tmp_path, vm.write_vmod(tmp_path / "r.vmod", (xml.replace("<entry>Germans</entry>", sides), images)),
+             "102 player sides, over the limit of 100")
