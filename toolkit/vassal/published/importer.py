@@ -36,7 +36,7 @@ from ...mapdata.compiled import naming_json
 from ...scaffold import ScaffoldError, game_id_for
 from ..engine import vgrid
 from ..saves.imported import RECORD, load_record
-from .setups import readme_rows, write_scenarios
+from .setups import one_line, readme_rows, write_scenarios
 from .sides import SideOf, sides_of, summary
 from .joined import MAX_JOINED_PIXELS, JoinedMap, centres, join, joined_image
 from .lattice import region_lattice
@@ -289,7 +289,7 @@ def blank_png(width: int, height: int) -> bytes:
 
 
 def _comment(text: str) -> str:
-    return "# " + re.sub(r"[\x00-\x1f\x7f]", " ", text)
+    return "# " + one_line(text)
 
 
 def _dump(header: list[str], data) -> str:
@@ -604,7 +604,7 @@ def readme(module: PublishedModule, vmod, title: str, sides: list[tuple[str, str
         "`scenarios/`, as `toolkit vsav read --game` reads a save of the module; pieces it cannot place are "
         "listed in the file's header.", "",
         *readme_rows(rows), ""]
-    return "\n".join(re.sub(r"[\x00-\x1f\x7f]", " ", line) for line in lines)   # a name from the module: one line
+    return "\n".join(one_line(line) for line in lines)   # a name from the module stays on its line
 
 
 def _check_target(folder: Path) -> None:

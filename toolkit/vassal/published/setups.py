@@ -19,6 +19,7 @@ from pathlib import Path
 
 import yaml
 
+from ...answers import clean_text
 from ...game import Game
 from ..engine.safezip import ArchiveError, open_archive
 from ..saves.imported import ImportRecord, imported_save_to_position
@@ -31,6 +32,11 @@ MAX_SETUP_TRAITS = 256            # trait levels of one piece
 MAX_SETUP_PIECES = 200_000        # pieces and stacks of one setup
 MAX_SETUP_COMMANDS = 1_000_000    # leaf commands of one setup
 SHOWN_UNPLACED = 20               # pieces not placed listed in a scenario file's header
+
+
+def one_line(text: str) -> str:
+    """Text from a module as one line of a written file: control characters (C0 and C1) escaped, no line break."""
+    return clean_text(text.replace("\n", " "), 1 << 20)
 
 
 def setup_limits(module: PublishedModule) -> SaveLimits:
@@ -74,7 +80,7 @@ def _scenario_text(module: PublishedModule, setup: Setup, data: dict, unplaced: 
     if len(unplaced) > SHOWN_UNPLACED:
         lines.append(f"  ... and {len(unplaced) - SHOWN_UNPLACED} more (`toolkit vsav read` of the setup lists all)")
     lines += [f"skipped: {s}" for s in skipped]
-    header = "".join("# " + "".join(c if c.isprintable() else " " for c in ln) + "\n" for ln in lines)
+    header = "".join("# " + one_line(ln) + "\n" for ln in lines)
     return header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120)
 
 
@@ -112,7 +118,7 @@ def readme_rows(rows: list[ScenarioRow]) -> list[str]:
         return ["The module has no predefined setup that loads a file: no scenario was written."]
     out = ["| setup (File menu) | scenario file | units placed | pieces not placed |", "|---|---|---|---|"]
     for r in rows:
-        title = r.setup.title.replace("|", "/")
+        title = one_line(r.setup.title).replace("|", "/")
         out.append(f"| {title} | {r.file or 'left out: ' + '; '.join(r.notes)[:200].replace('|', '/')} | "
                    f"{r.units} | {r.unplaced} |")
     return out
