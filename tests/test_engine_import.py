@@ -253,3 +253,24 @@ def test_a_region_grid_of_hexes_is_named_as_the_engine_names_it(tmp_path):
     engine = [p["name"] for p in _where(tmp_path, vmod, "Main Map", pts)]
     assert engine[:len(centres)] == [name for _, name, _ in centres]
     assert engine == [lay.location_name(*pt) for pt in pts]
+
+
+def test_a_part_board_names_its_hexes_as_the_main_map_does(tmp_path):
+    """The sided module's part board North (the main board from NORTH_CROP on, its numbering carried on), laid
+    alone as a setup lays it: the engine names each of its hex centres with the name of the main map file's hex
+    at that point of the main board."""
+    from toolkit.vassal.published.importer import import_module
+
+    import_module(vm.write_vmod(tmp_path / "s.vmod", vm.sided(), vm.sided_setups()), tmp_path / "game")
+    cmap = open_map(tmp_path / "game" / "map.yaml")
+    xml, images = vm.sided()
+    alone = vm.write_vmod(tmp_path / "north.vmod", (xml.replace("\tMain\t0\t0", "\tNorth\t0\t0"), images))
+    main = {}
+    for h in cmap.grid.hex_list:
+        x, y = (round(v) for v in cmap.board.pixel(*cmap.grid.layout.centre(h)))
+        if 0 <= x - vm.NORTH_CROP[0] < 220 and 0 <= y - vm.NORTH_CROP[1] < 200:   # on North (220 x 200)
+            main[(x - vm.NORTH_CROP[0], y - vm.NORTH_CROP[1])] = cmap.name(h)
+    assert len(main) >= 8
+    engine = _where(tmp_path, alone, "Main Map", [list(pt) for pt in main])
+    assert [p["name"] for p in engine] == list(main.values())
+
