@@ -761,3 +761,17 @@ def test_too_many_setups_or_sides_are_refused(tmp_path):
     sides = "".join(f"<entry>Side {i}</entry>" for i in range(101))
     _refused(tmp_path, vm.write_vmod(tmp_path / "r.vmod", (xml.replace("<entry>Germans</entry>", sides), images)),
              "102 player sides, over the limit of 100")
+
+
+def test_the_viewer_offers_the_imported_scenarios(sided):
+    from starlette.testclient import TestClient
+
+    from toolkit.web import SourceBook, create_app
+
+    _, folder, _ = sided
+    book = SourceBook(str(folder))
+    sid = "game:game/day-1.yaml"
+    assert {sid, "game:game/north.yaml"} <= set(book.sources)
+    with TestClient(create_app(book)) as c:
+        r = c.get("/api/position.yaml", params={"source": sid})
+    assert r.status_code == 200 and len(yaml.safe_load(r.text)["units"]) == 5
