@@ -8,11 +8,15 @@ renamed into place, so nothing of the user's is ever overwritten):
   the engine's, hence the printed ones), blank terrain for the user to fill in;
 * ``map-MAP-BOARD.yaml`` -- every other board with a hex grid the module offers, the same way;
 * ``game.yaml`` -- sides from the module's ``PlayerRoster``, one unit type, the off-map zones and regions as
-  boxes; ``counters.yaml`` -- one counter per piece slot (a back face when it has a two-level layer);
-* ``pieces.yaml`` -- the counter manifest: every piece slot with its names, gpid, images, layers, mask and
-  prototypes, and the counter it became;
+  boxes; ``counters.yaml`` -- one counter per piece slot (a back face when it has a two-level layer), on the
+  side :mod:`.sides` works out;
+* ``pieces.yaml`` -- the counter manifest: every piece slot with its names, gpid, images, layers, mask,
+  prototypes, palette folders and deck, how its side was found, and the counter it became;
 * ``vassal.yaml`` -- the import record the save reader uses: every map's boards, their grids as the
-  engine reads them, their default layout, and which locations are boxes.
+  engine reads them, their default layout, which locations are boxes, and the boards that are parts of the
+  main map (``main.parts``);
+* ``scenarios/*.yaml`` -- each predefined setup of the module as a position (:mod:`.setups`);
+* ``README.md`` -- where the folder came from, how the sides were worked out, what each setup became.
 """
 from __future__ import annotations
 
