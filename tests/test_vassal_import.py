@@ -775,3 +775,28 @@ def test_the_viewer_offers_the_imported_scenarios(sided):
     with TestClient(create_app(book)) as c:
         r = c.get("/api/position.yaml", params={"source": sid})
     assert r.status_code == 200 and len(yaml.safe_load(r.text)["units"]) == 5
+
+
+def test_without_a_roster_the_sides_are_the_values_of_the_side_property(tmp_path):
+    """Our Jerusalem! module with its PlayerRoster taken out: the sides are the values of the pieces' `side`
+    property (in order of appearance), every unit on its side; a module with neither has one side."""
+    import re
+
+    vmod = tmp_path / "j.vmod"
+    assert main(["vmod", "jerusalem-1948", "-o", str(vmod)]) == 0
+    bare = tmp_path / "bare.vmod"
+    with zipfile.ZipFile(vmod) as src, zipfile.ZipFile(bare, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename == "buildFile.xml":
+                data = re.sub(rb"<VASSAL.build.module.PlayerRoster.*?</VASSAL.build.module.PlayerRoster>", b"", data,
+                              flags=re.S)
+            dst.writestr(info, data)
+    import_module(bare, tmp_path / "game")
+    game = yaml.safe_load((tmp_path / "game" / "game.yaml").read_text())
+    assert [s["id"] for s in game["sides"]] == ["jewish", "arab"]
+    assert "Sides: the values of the pieces' 'side' property (the module has no PlayerRoster)." in \
+        (tmp_path / "game" / "README.md").read_text()
+    (tmp_path / "x").mkdir()
+    _, folder, _ = _wild(tmp_path / "x", "legacy")
+    assert [s["id"] for s in yaml.safe_load((folder / "game.yaml").read_text())["sides"]] == ["players"]

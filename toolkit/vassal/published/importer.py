@@ -41,7 +41,7 @@ from ...scaffold import ScaffoldError, game_id_for
 from ..engine import vgrid
 from ..saves.imported import RECORD, load_record
 from .setups import one_line, readme_rows, write_scenarios
-from .sides import SideOf, sides_of, summary
+from .sides import SideOf, module_sides, sides_of, summary
 from .joined import MAX_JOINED_PIXELS, JoinedMap, centres, join, joined_image
 from .lattice import region_lattice
 from .moduleread import ModuleMap, PieceDef, PublishedModule, read_published_module
@@ -584,16 +584,18 @@ def _counters(pieces: list[PieceDef], found: list[SideOf]) -> tuple[list[dict], 
     return counters, manifest
 
 
-def readme(module: PublishedModule, vmod, title: str, sides: list[tuple[str, str]], found: list[SideOf],
+def readme(module: PublishedModule, vmod, title: str, sides: tuple[list[tuple[str, str]], str], found: list[SideOf],
            rows) -> str:
-    """The folder's README: where it came from, how the sides were worked out, the scenarios read."""
+    """The folder's README: where it came from, how the sides were worked out (``sides``: ``(id, name)`` and
+    where they come from), the scenarios read."""
     name = os.path.basename(os.fspath(vmod))
+    sides, whence = sides
     lines = [
         f"# {title}", "",
         f"Imported by `toolkit import-vmod` from the VASSAL module `{name}` ({module.name!r} version "
         f"{module.version!r}); docs/new-game.md, 'Starting from a published module'.", "",
         "## Sides", "",
-        "Sides are the module's player sides (its PlayerRoster). Each counter's side was worked out from the "
+        f"Sides: {whence}. Each counter's side was worked out from the "
         "module, the first of these that names a side: a property of the piece or its prototypes (a Marker or "
         "dynamic property `side`, `faction`, `army`, `nationality` ...), a prototype named after the side, a "
         "palette folder (the piece window's list, tab or panel) named after it, or -- where folders name "
@@ -641,7 +643,8 @@ def import_module(vmod: str | os.PathLike[str], game_dir: str | os.PathLike[str]
         w = _Writer(module, tmp, game_id)
         maps = w.maps()
         sides_taken: set[str] = set()
-        sides = [(slug(s, sides_taken, "side"), s) for s in module.sides] or [("players", "Players")]
+        names, whence = module_sides(module.sides, module.pieces)
+        sides = [(slug(s, sides_taken, "side"), s) for s in names]
         found = sides_of(module.pieces, sides)
         counters, manifest = _counters(module.pieces, found)
         flags = ["flipped"] if any("back" in c for c in counters) else []
@@ -675,7 +678,7 @@ def import_module(vmod: str | os.PathLike[str], game_dir: str | os.PathLike[str]
         _check_loads(tmp, vmod)
         rows = write_scenarios(vmod, module, load_game(str(tmp)), load_record(tmp), w.write, slug)
         w.notes += [n for r in rows for n in r.notes]
-        w.write("README.md", readme(module, vmod, title, sides, found, rows))
+        w.write("README.md", readme(module, vmod, title, (sides, whence), found, rows))
         if folder.is_dir():
             os.chmod(tmp, folder.stat().st_mode & 0o7777)
             folder.rmdir()            # empty (checked above); rename cannot replace a folder on every system

@@ -1,7 +1,8 @@
 """Which side each piece slot of a published module belongs to, worked out from the module itself.
 
-A module seldom says it in one place, so each slot is looked at in this order, the first that names one of the
-module's sides (its ``PlayerRoster``) winning:
+The sides are the module's ``PlayerRoster`` (without one: the values of the slots' ``side``, ``faction`` or
+``army`` property, :func:`module_sides`).  A module seldom says a slot's side in one place, so each slot is
+looked at in this order, the first that names one of the sides winning:
 
 1. **a property**: a Marker trait or dynamic property of the slot or of its prototypes whose name is one of
    :data:`SIDE_PROPERTIES` (``side``, ``faction``, ``army``, ``nationality`` ...) and whose value names a side;
@@ -29,6 +30,23 @@ from .moduleread import PieceDef
 SIDE_PROPERTIES = ("side", "faction", "army", "nationality", "nation", "country", "player", "owner", "force",
                    "allegiance")
 HOW = ("property", "prototype", "palette folder", "elimination", "not worked out")
+SIDE_VALUES = ("side", "faction", "army")   # properties whose values are the sides of a module without a roster
+MAX_GUESSED_SIDES = 8
+ROSTER, VALUES, NONE = "the module's PlayerRoster", "the values of the pieces' {} property (the module has no " \
+    "PlayerRoster)", "none found (no PlayerRoster, no side property): one side"
+
+
+def module_sides(roster: list[str], pieces: list[PieceDef]) -> tuple[list[str], str]:
+    """The game's side names and where they come from: the module's ``PlayerRoster``; without one, the values
+    of a :data:`SIDE_VALUES` property of its piece slots (two to :data:`MAX_GUESSED_SIDES` of them, in order of
+    appearance); else one side, ``Players``."""
+    if roster:
+        return roster, ROSTER
+    for key in SIDE_VALUES:
+        values = list(dict.fromkeys(v for p in pieces for k, v in p.properties if k.lower() == key and v.strip()))
+        if 2 <= len(values) <= MAX_GUESSED_SIDES:
+            return values, VALUES.format(repr(key))
+    return ["Players"], NONE
 
 
 @dataclass(frozen=True)
