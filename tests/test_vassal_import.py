@@ -800,3 +800,16 @@ def test_without_a_roster_the_sides_are_the_values_of_the_side_property(tmp_path
     (tmp_path / "x").mkdir()
     _, folder, _ = _wild(tmp_path / "x", "legacy")
     assert [s["id"] for s in yaml.safe_load((folder / "game.yaml").read_text())["sides"]] == ["players"]
+
+
+def test_a_setup_the_game_would_refuse_is_left_out(tmp_path):
+    """A setup whose piece carries a unit id no position may hold (a backslash): left out with a note, so
+    every scenario written opens."""
+    from test_hostile_support import save_bytes
+
+    bad = vm.add_piece("7", vm.nest(["mark;unit"], "piece;;;tank.png;Tank"), vm.nest(["a\\\\b"], "Main Map;100;100;43;0"))
+    setups = {**vm.sided_setups(), "day1.vsav": save_bytes(f"begin_save\x1b{bad}\x1bend_save")}
+    report = import_module(vm.write_vmod(tmp_path / "s.vmod", vm.sided(), setups), tmp_path / "game")
+    assert sorted(p.name for p in (tmp_path / "game" / "scenarios").iterdir()) == ["north.yaml"]
+    note = next(n for n in report.notes if "'Scenarios > Campaign > Day 1'" in n)
+    assert "not a position of the game" in note and note.endswith("; left out")

@@ -21,6 +21,7 @@ import yaml
 
 from ...answers import clean_text
 from ...game import Game
+from ...game.position import position_from_yaml
 from ..engine.safezip import ArchiveError, open_archive
 from ..saves.imported import ImportRecord, imported_save_to_position
 from ..saves.savefile import MAX_SAVED_GAME_BYTES, SaveError, SaveLimits, read_save
@@ -101,14 +102,18 @@ def write_scenarios(vmod, module: PublishedModule, game: Game, record: ImportRec
             except (SaveError, ArchiveError) as err:
                 row.notes.append(f"{err}; left out")
                 continue
-            pf, unplaced = imported_save_to_position(save, game, record)
-            pf = pf.model_copy(update={"scenario": setup.name or setup.file})
-            data = pf.model_dump(exclude_defaults=True)
-            data["scenario"] = pf.scenario
+            try:   # a position the game refuses (a unit id the save's properties make unusable ...) is left out
+                pf, unplaced = imported_save_to_position(save, game, record)
+                data = {**pf.model_dump(exclude_defaults=True), "scenario": setup.name or setup.file}
+                text = _scenario_text(module, setup, data, unplaced, save.skipped)
+                position_from_yaml(text.encode("utf-8"), label, game)
+            except ValueError as err:   # GameDataError, a pydantic ValidationError
+                row.notes.append(f"{label}: not a position of the game ({one_line(str(err))[:300]}); left out")
+                continue
             row.file = f"scenarios/{slug(setup.name or Path(setup.file).stem, taken, 'setup')}.yaml"
             row.units, row.unplaced = len(pf.units), len(unplaced)
             row.notes += [f"{label}: {s}" for s in save.skipped]
-            write(row.file, _scenario_text(module, setup, data, unplaced, save.skipped))
+            write(row.file, text)
     return rows
 
 

@@ -97,6 +97,9 @@ def _read_record(path: Path, folder: Path) -> ImportRecord:
         main = data["main"]
         main_boards = tuple(str(b) for b in main.get("boards") or [main["board"]])
         parts = tuple((str(b["map"]), str(b["board"])) for b in main.get("parts") or [])
+        for m, b in parts:
+            if b not in maps[m].boards:
+                raise KeyError(f"main.parts: board {b!r} is not a board of map {m!r}")
         return ImportRecord(str(main["map"]), str(main["board"]), maps, main_boards,
                             {str(k): str(v) for k, v in (data.get("boxes") or {}).items()}, pieces,
                             slot_keys(manifest), parts)
