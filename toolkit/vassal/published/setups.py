@@ -106,7 +106,7 @@ def write_scenarios(vmod, module: PublishedModule, game: Game, record: ImportRec
                 pf, unplaced = imported_save_to_position(save, game, record)
                 data = {**pf.model_dump(exclude_defaults=True), "scenario": setup.name or setup.file}
                 text = _scenario_text(module, setup, data, unplaced, save.skipped)
-                position_from_yaml(text.encode("utf-8"), label, game)
+                position_from_yaml(text.encode("utf-8"), "its position", game)
             except ValueError as err:   # GameDataError, a pydantic ValidationError
                 row.notes.append(f"{label}: not a position of the game ({one_line(str(err))[:300]}); left out")
                 continue
