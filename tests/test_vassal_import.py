@@ -583,6 +583,8 @@ def test_every_setup_of_nested_menus_becomes_a_scenario(sided):
     assert "| Scenarios > Campaign > Day 1 | scenarios/day-1.yaml | 5 | 3 |" in readme
     assert "| Scenarios > North | scenarios/north.yaml | 2 | 0 |" in readme
     assert main(["check", str(folder / "scenarios" / "day-1.yaml"), "--game", str(folder)]) == 0
+    assert main(["moves", str(folder / "scenarios" / "day-1.yaml"), day1["units"][0]["id"], "--game", str(folder),
+                 "--json"]) == 0
 
 
 def test_a_piece_too_deep_is_skipped_with_a_note_and_the_rest_read(sided):
