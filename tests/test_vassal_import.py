@@ -565,9 +565,9 @@ def test_names_that_name_a_side():
     from toolkit.vassal.published.sides import names_side
 
     sides = [("allies", "Allies"), ("germans", "Germans"), ("central-powers", "Central Powers")]
-    assert [names_side(n, sides) for n in ("German", "Allied", "ALLIES", "central_powers", "Central", "Art",
+    assert [names_side(n, sides) for n in ("German", "Allied", "ALLIES", "central_powers", "Central", "cp", "Art",
                                            "American", "")] == \
-        ["germans", "allies", "allies", "central-powers", "central-powers", None, None, None]
+        ["germans", "allies", "allies", "central-powers", "central-powers", "central-powers", None, None, None]
 
 
 def test_every_setup_of_nested_menus_becomes_a_scenario(sided):

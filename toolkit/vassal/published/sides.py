@@ -15,7 +15,7 @@ looked at in this order, the first that names one of the sides winning:
 
 A name names a side when, lower-cased and with everything but letters and digits dropped, the two are equal,
 one of four letters or more begins the other (``german`` / ``germans``), or they share their first five
-letters (``allied`` / ``allies``).  The import's README says how many counters each way gave, and
+letters (``allied`` / ``allies``), or it is the initials of a side's name of two words or more (``CP``).  The import's README says how many counters each way gave, and
 ``counters.yaml`` corrects it.
 """
 from __future__ import annotations
@@ -68,6 +68,9 @@ def names_side(text: str, sides: list[tuple[str, str]]) -> str | None:
     if not k:
         return None
     for sid, name in sides:
+        words = re.findall(r"[a-z0-9]+", name.lower())
+        if len(words) >= 2 and k == "".join(w[0] for w in words):   # initials: CP for Central Powers
+            return sid
         for s in {_key(sid), _key(name)} - {""}:
             if k == s or (min(len(k), len(s)) >= 4 and (k.startswith(s) or s.startswith(k))) or \
                     (len(k) >= 5 and len(s) >= 5 and k[:5] == s[:5]):
