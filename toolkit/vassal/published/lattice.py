@@ -5,8 +5,9 @@ diagonal numbers, rule 2.14) with a ``RegionGrid`` of one ``Region`` per hex cen
 after the nearest region, that is after the hex holding it.  Such a grid is read as a hex map when every
 region's name is a hex name of one of the toolkit's naming schemes (:data:`SCHEMES`, flat-top: letter columns
 and diagonal numbers, or column-then-row digits) and the regions' points lie on one hex lattice of those
-hexes (to :data:`TOLERANCE` pixels: the engine keeps whole pixels); at most :data:`MAX_REGIONS` regions.  The lattice is fitted by least squares:
-``x = x0 + q * dx``, ``y = y0 + (r + q / 2) * dy`` for the axial hex ``(q, r)`` of each name.
+hexes (to :data:`TOLERANCE` pixels: the engine keeps whole pixels); at most :data:`MAX_REGIONS` regions.
+The lattice is fitted by least squares: ``x = x0 + q * dx``, ``y = y0 + (r + q / 2) * dy`` for the axial hex
+``(q, r)`` of each name.
 """
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ class Lattice:
 
 def _fit(ts: list[float], vs: list[float]) -> tuple[float, float] | None:
     """``(a, b)`` of the least-squares line ``v = a + b * t`` (None when every ``t`` is the same)."""
-    n, mt, mv = len(ts), sum(ts) / len(ts), sum(vs) / len(vs)
+    mt, mv = sum(ts) / len(ts), sum(vs) / len(vs)
     var = sum((t - mt) ** 2 for t in ts)
     if var == 0:
         return None

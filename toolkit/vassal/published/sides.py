@@ -15,8 +15,8 @@ looked at in this order, the first that names one of the sides winning:
 
 A name names a side when, lower-cased and with everything but letters and digits dropped, the two are equal,
 one of four letters or more begins the other (``german`` / ``germans``), or they share their first five
-letters (``allied`` / ``allies``), or it is the initials of a side's name of two words or more (``CP``).  The import's README says how many counters each way gave, and
-``counters.yaml`` corrects it.
+letters (``allied`` / ``allies``), or it is the initials of a side's name of two words or more (``CP``).
+The import's README says how many counters each way gave, and ``counters.yaml`` corrects it.
 """
 from __future__ import annotations
 
