@@ -8,7 +8,8 @@
   viewer draws a lone counter, a stack with its marker, and names an empty hex.
 * Reinforcements wait on the turn record track, each in its arrival turn's box, and read back with their turn.
 * Next on the turn tracker moves the turn marker to the new turn.
-* A Siege engine turns one hexside a step; the engine's save reads back with the new facing.
+* A Siege engine turns one hexside a step; the engine's save reads back with the new facing; one facing south is
+  upside down on the map and upright in the mouse-over viewer (issue 35: its face found pixel for pixel in each).
 * An engine save keeps the scenario and its parameters.
 
 Screenshots (``$TOOLKIT_TEST_ARTIFACTS``, default the test's folder): a stack under a marker, and the turn
@@ -16,14 +17,19 @@ record track with reinforcements.
 """
 from __future__ import annotations
 
+import io
+import zipfile
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
+from PIL import Image
 
 from toolkit.game import PositionFile, load_position, position_from_file
 from toolkit.game.module import load_game
 from toolkit.vassal.build.module import build_module
+from toolkit.vassal.design.counters import counter_image_name
 from toolkit.vassal.design.gameprops import read_properties
 from toolkit.vassal.design.piecedefs import BOXES_MAP, MAIN_MAP, TURN_ZONE
 from toolkit.vassal.saves.positions import MARKER_OFFSET, read_position_save, write_position_save
@@ -166,8 +172,21 @@ def test_screenshots_are_written(no_prisoners):
         assert Path(shot["file"]).stat().st_size > 10_000 and shot["size"][0] > 300
 
 
+def _seen(shot: Path, face: Image.Image, turn: int = 0) -> int:
+    """How often the middle half of a counter ``face``, turned ``turn`` degrees, appears pixel for pixel in the
+    screenshot ``shot`` (the engine draws a piece at 100 % with the image's own pixels)."""
+    a = np.asarray((face.rotate(turn) if turn else face).convert("RGB")).astype(np.int16)
+    h, w = a.shape[:2]
+    patch = a[h // 4: 3 * h // 4, w // 4: 3 * w // 4]
+    s = np.asarray(Image.open(shot).convert("RGB")).astype(np.int16)
+    ph, pw = patch.shape[:2]
+    ys, xs = np.nonzero((s[:s.shape[0] - ph, :s.shape[1] - pw] == patch[0, 0]).all(axis=2))
+    return sum(bool((s[y:y + ph, x:x + pw] == patch).all()) for y, x in zip(ys, xs))
+
+
 def test_siege_markers_never_take_a_cohorts_click_and_engines_turn(tmp_path):
-    """The Testudo (BB19) and Ladder (Z22) markers over cohorts; the ram in CC19 turned one hexside clockwise."""
+    """The Testudo (BB19) and Ladder (Z22) markers over cohorts; the ram in CC19 turned one hexside clockwise.
+    Issue 35: the ram facing south lies upside down on the map, the mouse-over viewer draws it upright."""
     position = load_position(ROOT / "modules/siege-of-jerusalem/scenarios/demonstration.yaml")
     game = position.game
     module = build_module("siege-of-jerusalem", tmp_path / "siege.vmod")
@@ -178,6 +197,10 @@ def test_siege_markers_never_take_a_cohorts_click_and_engines_turn(tmp_path):
         _step("flip", "key", map=MAIN_MAP, at=vengine.counter_corner(testudo), key="ctrl F"),
         _step("ladder", "menu", map=MAIN_MAP, at=vengine.counter_corner(ladder)),
         _step("ram_menu", "menu", map=MAIN_MAP, at=ram),
+        _step("ram_shot", "screenshot", map=MAIN_MAP, center=ram,
+              file=str(_artifacts(tmp_path) / "siege-ram-facing-south.png")),
+        _step("ram_hover", "hover", map=MAIN_MAP, at=ram,
+              file=str(_artifacts(tmp_path) / "siege-hover-ram-upright.png")),
         _step("turn_ram", "key", map=MAIN_MAP, at=ram, key="ctrl CLOSE_BRACKET"),
         _step("save", "save", file=str(tmp_path / "engine.vsav")),
         _step("shot", "screenshot", map=MAIN_MAP, center=testudo,
@@ -193,6 +216,11 @@ def test_siege_markers_never_take_a_cohorts_click_and_engines_turn(tmp_path):
     assert "facing_sw" in flags["r-x-ram"] and "facing_s" not in flags["r-x-ram"]  # s, one hexside clockwise
     assert "facing_nw" in flags["r-xv-ram"]  # untouched
     assert back.scenario == position.scenario
+    with zipfile.ZipFile(module) as z:
+        face = Image.open(io.BytesIO(z.read(f"images/{counter_image_name(position.by_id['r-x-ram'].counter.id)}")))
+    on_map, hover = Path(r["ram_shot"]["file"]), Path(r["ram_hover"]["file"])
+    assert (_seen(on_map, face), _seen(on_map, face, 180)) == (0, 1)   # on the map: facing south, upside down
+    assert r["ram_hover"]["viewer"][-1] == "X Ram" and _seen(hover, face) == 1   # in the viewer: upright
 
 
 def test_jerusalem_engine_save_keeps_the_set_up_rolls(tmp_path):

@@ -91,7 +91,9 @@ def _board_picker(m, name: str, image: str):
 
 def _map_components(m, width: int, height: int, summary: str = "$LocationName$") -> None:
     """The components VASSAL's editor puts in every new map, plus zoom, LOS thread and an overview window;
-    ``summary`` is what the mouse-over viewer writes above a hex or stack."""
+    ``summary`` is what the mouse-over viewer writes above a hex or stack.  The viewer draws rotated pieces upright
+    (``unrotatePieces``: the Siege's engines turned to face south read upside down otherwise); the map shows the
+    facing."""
     _el(m, M + "StackMetrics", {"bottom": "40,0", "disabled": "false", "down": "37,0", "exSepX": 6, "exSepY": 18,
                                 "top": "38,0", "unexSepX": 2, "unexSepY": 2, "up": "39,0"})
     for component in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
@@ -107,7 +109,7 @@ def _map_components(m, width: int, height: int, summary: str = "$LocationName$")
         "propertyFilter": "", "showDeck": "false", "showDeckDepth": 1, "showMoveSelectde": "false",
         "showNoStack": "true", "showNonMovable": "true", "showOverlap": "true", "showgraph": "true",
         "showgraphsingle": "false", "showtext": "true", "showtextsingle": "true", "stretchWidthSummary": "false",
-        "summaryReportFormat": summary, "unrotatePieces": "false", "version": 3, "verticalOffset": 0,
+        "summaryReportFormat": summary, "unrotatePieces": "true", "version": 3, "verticalOffset": 0,
         "verticalTopText": 5, "zoomlevel": "1.0"})
     levels = ",".join(str(z) for z in ZOOM_LEVELS)
     _el(m, M + "Zoomer", {
