@@ -12,6 +12,7 @@ from toolkit.vassal.build.module import module_files
 from toolkit.vassal.design.board import board_layout, hex_centre, hex_label
 from toolkit.vassal.design.boxes import MARGIN, SCROLLBAR_ROOM, boxes_layout
 from toolkit.vassal.design.counters import COUNTER_SIZE
+from toolkit.vassal.design.piecedefs import BOXES_MAP
 from toolkit.render.scene import PLACE_EDGE_DY, build_scene
 
 GRID = "VASSAL.build.module.map.boardPicker.board."
@@ -84,13 +85,50 @@ def test_boxes_board_leaves_room_for_the_scrollbar(game_id):
 
 
 @pytest.mark.parametrize("game_id, boxes", [
-    ("siege-of-jerusalem", "Reserves, Dead pile, Off map, Escaped"),
-    ("no-prisoners", "Reinforcements, Replaceable, Eliminated, Air naval, Tribal pool, Optional, Off map")])
-def test_help_notes_name_the_boxes_as_the_boxes_board_does(game_id, boxes):
-    """Issue 35: the Help notes list the off-map boxes by the titles the Boxes board prints, not by id."""
+    ("siege-of-jerusalem", "Reserve Pool, Dead Pile, Off the Board, Escaped Jerusalem"),
+    ("no-prisoners", "Reinforcements, Replaceable Units Holding Box, Permanently Eliminated, "
+                     "Air Groups and Naval Squadrons, Tribal Units Pool, Optional Units, Off Map"),
+    ("jerusalem-1948", "Order of Battle, Eliminated Units, Off the Map")])
+def test_boxes_read_as_the_rulebooks_name_them(game_id, boxes):
+    """Issue 35: the Help notes, the Boxes board's zones and the Eliminate action name each off-map box as its
+    rulebook does (``game.yaml`` ``boxes`` names: No Prisoners 14.2 A's Replaceable Units Holding Box, 19.2's air
+    groups and naval squadrons; the Siege's dead pile, 18.5-18.6; Jerusalem!'s Order of Battle, 3.3), never by id."""
     from toolkit.vassal.build.helpdocs import notes_html
-    html = notes_html(load_game(game_id)).decode()
+    game = load_game(game_id)
+    html = notes_html(game).decode()
     assert f"the off-map boxes\n({boxes}) and a place for game markers" in html
+    root = etree.fromstring(module_files(game)["buildFile.xml"])
+    boxes_map = next(m for m in root.iter("VASSAL.build.module.Map") if m.get("mapName") == BOXES_MAP)
+    zones = [z.get("name") for z in boxes_map.iter(GRID + "mapgrid.Zone") if not z.get("name").startswith("Turn ")]
+    assert zones == boxes.split(", ") + ["Game markers"]
+    eliminate = game.spec.box_name(game.spec.eliminated_box)
+    assert eliminate in zones and f";Z;{eliminate};" in etree.tostring(root).decode()
+
+
+def _spec(boxes):
+    from toolkit.game.schema import GameSpec
+    return GameSpec.model_validate({"id": "g", "title": "G", "map": "example", "sides": [{"id": "red", "name": "R"}],
+                                    "nationalities": [], "unit_types": [], "turns": ["1"], "phases": ["move"],
+                                    "boxes": boxes, "eliminated_box": "dead"})
+
+
+def test_a_box_without_a_name_reads_as_its_id_in_words():
+    spec = _spec(["dead", {"id": "air_naval", "name": "Air and Naval", "rule": "19.2"}, "off_map"])
+    assert spec.boxes == ["dead", "air_naval", "off_map"]
+    assert [spec.box_name(b) for b in spec.boxes] == ["Dead", "Air and Naval", "Off map"]
+
+
+@pytest.mark.parametrize("boxes, message", [
+    (["dead", {"id": "off_map", "name": "Dead"}], "boxes ['dead', 'off_map'] have the same name"),
+    (["dead", {"id": "off_map", "name": ""}], "at least 1 character"),
+    (["dead", {"id": "off_map", "title": "Off"}], "title"),
+    (["dead", {"id": "Off map", "name": "Off"}], "should match pattern")])
+def test_box_names_are_checked(boxes, message):
+    """Two boxes that read alike would be one zone of the module; an empty name, an unknown key or an id that is
+    not an id are refused naming the problem."""
+    from pydantic import ValidationError
+    with pytest.raises(ValidationError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        _spec(boxes)
 
 
 def test_a_marker_value_runs_right_from_the_marker_inside_the_boxes_board():

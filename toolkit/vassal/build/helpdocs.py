@@ -10,7 +10,6 @@ from __future__ import annotations
 from html import escape
 
 from ...game.module import Game
-from ..design.piecedefs import box_title
 from ..design.traits import (KEY_CLONE, KEY_DELETE, KEY_ELIMINATE, KEY_FLIP, KEY_LABEL, KEY_MARK_MOVED, KEY_MASK,
                              KEY_ROTATE_CCW, KEY_ROTATE_CW)
 
@@ -31,7 +30,8 @@ def notes_html(game: Game) -> bytes:
     """The Help > notes page: what is in the module, the keys, the boxes and the rules assistant's commands."""
     spec = game.spec
     keys = [("Flip to the other face", KEY_FLIP), ("Face down / up (masked from the opponent)", KEY_MASK),
-            ("Eliminate: send to the Eliminated box", KEY_ELIMINATE), ("Delete", KEY_DELETE), ("Clone", KEY_CLONE),
+            (f"Eliminate: send to the {spec.box_name(spec.eliminated_box)}", KEY_ELIMINATE), ("Delete", KEY_DELETE),
+            ("Clone", KEY_CLONE),
             ("Mark moved / unmoved", KEY_MARK_MOVED), ("Set a marker's value", KEY_LABEL)]
     if spec.facing is not None:
         keys += [("Turn one hexside clockwise (facing)", KEY_ROTATE_CW), ("Turn one hexside back", KEY_ROTATE_CCW)]
@@ -47,7 +47,7 @@ documented in the toolkit's game files.</p>
 <li>Drag counters on the main map; a counter snaps to the hex centre and stacks with what is there.</li>
 <li>Right-click a counter for its actions. Counters moved this turn show a flag; the map's toolbar clears them.</li>
 <li>The <b>Boxes and tracks</b> window (toolbar) holds the turn record track, the off-map boxes
-({escape(', '.join(box_title(b) for b in spec.boxes))}) and a place for game markers.</li>
+({escape(', '.join(spec.box_name(b) for b in spec.boxes))}) and a place for game markers.</li>
 <li>The turn tracker (toolbar) follows the turns and phases; saves keep it.</li>
 {f'<li>Counters that may be placed face down: {escape(hidden)}.</li>' if hidden else ''}
 </ul>

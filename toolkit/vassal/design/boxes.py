@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 from ...datafile import read_yaml
 from ...game.module import Game, GameDataError
 from ...render.png import text_font
-from .piecedefs import TURN_ZONE, box_title
+from .piecedefs import TURN_ZONE
 
 MARKERS_ZONE = "Game markers"
 TITLE_H = 22
@@ -131,7 +131,7 @@ def boxes_layout(game: Game, counter_px: int) -> BoxesLayout:
     for box in [*game.spec.boxes, None]:
         rows = math.ceil((capacity[("box", box)] if box else len(game.manifest.markers) or 1) / COLUMNS)
         h = TITLE_H + rows * pitch + PAD
-        zones.append(Zone(box_title(box), "box", box, MARGIN, y, box_w, h, pitch) if box
+        zones.append(Zone(game.spec.box_name(box), "box", box, MARGIN, y, box_w, h, pitch) if box
                      else Zone(MARKERS_ZONE, "markers", "", MARGIN, y, box_w, h, pitch))
         y += h + MARGIN
     return BoxesLayout(box_w + 2 * MARGIN + SCROLLBAR_ROOM, y, tuple(zones))

@@ -63,11 +63,6 @@ class PieceDef:
                                 basic_state(map_name, x, y, self.gpid))
 
 
-def box_title(box: str) -> str:
-    """The title of an off-map box as players read it (``off_map`` -> ``Off map``)."""
-    return box.replace("_", " ").capitalize()
-
-
 def palette(game: Game) -> dict[str, dict[str, list[Counter]]]:
     """The counter palette: side name -> group name -> counters, in module order."""
     out: dict[str, dict[str, list[Counter]]] = {}
@@ -118,7 +113,7 @@ def prototypes(game: Game) -> dict[str, tuple[Trait, ...]]:
     for side in game.spec.sides:
         out[side.name] = (report_trait([KEY_ELIMINATE, KEY_DELETE]), delete_trait(), clone_trait(),
                           send_to_zone_trait("Eliminate", KEY_ELIMINATE, BOXES_MAP,
-                                             box_title(game.spec.eliminated_box)),
+                                             game.spec.box_name(game.spec.eliminated_box)),
                           moved, marker_trait({"side_name": side.name, LAYER_PROPERTY: UNIT_LAYER}))
     out[MARKER_PROTOTYPE] = (report_trait([KEY_DELETE]), delete_trait(), clone_trait(), no_stack_trait(),
                              marker_trait({LAYER_PROPERTY: MARKER_LAYER}))
