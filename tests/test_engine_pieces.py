@@ -7,13 +7,14 @@
 * Issue 35: a marker dragged onto a unit lies on top, is right-clicked and dragged off again; the mouse-over
   viewer draws a lone counter, a stack with its marker, and names an empty hex.
 * Reinforcements wait on the turn record track, each in its arrival turn's box, and read back with their turn.
+  Issue 35: the Boxes window's mouse-over over one with entry hexes names them (Jerusalem!'s May IV arrivals).
 * Next on the turn tracker moves the turn marker to the new turn.
 * A Siege engine turns one hexside a step; the engine's save reads back with the new facing; one facing south is
   upside down on the map and upright in the mouse-over viewer (issue 35: its face found pixel for pixel in each).
 * An engine save keeps the scenario and its parameters.
 
-Screenshots (``$TOOLKIT_TEST_ARTIFACTS``, default the test's folder): a stack under a marker, and the turn
-record track with reinforcements.
+Screenshots (``$TOOLKIT_TEST_ARTIFACTS``, default the test's folder): a stack under a marker, the turn record
+track with reinforcements, the mouse-over over arrivals with their entry hexes, a ram upright in the viewer.
 """
 from __future__ import annotations
 
@@ -242,6 +243,29 @@ def test_jerusalem_engine_save_keeps_the_set_up_rolls(tmp_path):
     assert unplaced == []
     assert (back.scenario, back.params) == ("II", {"haganah_roll": 1, "mufti_roll": 1})
     assert back.turn == new_turn
+
+
+def test_jerusalem_reinforcements_say_where_they_enter(tmp_path):
+    """Issue 35: Scenario II's May IV arrivals wait in the May IV box of the turn record track; the Boxes window's
+    mouse-over over each names its entry hexes, as the scenario gives them (3.3, 14.1): the Egyptian
+    Expeditionary Force at Kfar Etzion, the 7th Brigade on its halftracks at Hulda or the Tel Aviv road."""
+    position = load_position(ROOT / "modules/jerusalem-1948/scenarios/scenario-ii.yaml")
+    save = tmp_path / "scenario-ii.vsav"
+    write_position_save(position, save)
+    at = {p.properties.get("unit") or p.properties.get("marker"): [p.x, p.y]
+          for p in read_save(save).pieces if p.map == BOXES_MAP}
+    module = build_module("jerusalem-1948", tmp_path / "jerusalem.vmod")
+    r = _play(module, [_step("side", "side", name="Arab"), _step("load", "load", file=str(save)),
+                       _step("eef", "hover", map=BOXES_MAP, at=at["a-eef-1"],
+                             file=str(_artifacts(tmp_path) / "jerusalem-hover-eef-enters.png")),
+                       _step("brigade", "hover", map=BOXES_MAP, at=at["j-ht-2"],
+                             file=str(_artifacts(tmp_path) / "jerusalem-hover-7th-brigade-enters.png")),
+                       _step("date", "hover", map=BOXES_MAP, at=at["date"],
+                             file=str(_artifacts(tmp_path) / "jerusalem-hover-date.png"))])
+    assert r["eef"]["viewerSummary"] == "Turn May IV (enters at 4247 Kfar Etzion)", r["eef"]
+    assert r["brigade"]["viewerSummary"] == "Turn May IV (enters at 0215 Hulda or 0102 to Tel Aviv)", r["brigade"]
+    assert r["brigade"]["viewer"][0] == "Halftrack 2-10" and "7th Brigade 4-6" in r["brigade"]["viewer"]
+    assert r["date"]["viewerSummary"] == "Turn May IV ", r["date"]   # a marker: no entry
 
 
 @pytest.mark.parametrize("game_id", ["no-prisoners", "jerusalem-1948", "siege-of-jerusalem"])

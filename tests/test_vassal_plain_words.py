@@ -39,7 +39,8 @@ def test_every_hex_with_a_place_or_terrain_is_a_zone_the_viewer_names(jerusalem)
     assert viewer.get("summaryReportFormat") == viewer.get("emptyHexReportForma") == HEX_SUMMARY \
         == "$LocationName$ $CurrentZone$"
     boxes_viewer = root.findall(".//VASSAL.build.module.map.CounterDetailViewer")[1]
-    assert boxes_viewer.get("summaryReportFormat") == "$LocationName$"
+    assert boxes_viewer.get("summaryReportFormat") == "$LocationName$ $enters$"   # issue 35: entry hexes
+    assert boxes_viewer.get("emptyHexReportForma") == "$LocationName$"
 
 
 def test_zones_leave_every_hex_name_as_the_grid_gives_it(jerusalem):
@@ -76,12 +77,20 @@ def test_no_phase_id_is_shown_where_its_name_should_be():
             assert not [p for p in renamed if p in text], name
 
 
-@pytest.mark.parametrize("game_id", ["jerusalem-1948", "no-prisoners"])
-def test_boxes_board_leaves_room_for_the_scrollbar(game_id):
-    layout = boxes_layout(load_game(game_id), COUNTER_SIZE)
+@pytest.mark.parametrize("game_id, words", [("jerusalem-1948", 106), ("no-prisoners", 0)])
+def test_boxes_board_leaves_room_for_the_scrollbar_and_the_words(game_id, words):
+    """The blank strip for the scrollbar, and (issue 35) for the mouse-over's words over Jerusalem!'s May IV
+    arrivals, centred on the last slot of the track's last column: 'Turn May IV (enters at 0215 Hulda or 0102 to
+    Tel Aviv)' is 298 px in the viewer's 11 px font, its half and 6 px of padding 155 px right of the slot's centre,
+    1063 + 155 = 1218 = the board (1234) less its scrollbar's room (16): the engine screenshot shows it whole."""
+    game = load_game(game_id)
+    layout = boxes_layout(game, COUNTER_SIZE)
     right = max(z.x + z.w for z in layout.zones)
-    assert layout.width - right == MARGIN + SCROLLBAR_ROOM
+    assert layout.width - right == MARGIN + SCROLLBAR_ROOM + words
     assert layout.width - 15 >= right + MARGIN   # seen through a viewport 15 px narrower, nothing is cut
+    if words:
+        may_iv = layout.zone("turn", "May IV")
+        assert max(x for x, _ in may_iv.slots()) == 1063 and may_iv.x + may_iv.w == right
 
 
 @pytest.mark.parametrize("game_id, boxes", [
@@ -147,3 +156,27 @@ def test_a_marker_value_runs_right_from_the_marker_inside_the_boxes_board():
     assert vp.value == "CP W 9, CP E 0, Allied W 6, Allied E 0"
     _, x, _ = ModuleLayout.of(game).place(vp)
     assert x == 49 and x - COUNTER_SIZE // 2 == 21 > MARGIN   # the label's left end: inside the Off map box
+
+
+def test_reinforcements_carry_their_entry_hexes_in_words():
+    """Issue 35: Scenario II's May IV arrivals (3.3, 14.1) carry where they enter, in words, for the Boxes window's
+    mouse-over; a unit without entry hexes and every marker carry an empty value (else the engine writes the
+    property's name); the Help notes list them by scenario and turn."""
+    from toolkit.game.position import load_position
+    from toolkit.vassal.build.helpdocs import notes_html
+    from toolkit.vassal.design.piecedefs import ENTERS, prototypes, unit_values
+
+    game = load_game("jerusalem-1948")
+    position = load_position(game.folder / "scenarios/scenario-ii.yaml", game)
+    values = {u.id: unit_values(game, u)[ENTERS] for u in position.units}
+    assert values["j-7bde-1"] == "(enters at 0215 Hulda or 0102 to Tel Aviv)"
+    assert values["a-eef-4"] == "(enters at 4247 Kfar Etzion)"
+    assert {u.id for u in position.units if values[u.id]} == {u.id for u in position.units if u.entry}
+    assert len([v for v in values.values() if v]) == 11
+    marker_values = next(t for t in prototypes(game)["Marker"] if t.kind == "mark")
+    assert marker_values.type == f"mark;Layer,{ENTERS}" and marker_values.state.endswith(",")
+    html = notes_html(game).decode()
+    assert ("<tr><td>Scenario II</td><td>May IV</td><td>Halftrack 2-10&nbsp;&times;2, 7th Brigade 4-6&nbsp;&times;3, "
+            "Jerusalem Convoy (JC)</td><td>0215 Hulda or 0102 to Tel Aviv</td></tr>") in html
+    assert "<td>EEF 6-6&nbsp;&times;3, M4 Sherman tank, Matilda tank</td><td>4247 Kfar Etzion</td>" in html
+    assert "Where reinforcements enter" not in notes_html(load_game("siege-of-jerusalem")).decode()

@@ -7,13 +7,22 @@ a save.
 """
 from __future__ import annotations
 
+from collections import Counter
 from html import escape
 
+from ...game import load_position
 from ...game.module import Game
+from ..design.piecedefs import entry_words
 from ..design.traits import (KEY_CLONE, KEY_DELETE, KEY_ELIMINATE, KEY_FLIP, KEY_LABEL, KEY_MARK_MOVED, KEY_MASK,
                              KEY_ROTATE_CCW, KEY_ROTATE_CW)
 
 NOTES_FILE = "help/notes.html"
+
+
+def setup_title(stem: str) -> str:
+    """A scenario file's menu entry (``scenario-ii`` -> ``Scenario II``, ``scenario-1`` -> ``Scenario 1``)."""
+    words = stem.replace("_", "-").split("-")
+    return " ".join(w.upper() if set(w) <= set("ivxlc") else w.capitalize() for w in words)
 
 
 def _key_name(key: str) -> str:
@@ -24,6 +33,26 @@ def _key_name(key: str) -> str:
 def _page(title: str, body: str) -> bytes:
     return (f"<html><head><title>{escape(title)}</title></head><body>\n<h2>{escape(title)}</h2>\n{body}\n"
             "</body></html>\n").encode("utf-8")
+
+
+def _entries(game: Game) -> str:
+    """Where each scenario's reinforcements with entry hexes come on (the scenario's ``entry:``), a row per
+    scenario, turn and hexes; '' when no scenario gives any (the rules' entry hexes apply)."""
+    rows = []
+    for path in sorted((game.folder / "scenarios").glob("*.yaml")):
+        groups: dict[tuple[str, str], Counter] = {}
+        for u in load_position(path, game).units:
+            if u.entry:
+                where = " or ".join(entry_words(game, u.entry))
+                groups.setdefault((u.arrives or "", where), Counter())[u.counter.name] += 1
+        rows += [f"<tr><td>{escape(setup_title(path.stem))}</td><td>{escape(turn)}</td><td>"
+                 f"{', '.join(escape(n) + (f'&nbsp;&times;{k}' if k > 1 else '') for n, k in units.items())}</td>"
+                 f"<td>{escape(words)}</td></tr>" for (turn, words), units in groups.items()]
+    if not rows:
+        return ""
+    return ("<h3>Where reinforcements enter</h3>\n<p>As the scenarios give them; the Boxes window's mouse-over "
+            "says it too, over a unit waiting on the turn record track.</p>\n<table border=\"1\" cellpadding=\"3\">"
+            "<tr><th>Scenario</th><th>Turn</th><th>Units</th><th>Where</th></tr>" + "".join(rows) + "</table>\n")
 
 
 def notes_html(game: Game) -> bytes:
@@ -62,5 +91,5 @@ toolkit moves GAME.vsav UNIT     legal moves of a unit, with costs and paths
 toolkit vsav read GAME.vsav -o position.yaml
 </pre>
 <p>Charts: the <b>Charts</b> toolbar button shows the game's tables.</p>
-"""
+{_entries(game)}"""
     return _page(f"{spec.title}: notes", body)
