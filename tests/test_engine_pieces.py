@@ -76,6 +76,7 @@ def no_prisoners(tmp_path_factory):
     clicks = [_step("side", "side", name="Allies"), _step("load", "load", file=str(d / "murray-on-top.vsav")),
               _step("menu", "menu", map=MAIN_MAP, at=vengine.counter_corner(qantara)),
               _step("flip", "key", map=MAIN_MAP, at=vengine.counter_corner(qantara), key="ctrl F"),
+              _step("tiles", "sleep", seconds=4),
               _step("stack_shot", "screenshot", map=MAIN_MAP, center=qantara,
                     file=str(_artifacts(d) / "no-prisoners-railhead-on-a-stack.png")),
               _step("hover_stack", "hover", map=MAIN_MAP, at=qantara,
@@ -171,6 +172,7 @@ def test_screenshots_are_written(no_prisoners):
     for label in ("stack_shot", "track_shot"):
         shot = no_prisoners["result"][label]
         assert Path(shot["file"]).stat().st_size > 10_000 and shot["size"][0] > 300
+    _assert_painted(Path(no_prisoners["result"]["stack_shot"]["file"]))   # Port Said and Qantara read
 
 
 def _seen(shot: Path, face: Image.Image, turn: int = 0) -> int:
@@ -230,7 +232,11 @@ def test_jerusalem_engine_save_keeps_the_set_up_rolls(tmp_path):
     spec = position.game.spec
     module = build_module("jerusalem-1948", tmp_path / "jerusalem.vmod")
     per_turn = len(spec.phases) * len(spec.player_turns)
+    mahane_yehuda = _at(position.game, "Mahane Yehuda")
     r = _play(module, [_step("side", "side", name="Arab"), _step("new", "new", setup="Scenario II"),
+                       _step("tiles", "sleep", seconds=6),   # the board's tiles are painted while the engine idles
+                       _step("place_shot", "screenshot", map=MAIN_MAP, center=mahane_yehuda,
+                             file=str(_artifacts(tmp_path) / "jerusalem-mahane-yehuda-over-the-jewish-hq.png")),
                        *_nexts(per_turn),
                        _step("boxes", "pieces", map=BOXES_MAP, props=["marker", "unit"]),
                        _step("save", "save", file=str(tmp_path / "engine.vsav"))])
@@ -243,6 +249,15 @@ def test_jerusalem_engine_save_keeps_the_set_up_rolls(tmp_path):
     assert unplaced == []
     assert (back.scenario, back.params) == ("II", {"haganah_roll": 1, "mufti_roll": 1})
     assert back.turn == new_turn
+    _assert_painted(Path(r["place_shot"]["file"]))   # Mahane Yehuda's name reads over the six counters of 5924
+
+
+def _assert_painted(shot: Path) -> None:
+    """The map in a screenshot has its board drawn (the engine paints a board's tiles some time after a game
+    starts: a screenshot taken before shows the counters on white)."""
+    view = Image.open(shot).convert("RGB").crop((0, 240, 1000, 900))
+    white = sum(n for n, c in view.getcolors(1 << 20) if c == (255, 255, 255))
+    assert white < view.width * view.height // 10, (shot, white)
 
 
 def test_jerusalem_reinforcements_say_where_they_enter(tmp_path):

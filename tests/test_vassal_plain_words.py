@@ -13,7 +13,8 @@ from toolkit.vassal.design.board import board_layout, hex_centre, hex_label
 from toolkit.vassal.design.boxes import MARGIN, SCROLLBAR_ROOM, boxes_layout
 from toolkit.vassal.design.counters import COUNTER_SIZE
 from toolkit.vassal.design.piecedefs import BOXES_MAP
-from toolkit.render.scene import PLACE_EDGE_DY, build_scene
+from toolkit.render.png import text_font
+from toolkit.render.scene import PLACE_EDGE_DX, PLACE_EDGE_DY, build_scene
 
 GRID = "VASSAL.build.module.map.boardPicker.board."
 
@@ -61,7 +62,7 @@ def test_place_names_lie_below_the_counter_on_the_vassal_board(jerusalem):
     places = [i for i in build_scene(game.map, show_title=False, places_at_edge=True).items if i.tag == "place"]
     hulda = next(i for i in places if i.text == "Hulda")
     x, y = layout.centre(game.map.places["Hulda"])
-    assert hulda.pos == (x, pytest.approx(y + PLACE_EDGE_DY * layout.size))
+    assert hulda.pos == (pytest.approx(x + PLACE_EDGE_DX * layout.size), pytest.approx(y + PLACE_EDGE_DY * layout.size))
 
 
 def test_no_phase_id_is_shown_where_its_name_should_be():
@@ -180,3 +181,56 @@ def test_reinforcements_carry_their_entry_hexes_in_words():
             "Jerusalem Convoy (JC)</td><td>0215 Hulda or 0102 to Tel Aviv</td></tr>") in html
     assert "<td>EEF 6-6&nbsp;&times;3, M4 Sherman tank, Matilda tank</td><td>4247 Kfar Etzion</td>" in html
     assert "Where reinforcements enter" not in notes_html(load_game("siege-of-jerusalem")).decode()
+
+
+def _letters(game, board) -> dict[str, tuple[float, float, float, float]]:
+    """Each place name's letters on the VASSAL board (left, top, right, bottom px), as the board draws them."""
+    cmap = game.map
+    out = {}
+    for i in build_scene(cmap, show_title=False, places_at_edge=True).items:
+        if i.tag == "place" and i.text in cmap.places:
+            cx, cy = hex_centre(board, cmap, cmap.places[i.text])
+            x = cx + PLACE_EDGE_DX * cmap.grid.layout.size * board.scale
+            y = cy + PLACE_EDGE_DY * cmap.grid.layout.size * board.scale
+            left, top, right, bottom = text_font(round(i.size * board.scale), bold=True).getbbox(i.text, anchor="mm")
+            out[i.text] = (round(x + left), round(y + top), round(x + right), round(y + bottom))   # whole pixels
+    return out
+
+
+def _pieces(position, board, half: float) -> dict[str, tuple[float, float, float, float]]:
+    """What a scenario's save puts on the map, as rectangles (px): each hex's stack, its counters 2 px right and
+    up of one another, and each marker at MARKER_OFFSET from its hex's centre."""
+    from collections import Counter as Count
+    from toolkit.vassal.saves.positions import MARKER_OFFSET
+    cmap = position.game.map
+    out = {}
+    for h, n in Count(u.hex for u in position.units if u.hex is not None).items():
+        x, y = hex_centre(board, cmap, h)
+        out[f"stack {cmap.name(h)}"] = (x - half, y - half - 2 * (n - 1), x + half + 2 * (n - 1), y + half)
+    for m in position.markers:
+        if m.hex is not None:
+            x, y = hex_centre(board, cmap, m.hex)
+            x, y = x + MARKER_OFFSET[0], y + MARKER_OFFSET[1]
+            out[f"{m.marker} {cmap.name(m.hex)}"] = (x - half, y - half, x + half, y + half)
+    return out
+
+
+@pytest.mark.parametrize("game_id", ["jerusalem-1948", "no-prisoners", "siege-of-jerusalem"])
+def test_no_scenario_covers_a_place_name(game_id):
+    """Issue 35: every place name, printed along its hex's bottom edge (a little right of the middle: stacks grow
+    up and right), stays clear of what every scenario puts on the map -- Mahane Yehuda of the Jewish HQ's six
+    counters below it, Port Said and Qantara of the Allied Railhead on Qantara's stack (whole pixels: Mea Shearim
+    is as wide as the room between the stacks of 5923 and 6123).  The engine screenshots
+    (tests/test_engine_pieces.py) show them."""
+    from toolkit.game.position import load_position
+    from toolkit.vassal.design.counters import game_counter_size
+
+    game = load_game(game_id)
+    board = board_layout(game.map)
+    letters = _letters(game, board)
+    assert {"Mahane Yehuda", "Qantara", "Port Said", "Mea Shearim"} & set(letters) or game_id == "siege-of-jerusalem"
+    for path in sorted((game.folder / "scenarios").glob("*.yaml")):
+        pieces = _pieces(load_position(path, game), board, game_counter_size(game) / 2)
+        covered = [(place, what) for place, (a, b, c, d) in letters.items() for what, (e, f, g, h) in pieces.items()
+                   if min(c, g) - max(a, e) > 0 and min(d, h) - max(b, f) > 0]
+        assert not covered, (path.name, covered)
