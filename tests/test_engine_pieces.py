@@ -85,6 +85,8 @@ def no_prisoners(tmp_path_factory):
                     file=str(_artifacts(d) / "no-prisoners-hover-lone-counter.png")),
               _step("hover_empty", "hover", map=MAIN_MAP, at=_at(game, "1506"),
                     file=str(_artifacts(d) / "no-prisoners-hover-empty-hex.png")),
+              _step("hover_entry", "hover", map=MAIN_MAP, at=_at(game, "0110"),
+                    file=str(_artifacts(d) / "no-prisoners-hover-allied-entry.png")),
               _step("drop", "drag", map=MAIN_MAP, **{"from": railhead, "to": kalaat}),
               _step("dropped_menu", "menu", map=MAIN_MAP, at=kalaat),
               _step("hover_dropped", "hover", map=MAIN_MAP, at=kalaat,
@@ -125,6 +127,14 @@ def test_the_mouse_over_names_a_lone_counter_a_marker_and_an_empty_hex(no_prison
     assert "Allenby HQ" in r["hover_stack"]["viewer"], r["hover_stack"]["viewer"]
     assert r["hover_empty"]["viewer"] == [] and r["hover_empty"]["viewerText"], r["hover_empty"]
     assert r["hover_empty"]["locationName"] == "1506"
+
+
+def test_the_map_shows_where_reinforcements_enter(no_prisoners):
+    """Issue 35: 0110, on the western map edge in Egypt, is an Allied Western entry hex (6.3 A): the mouse-over
+    over it names the area (the board shows a red arrow in the hex: screenshot)."""
+    r = no_prisoners["result"]["hover_entry"]
+    assert r["locationName"] == "0110" and r["zone"].endswith("Allied Western entry (6.3 A)"), r
+    assert r["viewer"] == [] and r["viewerText"], r
 
 
 def test_markers_lie_above_the_units_and_never_stack(no_prisoners):

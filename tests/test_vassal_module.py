@@ -18,6 +18,7 @@ from toolkit.game.module import load_game, modules_dir
 from toolkit.vassal.design.board import board_layout
 from toolkit.vassal.design.boxes import MARKERS_ZONE
 from toolkit.vassal.build.buildfile import MAP_NAME
+from toolkit.vassal.design.entry import entry_zones
 from toolkit.vassal.design.piecedefs import BOXES_MAP, piece_gpids
 from toolkit.vassal.build.module import build_module
 from toolkit.vassal.saves.positions import write_position_save
@@ -250,7 +251,8 @@ def test_engine_loads_every_module_and_names_every_hex(modules, game_id, tmp_pat
     assert {s["gpid"]: s["type"] for s in r["slots"]} == _slot_types(modules[game_id])
     board = r["maps"][0]["boards"][0]
     geometric = "RegionGrid" if game_id == "siege-of-jerusalem" else "HexGrid"
-    zones = len(board_layout(load_game(game_id).map).zones)   # over the grid: every name unchanged (below)
+    game = load_game(game_id)
+    zones = len(entry_zones(game, board_layout(game.map)))   # over the grid: every name unchanged (below)
     assert (board["grid"], board.get("background"), board.get("zones")) == ("ZonedGrid", geometric, zones)
     _every_hex_named(modules[game_id], load_game(game_id).map, tmp_path)
 

@@ -234,3 +234,57 @@ def test_no_scenario_covers_a_place_name(game_id):
         covered = [(place, what) for place, (a, b, c, d) in letters.items() for what, (e, f, g, h) in pieces.items()
                    if min(c, g) - max(a, e) > 0 and min(d, h) - max(b, f) > 0]
         assert not covered, (path.name, covered)
+
+
+def test_entry_areas_are_marked_on_the_map_and_named_by_the_mouse_over():
+    """Issue 35: No Prisoners' entry hexes (6.3 A, C, D: game.yaml ``entry_areas`` over its ``place_lists``) get an
+    arrow of the side's colour inside the hex's left corner on the board, and their zones name the area after the
+    hex's own words; a hex with no other words gets a zone of its own."""
+    from PIL import Image
+    import io
+    from toolkit.vassal.design.entry import ARROW, ARROW_INSET, entry_areas, entry_zones
+
+    game = load_game("no-prisoners")
+    board = board_layout(game.map)
+    areas = {a.words: len(a.hexes) for a in entry_areas(game)}
+    assert areas == {"Allied Western entry (6.3 A)": 19, "CP Western entry (6.3 C)": 2, "CP Eastern entry (6.3 D)": 11}
+    files = module_files(game)
+    root = etree.fromstring(files["buildFile.xml"])
+    main = next(m for m in root.iter("VASSAL.build.module.Map") if m.get("mapName") != BOXES_MAP)
+    names = {z.get("name") for z in main.iter(GRID + "mapgrid.Zone")}
+    zones = {board.location_name(*hex_centre(board, game.map, z.hex)): z.name for z in entry_zones(game, board)}
+    assert zones["0110"] in names and zones["0110"].endswith(" Allied Western entry (6.3 A)")
+    kiswe = game.map.places["Kiswe"]
+    assert zones[game.map.name(kiswe)] == f"{hex_label(game.map, kiswe)} CP Eastern entry (6.3 D)"
+    assert len(zones) == len(board.zones) + sum(1 for a in entry_areas(game) for h in a.hexes
+                                                if not hex_label(game.map, h))
+    image = Image.open(io.BytesIO(files["images/board.png"])).convert("RGB")
+    for hex_name, colour in (("0110", (0xc0, 0x39, 0x2b)), ("1301", (0x2e, 0x7d, 0x32))):
+        corners = [board.pixel(*c) for c in game.map.grid.layout.corners(game.map.resolve(hex_name))]
+        x, y = min(corners)
+        assert image.getpixel((round(x + ARROW_INSET + ARROW / 3), round(y))) == colour, hex_name
+    assert image.getpixel((round(x + ARROW_INSET + ARROW / 3), round(y) - 30)) != colour   # the arrow only
+
+
+def test_a_rules_yaml_game_marks_its_sides_entry():
+    """A game of rules.yaml (the steppe example, 13.1) gets its sides' entry hexes marked without game.yaml
+    saying more: the west edge for the Axis, Belgorod for the Soviets."""
+    from pathlib import Path
+    from toolkit.vassal.design.entry import entry_areas
+    game = load_game(str(Path(__file__).resolve().parent.parent / "examples/steppe"))
+    areas = {a.words: [game.map.name(h) for h in a.hexes] for a in entry_areas(game)}
+    assert areas["Soviet entry (13.1)"] == [game.map.name(game.map.places["Belgorod"])]
+    assert len(areas["Axis entry (13.1)"]) == 8
+
+
+@pytest.mark.parametrize("area, message", [
+    ({"side": "blue", "hexes": ["0101"], "name": "Blue entry"}, "side 'blue' is not among `sides`"),
+    ({"side": "red", "hexes": "west_edge", "name": "Red entry"}, "'west_edge' is not among `place_lists`"),
+    ({"side": "red", "hexes": ["0101"], "name": ""}, "at least 1 character")])
+def test_entry_areas_are_checked(area, message):
+    from pydantic import ValidationError
+    from toolkit.game.schema import GameSpec
+    with pytest.raises(ValidationError, match=message.replace("`", ".")):
+        GameSpec.model_validate({"id": "g", "title": "G", "map": "example", "sides": [{"id": "red", "name": "R"}],
+                                 "nationalities": [], "unit_types": [], "turns": ["1"], "phases": ["move"],
+                                 "entry_areas": [area]})

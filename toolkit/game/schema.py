@@ -135,6 +135,16 @@ class Box(_Model):
     rule: Optional[str] = None
 
 
+class EntryAreaSpec(_Model):
+    """Hexes where a side's reinforcements come on, which the VASSAL module marks on its map (``game.yaml``
+    ``entry_areas``: ``{side, hexes, name, rule}``; ``hexes``: a ``place_lists`` name or hex and place names)."""
+
+    side: str
+    hexes: Union[str, list[str]]
+    name: str = Field(min_length=1, max_length=60)
+    rule: Optional[str] = None
+
+
 #: When a flag comes off a unit (``game.yaml`` ``flags_cleared``), besides ``SIDE_player_turn_start``.
 FLAG_CLEARED_AT = ("phase_end", "player_turn_end", "turn_end")
 
@@ -190,6 +200,7 @@ class GameSpec(_Model):
     turn_markers: list[str] = []           # markers that stand on the turn record track at the current turn
     phase_info: dict[str, Phase] = {}      # filled from the mapping entries of `phases`
     box_info: dict[str, Box] = {}          # filled from the mapping entries of `boxes`
+    entry_areas: list[EntryAreaSpec] = []  # where reinforcements come on, marked on the VASSAL map
     phases_in_any_order: Optional[str] = None  # the rule letting a player turn's phases come in any order (3.2)
     flags_cleared: dict[str, str] = {}     # flag -> when it comes off: phase_end, player_turn_end, turn_end, SIDE_player_turn_start
     end: Optional[GameEnd] = None          # when the game ends (else after the last turn's last phase)
@@ -276,6 +287,12 @@ class GameSpec(_Model):
         if self.hideable and self.hidden_flag is None:
             raise ValueError("hideable needs hidden_flag: the flag a face-down unit carries")
         self._check_box_names()
+        for area in self.entry_areas:
+            if area.side not in sides:
+                raise ValueError(f"entry_areas: side {area.side!r} is not among `sides` {sorted(sides)}")
+            if isinstance(area.hexes, str) and area.hexes not in self.place_lists:
+                raise ValueError(f"entry_areas: hexes {area.hexes!r} is not among `place_lists`; name a list there "
+                                 "or give the hexes")
         for pid, info in self.phase_info.items():
             if pid not in self.phases:
                 raise ValueError(f"phase_info names phase {pid!r}, which is not among `phases`")

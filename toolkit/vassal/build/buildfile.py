@@ -33,6 +33,7 @@ from ...game.module import Game
 from ..design.board import BoardLayout
 from ..design.boxes import VIEWER_FONT_PX, BoxesLayout
 from ..design.counters import game_counter_size
+from ..design.entry import entry_zones
 from .charts import chart_file
 from .helpdocs import NOTES_FILE, setup_title
 from ..engine.pieces import basic_state, basic_type, encode_add_piece
@@ -152,7 +153,8 @@ def _main_map(root, game: Game, board: BoardLayout) -> None:
     for (named as the grid names it, ``$gridLocation$``) -- and the usual components."""
     m = _map_element(root, MAP_NAME, {})
     b = _board_picker(m, game.spec.title, BOARD_IMAGE)
-    if board.zones:
+    zones = entry_zones(game, board)   # the entry areas' words after the hex's (:mod:`..design.entry`)
+    if zones:
         b = _el(b, GRID + "ZonedGrid")
     if board.hexgrid is not None:
         g = board.hexgrid
@@ -169,7 +171,7 @@ def _main_map(root, game: Game, board: BoardLayout) -> None:
         rg = _el(b, GRID + "RegionGrid", {"fontsize": 9, "snapto": "true", "visible": "false"})
         for r in board.regions:
             _el(rg, GRID + "Region", {"name": r.name, "originx": int(r.x), "originy": int(r.y)})
-    for z in board.zones:
+    for z in zones:
         _el(b, GRID + "mapgrid.Zone", {"highlightProperty": "", "locationFormat": "$gridLocation$", "name": z.name,
                                         "path": z.path_attribute(), "useHighlight": "false", "useParentGrid": "true"})
     _map_components(m, board.width, board.height, HEX_SUMMARY, HEX_SUMMARY)

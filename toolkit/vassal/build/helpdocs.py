@@ -12,7 +12,7 @@ from html import escape
 
 from ...game import load_position
 from ...game.module import Game
-from ..design.piecedefs import entry_words
+from ..design.entry import entry_words
 from ..design.traits import (KEY_CLONE, KEY_DELETE, KEY_ELIMINATE, KEY_FLIP, KEY_LABEL, KEY_MARK_MOVED, KEY_MASK,
                              KEY_ROTATE_CCW, KEY_ROTATE_CW)
 

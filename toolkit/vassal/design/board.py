@@ -70,6 +70,7 @@ class HexZone:
 
     name: str
     path: tuple[tuple[int, int], ...]
+    hex: Hex | None = None
 
     def path_attribute(self) -> str:
         """The outline as VASSAL's ``Zone`` ``path`` attribute (``x,y;x,y;...``)."""
@@ -220,7 +221,7 @@ def _hex_zones(cmap: CompiledMap, k: float, ox: float, oy: float) -> tuple[HexZo
     """A zone per hex the viewer has words for (:func:`hex_label`), in the grid's order."""
     lay = cmap.grid.layout
     labels = ((h, hex_label(cmap, h)) for h in cmap.grid.hex_list)
-    return tuple(HexZone(label, tuple((round(k * x + ox), round(k * y + oy)) for x, y in lay.corners(h)))
+    return tuple(HexZone(label, tuple((round(k * x + ox), round(k * y + oy)) for x, y in lay.corners(h)), h)
                  for h, label in labels if label)
 
 

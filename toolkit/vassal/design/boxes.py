@@ -19,7 +19,8 @@ from PIL import Image, ImageDraw
 from ...datafile import read_yaml
 from ...game.module import Game, GameDataError
 from ...render.png import text_font
-from .piecedefs import TURN_ZONE, enters_words
+from .entry import enters_words
+from .piecedefs import TURN_ZONE
 
 MARKERS_ZONE = "Game markers"
 TITLE_H = 22

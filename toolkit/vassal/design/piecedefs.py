@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from ...game.module import Game
 from ...game.position import MarkerAt, Unit
 from ...game.schema import Counter, Marker
-from ...hexgrid import Hex
+from .entry import enters_words
 from .counters import counter_image_name, game_counter_size, hidden_image_name, marker_image_name
 from ..engine.pieces import Trait, basic_state, basic_type, encode_add_piece, marker_trait
 from .turns import TURN_PROPERTY
@@ -184,24 +184,11 @@ def _with_state(t: Trait, state: str) -> Trait:
 
 def unit_values(game: Game, unit: Unit) -> dict[str, str]:
     """A unit's own values as a save carries them (DynamicProperties): id, carrier, MP spent, arrival turn and
-    entry hexes of a reinforcement (``|``-joined), and those hexes in words (:func:`entry_words`)."""
+    entry hexes of a reinforcement (``|``-joined), and those hexes in words (:func:`.entry.enters_words`)."""
     name = game.map.name
     return {"unit": unit.id, "carried_by": unit.carried_by or "", "spent": f"{unit.spent:g}",
             "arrives": unit.arrives or "", "entry": "|".join(name(h) for h in unit.entry),
             ENTERS: enters_words(game, unit.entry)}
-
-
-def entry_words(game: Game, entry: tuple[Hex, ...]) -> list[str]:
-    """Where a reinforcement comes on, as a player reads it: each hex's name and place (``["0215 Hulda", "0102 to
-    Tel Aviv"]``)."""
-    cmap = game.map
-    return [" ".join(filter(None, (cmap.name(h), cmap.hexes[h].place))) for h in entry]
-
-
-def enters_words(game: Game, entry: tuple[Hex, ...]) -> str:
-    """What the Boxes window's mouse-over writes after the box of a waiting reinforcement (``ENTERS``), ``(enters
-    at 0215 Hulda or 0102 to Tel Aviv)``; '' without entry hexes."""
-    return f"(enters at {' or '.join(entry_words(game, entry))})" if entry else ""
 
 
 def unit_piece(game: Game, unit: Unit, gpid: str, pid: str, map_name: str, x: int, y: int) -> str:
