@@ -123,6 +123,7 @@ def test_the_mouse_over_names_a_lone_counter_a_marker_and_an_empty_hex(no_prison
     stack it draws the stack and the marker; over an empty hex it writes the hex's name."""
     r = no_prisoners["result"]
     assert r["hover_lone"]["viewer"] == ["Syrian Camel Corps Grp"] and r["hover_lone"]["viewerText"], r["hover_lone"]
+    assert r["hover_lone"]["viewerSummary"] == "0711 Kalaat (Desert, Town)", r["hover_lone"]
     assert r["hover_stack"]["viewer"][-1] == "Allied Railhead", r["hover_stack"]["viewer"]
     assert "Allenby HQ" in r["hover_stack"]["viewer"], r["hover_stack"]["viewer"]
     assert r["hover_empty"]["viewer"] == [] and r["hover_empty"]["viewerText"], r["hover_empty"]

@@ -1423,9 +1423,11 @@ public final class Harness {
         out.put("viewer", names);
         out.put("viewerText", field(v, cdv, "textVisible"));
         if (shown != null && !shown.isEmpty()) {
-          final VASSAL.tools.FormattedString summary = (VASSAL.tools.FormattedString) field(v, cdv, "summaryReportFormat");
-          summary.setProperty("LocationName", String.valueOf(shown.get(0).getProperty("LocationName")));
-          out.put("viewerSummary", summary.getText(new VASSAL.build.module.properties.SumProperties(shown)));
+          // a copy of the viewer's format, read as the engine reads it (the pieces' properties, the first's for
+          // $LocationName$): setting a property on the viewer's own format would change what it draws next
+          final String format = ((VASSAL.tools.FormattedString) field(v, cdv, "summaryReportFormat")).getFormat();
+          out.put("viewerSummary", new VASSAL.tools.FormattedString(format)
+            .getText(new VASSAL.build.module.properties.SumProperties(shown)));
         }
       }
       return out;
