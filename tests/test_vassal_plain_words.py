@@ -258,6 +258,8 @@ def test_entry_areas_are_marked_on_the_map_and_named_by_the_mouse_over():
     assert zones[game.map.name(kiswe)] == f"{hex_label(game.map, kiswe)} CP Eastern entry (6.3 D)"
     assert len(zones) == len(board.zones) + sum(1 for a in entry_areas(game) for h in a.hexes
                                                 if not hex_label(game.map, h))
+    assert ("marks each hex where its reinforcements come on by the rules (Allied Western entry (6.3 A); CP Western "
+            "entry (6.3 C); CP Eastern entry (6.3 D))") in files["help/notes.html"].decode()
     image = Image.open(io.BytesIO(files["images/board.png"])).convert("RGB")
     for hex_name, colour in (("0110", (0xc0, 0x39, 0x2b)), ("1301", (0x2e, 0x7d, 0x32))):
         corners = [board.pixel(*c) for c in game.map.grid.layout.corners(game.map.resolve(hex_name))]

@@ -12,7 +12,7 @@ from html import escape
 
 from ...game import load_position
 from ...game.module import Game
-from ..design.entry import entry_words
+from ..design.entry import entry_areas, entry_words
 from ..design.traits import (KEY_CLONE, KEY_DELETE, KEY_ELIMINATE, KEY_FLIP, KEY_LABEL, KEY_MARK_MOVED, KEY_MASK,
                              KEY_ROTATE_CCW, KEY_ROTATE_CW)
 
@@ -33,6 +33,15 @@ def _key_name(key: str) -> str:
 def _page(title: str, body: str) -> bytes:
     return (f"<html><head><title>{escape(title)}</title></head><body>\n<h2>{escape(title)}</h2>\n{body}\n"
             "</body></html>\n").encode("utf-8")
+
+
+def _areas(game: Game) -> str:
+    """A line of the notes on the map's entry arrows (:mod:`..design.entry`); '' for a game without any."""
+    areas = entry_areas(game)
+    if not areas:
+        return ""
+    return (f"<li>A small arrow of a side's colour marks each hex where its reinforcements come on by the rules "
+            f"({escape('; '.join(a.words for a in areas))}); the mouse-over over the hex names it.</li>")
 
 
 def _entries(game: Game) -> str:
@@ -79,6 +88,7 @@ documented in the toolkit's game files.</p>
 ({escape(', '.join(spec.box_name(b) for b in spec.boxes))}) and a place for game markers.</li>
 <li>The turn tracker (toolbar) follows the turns and phases; saves keep it.</li>
 {f'<li>Counters that may be placed face down: {escape(hidden)}.</li>' if hidden else ''}
+{_areas(game)}
 </ul>
 <h3>Keys</h3>
 <table border="1" cellpadding="3">{rows}</table>
