@@ -16,7 +16,6 @@ from PIL import Image, ImageDraw
 from ...game.module import Game
 from ...game.position import Position, position_from_file
 from ...game.schema import PositionFile
-from ...games.data.reinforcements import entry_hexes
 from ...hexgrid import Hex
 from .board import BoardLayout, HexZone
 
@@ -62,6 +61,7 @@ def entry_areas(game: Game) -> list[EntryArea]:
         out.append(EntryArea(a.side, a.name, a.rule or "", tuple(cmap.resolve(n) for n in names)))
     rules = game.rules_data
     if rules is not None and rules.reinforcements is not None:
+        from ...games.data.reinforcements import entry_hexes   # the rules engine, loaded only for such a game
         start = _start(game)
         sides = {s.id: s.name for s in spec.sides}
         for side, e in rules.reinforcements.entry.items():
