@@ -93,10 +93,11 @@ def _board_picker(m, name: str, image: str):
 def _map_components(m, width: int, height: int, summary: str = "$LocationName$", empty: str = "$LocationName$",
                     centred: bool = False) -> None:
     """The components VASSAL's editor puts in every new map, plus zoom, LOS thread and an overview window;
-    ``summary`` is what the mouse-over viewer writes above a stack, ``empty`` over a place with no piece.  The viewer draws rotated pieces upright
-    (``unrotatePieces``: the Siege's engines turned to face south read upside down otherwise); the map shows the
-    facing.  Its words lie on a pale ground (``bgColor``), readable over the counters under them.  ``centred``: the viewer's pieces and words centred over the mouse (``centerAll``, ``centerText``), so
-    that words wider than the pieces stay inside a window as wide as its board."""
+    ``summary`` is what the mouse-over viewer writes above a stack, ``empty`` over a place with no piece.  The
+    viewer draws rotated pieces upright (``unrotatePieces``: the Siege's engines turned to face south read upside
+    down otherwise); the map shows the facing.  Its words lie on a pale ground (``bgColor``), readable over the
+    counters under them.  ``centred``: the viewer's pieces and words centred over the mouse (``centerAll``,
+    ``centerText``), so that words wider than the pieces stay inside a window as wide as its board."""
     _el(m, M + "StackMetrics", {"bottom": "40,0", "disabled": "false", "down": "37,0", "exSepX": 6, "exSepY": 18,
                                 "top": "38,0", "unexSepX": 2, "unexSepY": 2, "up": "39,0"})
     for component in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
@@ -110,7 +111,8 @@ def _map_components(m, width: int, height: int, summary: str = "$LocationName$",
         "counterReportFormat": "", "delay": 700, "description": "", "display": "from all layers",
         "bgColor": "255,255,240", "emptyHexReportForma": empty, "enableHTML": "false", "extraTextPadding": 0,
         "fgColor": "0,0,0",
-        "fontSize": VIEWER_FONT_PX, "graphicsZoom": "1.0", "hotkey": "32,130", "layerList": "", "minDisplayPieces": 0,
+        "fontSize": VIEWER_FONT_PX, "graphicsZoom": "1.0", "hotkey": "32,130", "layerList": "",
+        "minDisplayPieces": 0,
         "propertyFilter": "", "showDeck": "false", "showDeckDepth": 1, "showMoveSelectde": "false",
         "showNoStack": "true", "showNonMovable": "true", "showOverlap": "true", "showgraph": "true",
         "showgraphsingle": "false", "showtext": "true", "showtextsingle": "true", "stretchWidthSummary": "false",

@@ -17,7 +17,7 @@ from ...game.module import Game
 from ...game.position import Position, position_from_file
 from ...game.schema import PositionFile
 from ...hexgrid import Hex
-from .board import BoardLayout, HexZone
+from .board import BoardLayout, HexZone, hex_outline
 
 ARROW = 15   # px: the entry arrow's length (its height 4/5 of it), inside the hex from its left corner
 ARROW_INSET = 7   # px from the corner, so that the arrow lies in the hex, not on the corner it shares
@@ -93,9 +93,9 @@ def entry_zones(game: Game, board: BoardLayout) -> tuple[HexZone, ...]:
     for h in cmap.grid.hex_list:
         zone = zones.get(h)
         if h in words:
-            outline = tuple((round(x), round(y)) for x, y in (board.pixel(*c) for c in cmap.grid.layout.corners(h)))
-            zone = HexZone(" ".join(filter(None, (zone.name if zone else "", *words[h]))), outline, h) \
-                if zone is None else replace(zone, name=f"{zone.name} {' '.join(words[h])}")
+            said = " ".join(words[h])
+            zone = HexZone(said, hex_outline(cmap, h, board.scale, board.ox, board.oy), h) if zone is None \
+                else replace(zone, name=f"{zone.name} {said}")
         if zone is not None:
             out.append(zone)
     return tuple(out)

@@ -120,7 +120,7 @@ def prototypes(game: Game) -> dict[str, tuple[Trait, ...]]:
                                              game.spec.box_name(game.spec.eliminated_box)),
                           moved, marker_trait({"side_name": side.name, LAYER_PROPERTY: UNIT_LAYER}))
     out[MARKER_PROTOTYPE] = (report_trait([KEY_DELETE]), delete_trait(), clone_trait(), no_stack_trait(),
-                             marker_trait({LAYER_PROPERTY: MARKER_LAYER, ENTERS: ""}))   # else the viewer writes "enters"
+                             marker_trait({LAYER_PROPERTY: MARKER_LAYER, ENTERS: ""}))   # else a viewer writes "enters"
     return out
 
 
