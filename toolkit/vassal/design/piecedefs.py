@@ -45,10 +45,10 @@ LAYER_PROPERTY = "Layer"
 MARKER_LAYER, UNIT_LAYER = "Markers", "Units"
 LAYERS = (UNIT_LAYER, MARKER_LAYER)  # bottom first: a marker put on a unit lies on top of it, as on a table
 TURN_ZONE = "Turn {}"  # the boxes map's zone of a turn
-#: Per-piece values (DynamicProperty): ``enters`` is the entry hexes in words, which the Boxes window's mouse-over
-#: writes beside the turn box a reinforcement waits in (``ENTERS``).
-UNIT_PROPERTIES = ("unit", "flags", "carried_by", "spent", "arrives", "entry", "enters")
+#: Per-piece values (DynamicProperty); ``ENTERS`` is the entry hexes in words, which the Boxes window's mouse-over
+#: writes beside the turn box a reinforcement waits in.
 ENTERS = "enters"
+UNIT_PROPERTIES = ("unit", "flags", "carried_by", "spent", "arrives", "entry", ENTERS)
 
 
 @dataclass(frozen=True)
