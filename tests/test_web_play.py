@@ -109,6 +109,13 @@ def test_free_placement_says_no_rule_was_checked(client):
     assert "no rule checked" in after["log"][0]["text"]
 
 
+def test_a_unit_placed_from_a_box_is_logged_with_the_boxs_name(client):
+    waiting = unit(ok(client, "/api/source", source=J2), "j-ht-2")
+    assert (waiting["box"], waiting["box_name"]) == ("reinforcements", "Order of Battle")   # game.yaml boxes
+    after = ok(client, "/api/play", source=J2, step="place:j-ht-2>0215")
+    assert (after["log"][0]["from"], after["log"][0]["to"]) == ("Order of Battle", "0215")
+
+
 def test_the_exported_position_answers_as_the_cli(client, capsys, tmp_path):
     moves = ok(client, "/api/moves", source=J2, unit="j-ac-1")
     dest = moves["destinations"][len(moves["destinations"]) // 2]["hex"]

@@ -69,11 +69,13 @@ def _played(source: Source) -> dict[str, Any]:
 
 
 def unit_json(position: Position, u: Unit) -> dict[str, Any]:
-    """One unit: ``{"id", "name", "side", "hex", "box", "type", "face", "values", "counter", "flags",
-    "carried_by"}``; ``values`` is what its face prints (strength-movement, command radius)."""
+    """One unit: ``{"id", "name", "side", "hex", "box", "box_name", "type", "face", "values", "counter", "flags",
+    "carried_by"}``; ``box_name`` is the box as players read it (game.yaml), ``values`` what its face prints
+    (strength-movement, command radius)."""
     back_flag = position.game.spec.back_flag
     back = back_flag is not None and u.has(back_flag)
     return {"id": u.id, "name": u.counter.name, "side": u.side,
-            "hex": None if u.hex is None else position.game.map.name(u.hex), "box": u.box, "type": u.type,
+            "hex": None if u.hex is None else position.game.map.name(u.hex), "box": u.box,
+            "box_name": None if u.box is None else position.game.spec.box_name(u.box), "type": u.type,
             "face": "back" if back else "front", "values": face_texts(position.game, u.counter, back)["factors"],
             "counter": u.counter.id, "flags": sorted(u.flags), "carried_by": u.carried_by}

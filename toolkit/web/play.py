@@ -152,7 +152,10 @@ def _move(position: Position, step: Step, to) -> tuple[Position, dict[str, Any]]
 
 
 def _where(position: Position, unit) -> str:
-    return position.game.map.name(unit.hex) if unit.hex is not None else (unit.box or "off the map")
+    """Where a unit stands, as the log says it: its hex, or its box by the name players read (game.yaml)."""
+    if unit.hex is not None:
+        return position.game.map.name(unit.hex)
+    return "off the map" if unit.box is None else position.game.spec.box_name(unit.box)
 
 
 def play(position: Position, texts: list[str], done: int = 0) -> tuple[Position, list[dict[str, Any]]]:

@@ -85,7 +85,7 @@ class Workers:
             if not receive.poll(max(0.0, deadline - time.monotonic())):
                 raise self._too_slow(what, seconds)
             return receive.recv()
-        except EOFError:   # killed: the server is stopping
+        except (EOFError, OSError):   # killed (mid-answer, too): the server is stopping
             raise Unavailable("the server is stopping") from None
         finally:
             worker.kill()
