@@ -281,7 +281,7 @@ combat:
             DE: defender eliminated}}
   terrain_rule: "8.2"
   terrain: {{woods: {{shift: -1}}, hill: {{shift: -1}}, town: {{multiply: 2}}}}
-  hexsides: {{river: {{rule: "8.3", shift: -1, when: all}}}}
+  hexsides: {{river: {{rule: "8.3", shift: -1, across: all}}}}
   out_of_supply: {{rule: "9.2", attack: 0.5, defence: 1}}
 
 retreat:                              # applying the results (toolkit retreat)
