@@ -244,7 +244,7 @@ def test_scenario_units_and_hexes_exist(scenario, by_id, cmap, game):
         if "hex" in u:
             assert u["hex"].isdigit() and cmap.resolve(u["hex"]) in cmap.hexes, u    # hex names, on the map
         else:
-            assert u["box"] in game["boxes"], u
+            assert u["box"] in [b if isinstance(b, str) else b["id"] for b in game["boxes"]], u   # an id, or {id, name}
         assert set(u.get("flags", [])) <= set(game["flags"]), u
 
 

@@ -118,8 +118,9 @@ def test_a_phone_keeps_the_turn_and_phase_in_a_bar_and_the_legend_closed(chromiu
     assert bar.bounding_box()["height"] <= 24
     tap_unit(page, "3520", "j-hgh-3")
     page.wait_for_selector(".layer-moves .dest")
+    page.wait_for_selector("#legend", state="visible")   # the legend follows the layers at the next frame
     legend = page.locator("#legend")
-    assert legend.is_visible() and legend.evaluate("d => d.open") is False
+    assert legend.evaluate("d => d.open") is False
     area = page.locator("#map-area").bounding_box()
     closed = legend.bounding_box()
     assert closed["width"] * closed["height"] < 0.02 * area["width"] * area["height"]
