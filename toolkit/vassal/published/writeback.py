@@ -1,0 +1,440 @@
+"""``toolkit vsav write`` for a game imported from a published module: a save of *their* module.
+
+A position of a game folder ``toolkit import-vmod`` wrote goes back into the module it came from:
+
+* **The module** is read again at write time (through the untrusted-archive guards and the import's element
+  limits): its piece slots, prototypes and piece layers.  Which file: ``--module THEIR.vmod``, else the file
+  the import record names (``vassal.yaml`` ``module.file``), looked for in the game folder and beside it.  Its
+  name must be the record's (a save of another module would not load as theirs).
+* **Pieces** are the module's own: each counter's piece slot (``pieces.yaml``: by gpid, else by slot name,
+  piece name and image when several slots share a name), with every prototype expanded in place as the
+  engine's ``PieceCloner`` does (the prototype's traits and their states, nested prototypes too, an unknown
+  one dropped), the slot's gpid in its BasicPiece.  Its states then show the position: the flip layer (the
+  first layer with two faces) at the back face's level for the game's ``back_flag``, the mask on for its
+  ``hidden_flag``, a rotation of as many angles as ``game.yaml`` ``facing`` has flags at the facing's angle.
+* **Where**: a hex of the game's map at its centre on the main board (the map file's pixels, the board's
+  place on the map), snapped as the engine snaps a dropped piece; a box at a point the engine names as the
+  box's location (a zone, a region, a cell).  Every point is checked by the engine's own naming
+  (:mod:`toolkit.vassal.engine.vgrid`) before it is written.  Pieces at one point stack, per piece layer;
+  pieces that never stack stand alone.  Every map gets its default boards (a ``BoardPicker`` command).
+
+What cannot go (markers, units on no hex or box, a counter without a slot, a piece over the trait limit
+the save reader reads) is returned, never silently dropped; flags the module's pieces do not show are noted.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ...fileio import write_atomic
+from ...game import Position
+from ...game.position import MarkerAt, Unit
+from ..engine import vgrid
+from ..engine.pieces import (MAX_TRAITS, PieceLimitError, Trait, basic_state, encode_add_piece, java_int,
+                             parse_add_piece, split_chain)
+from ..engine.safezip import open_archive, parse_xml
+from ..engine.seqenc import decode, encode
+from ..saves.imported import ImportRecord, SlotRecord, load_record
+from ..saves.savefile import SaveContents, encode_save
+from .moduleread import (EXTENSION, MAP_CLASSES, MAX_BUILD_FILE_BYTES, PIECE_SLOTS, PROTOTYPE, ROOTS,
+                         ModuleReadError, check_element_counts)
+
+LAYERS = "VASSAL.build.module.map.LayeredPieceCollection"
+MAX_PROTOTYPE_DEPTH = 32   # prototypes naming prototypes: the engine's recursion limiter stops loops too
+NEVER_STACK = "R"          # Immobilized's stacking option "never stack" (its default); "L" stacks
+
+
+class WritebackError(ValueError):
+    """A save that cannot be written for the module: names the file and what to do."""
+
+
+@dataclass(frozen=True)
+class PieceSlot:
+    """A palette slot of the module: its entry name, gpid and AddPiece definition."""
+
+    entry: str
+    gpid: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ModulePieces:
+    """What a save of a published module needs of its ``buildFile``: name, version, slots, prototypes, and
+    each map's piece layers (``LayeredPieceCollection``: the property and the layers in order)."""
+
+    path: str
+    name: str
+    version: str
+    slots: tuple[PieceSlot, ...]
+    prototypes: dict[str, str]
+    layers: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+
+
+def read_module_pieces(path: str | os.PathLike[str]) -> ModulePieces:
+    """The piece slots, prototypes and piece layers of a module, read through the untrusted-archive guards and
+    the import's element limits (:data:`~.moduleread.ELEMENT_LIMITS`); refusals name the file."""
+    label = os.fspath(path)
+    with open_archive(path) as arc:
+        entry = next((e for e in ("buildFile.xml", "buildFile") if e in arc), None)
+        if entry is None:
+            raise ModuleReadError(f"{label}: no buildFile.xml (or buildFile) entry -- not a VASSAL module")
+        root = parse_xml(arc.read(entry, MAX_BUILD_FILE_BYTES), f"{label}: entry {entry!r}")
+    if root.tag == EXTENSION or root.tag not in ROOTS:
+        raise ModuleReadError(f"{label}: entry {entry!r}: not a module (its root is {str(root.tag)[:60]!r})")
+    check_element_counts(root, label)
+    slots = tuple(PieceSlot(el.get("entryName") or "", el.get("gpid") or "", (el.text or "").strip())
+                  for el in root.iter(*PIECE_SLOTS))
+    prototypes = {el.get("name") or "": (el.text or "").strip() for el in root.iter(PROTOTYPE)}
+    layers = {}
+    for m in root.iter(*MAP_CLASSES):
+        el = next((c for c in m if c.tag == LAYERS), None)
+        if el is not None:
+            layers[m.get("mapName") or ""] = (el.get("property") or "", tuple(decode(el.get("layerOrder") or "", ",")))
+    return ModulePieces(label, root.get("name") or "", root.get("version") or "", slots, prototypes, layers)
+
+
+# ---------------------------------------------------------------- pieces as the engine clones them
+
+
+def _chain(text: str) -> tuple[list[Trait], str, str]:
+    """A definition's traits (outermost first), BasicPiece type and state: an AddPiece command, or (old
+    modules' prototypes) a bare type."""
+    if text.startswith("+/"):
+        p = parse_add_piece(text)
+        return p.traits, p.basic_type, p.basic_state
+    return split_chain(text, "")
+
+
+def expand(traits: list[Trait], prototypes: dict[str, str], depth: int = 0) -> list[Trait]:
+    """The traits with each prototype replaced by its own traits and states, in place (``PieceCloner``); a
+    prototype the module does not define is dropped, as the engine drops it.  More than
+    :data:`~toolkit.vassal.engine.pieces.MAX_TRAITS` levels raise :class:`PieceLimitError`."""
+    out: list[Trait] = []
+    for t in traits:
+        if t.kind != "prototype":
+            out.append(t)
+        elif depth < MAX_PROTOTYPE_DEPTH:
+            name = (decode(t.type, ";")[1:2] or [""])[0]
+            if name in prototypes:
+                out += expand(_chain(prototypes[name])[0], prototypes, depth + 1)
+        if len(out) > MAX_TRAITS:
+            raise PieceLimitError(f"{len(out)}+ trait levels with its prototypes, over the limit of {MAX_TRAITS} "
+                                  "a save is read with")
+    return out
+
+
+def layer_images(t: Trait) -> list[str]:
+    """The images of a layer (``emb2``) trait, one per level (empty for a level without one)."""
+    fields = decode(t.type[len("emb2;"):], ";")
+    return decode(fields[15], ",") if len(fields) > 15 else []
+
+
+@dataclass(frozen=True)
+class SlotPiece:
+    """A slot's piece as the engine puts it in a game: traits expanded, BasicPiece type and state."""
+
+    slot: PieceSlot
+    traits: tuple[Trait, ...]
+    basic_type: str
+    persistent: dict[str, str]
+
+    @classmethod
+    def of(cls, slot: PieceSlot, prototypes: dict[str, str]) -> "SlotPiece":
+        """The slot's piece with its prototypes expanded (:func:`expand`)."""
+        if not slot.text.startswith("+/"):
+            raise ValueError("the slot holds no piece definition")
+        p = parse_add_piece(slot.text)
+        return cls(slot, tuple(expand(p.traits, prototypes)), p.basic_type, dict(p.persistent))
+
+    def add_piece(self, traits: list[Trait], pid: str, map_name: str, x: int, y: int) -> str:
+        """The AddPiece command of this piece with the given trait states, at a map point."""
+        return encode_add_piece(pid, traits, self.basic_type, basic_state(map_name, x, y, self.slot.gpid,
+                                                                          self.persistent))
+
+    def stacks(self) -> bool:
+        """Whether the piece stacks (no ``Does not stack`` trait: ``immob`` whose stacking option is not ``L``)."""
+        for t in self.traits:
+            if t.kind == "immob":
+                option = (decode(t.type, ";")[3:4] or [NEVER_STACK])[0] or NEVER_STACK
+                return option[0] != NEVER_STACK
+        return True
+
+
+def _with_state(t: Trait, state: str) -> Trait:
+    return Trait(t.type, state)
+
+
+def flip_states(traits: list[Trait], back: bool) -> tuple[list[Trait], bool]:
+    """The traits with the flip layer (the first layer with two faces) at its back or front face's level, and
+    whether the piece has such a layer."""
+    for i, t in enumerate(traits):
+        faces = [n for n, image in enumerate(layer_images(t), 1) if image] if t.kind == "emb2" else []
+        if len(faces) >= 2:
+            return [*traits[:i], _with_state(t, str(faces[1] if back else faces[0])), *traits[i + 1:]], True
+    return traits, False
+
+
+def mask_states(traits: list[Trait], by: str | None) -> tuple[list[Trait], bool]:
+    """The traits with the mask (``obs``) on for ``by`` (a side's name) or off (None), and whether it has one."""
+    for i, t in enumerate(traits):
+        if t.kind == "obs":
+            toks = decode(t.state, ";") if t.state else [""]
+            toks[0] = "null" if by is None else by
+            return [*traits[:i], _with_state(t, encode(toks, ";")), *traits[i + 1:]], True
+    return traits, False
+
+
+def rotation_states(traits: list[Trait], index: int, angles: int) -> tuple[list[Trait], bool]:
+    """The traits with the rotation (``rotate`` of ``angles`` fixed angles) at angle ``index``, and whether the
+    piece has such a rotation."""
+    for i, t in enumerate(traits):
+        if t.kind == "rotate" and java_int((decode(t.type, ";")[1:2] or ["0"])[0]) == angles:
+            return [*traits[:i], _with_state(t, str(index)), *traits[i + 1:]], True
+    return traits, False
+
+
+# ---------------------------------------------------------------- where pieces go
+
+
+def _board_to_map(pb: vgrid.PlacedBoard, px: int, py: int) -> tuple[int, int]:
+    """The map point of a board point (a reversed board is turned half round)."""
+    if pb.reversed:
+        px, py = pb.board.width - px, pb.board.height - py
+    return pb.x + px, pb.y + py
+
+
+def grid_at(board: vgrid.Board, px: int, py: int):
+    """The grid that snaps a board point: a zone's (or its parent's), else the board's (``ZonedGrid.snapTo``)."""
+    g = board.grid
+    if isinstance(g, vgrid.ZonedGrid):
+        z = g.zone_at(px, py)
+        return g.grid_of(z) if z is not None and g.grid_of(z) is not None else g.background
+    return g
+
+
+def snapped(layout: vgrid.MapLayout, mx: int, my: int) -> tuple[int, int]:
+    """A map point snapped as the engine snaps a dropped piece (``Board.snapTo``; unchanged off the boards)."""
+    found = layout.board_at(mx, my)
+    if found is None:
+        return mx, my
+    pb, (px, py) = found
+    grid = grid_at(pb.board, px, py)
+    return _board_to_map(pb, *grid.snap(px, py)) if grid is not None else (mx, my)
+
+
+def _candidates(board: vgrid.Board) -> list[tuple[int, int]]:
+    """Board points that may name a box: a point inside each zone, each region, each cell of a zone's square
+    grid (bounded as the import bounds them)."""
+    from shapely import Polygon
+
+    from .importer import MAX_ZONE_CELLS
+
+    g, out = board.grid, []
+    zones = g.zones if isinstance(g, vgrid.ZonedGrid) else ()
+    for z in zones:
+        if len(z.path) >= 3:
+            pt = Polygon(z.path).representative_point()
+            out.append((math.floor(pt.x), math.floor(pt.y)))
+        grid = g.grid_of(z)
+        if isinstance(grid, vgrid.RegionGrid):
+            out += [(r.x, r.y) for r in grid.regions]
+        elif isinstance(grid, vgrid.SquareGrid):
+            x, y, w, h = z.bounds()
+            if (w / grid.dx + 2) * (h / grid.dy + 2) <= MAX_ZONE_CELLS:
+                out += grid.centres((x, y, w, h))
+    regions = g.background if isinstance(g, vgrid.ZonedGrid) else g
+    if isinstance(regions, vgrid.RegionGrid):
+        out += [(r.x, r.y) for r in regions.regions]
+    return out
+
+
+def box_points(record: ImportRecord) -> dict[str, tuple[str, int, int]]:
+    """Each box of the import (a location the engine names) at a map point the engine gives that name."""
+    out: dict[str, tuple[str, int, int]] = {}
+    for name in record.maps:
+        layout = record.layout(SaveContents(""), name)
+        for pb in layout.boards:
+            for px, py in _candidates(pb.board):
+                mx, my = _board_to_map(pb, px, py)
+                box = record.boxes.get(layout.location_name(mx, my))
+                if box is not None and box not in out:
+                    out[box] = (name, mx, my)
+    return out
+
+
+# ---------------------------------------------------------------- the layout of a save of their module
+
+
+@dataclass
+class PublishedLayout:
+    """A position laid out in a save of the published module (the :class:`~..saves.savefile.SaveLayout` of
+    :func:`~..saves.savefile.encode_save`); ``notes`` gathers what the module's pieces cannot show."""
+
+    position: Position
+    record: ImportRecord
+    module: ModulePieces
+    notes: list[str] = field(default_factory=list)
+    _pieces: dict[str, SlotPiece | None] = field(default_factory=dict)
+    _maps: dict[str, str] = field(default_factory=dict)   # unit id -> the map it is placed on
+
+    def __post_init__(self):
+        self.main = self.record.layout(SaveContents(""), self.record.main_map)
+        main = [pb for pb in self.main.boards if pb.board.name in self.record.main_boards]
+        self.origin = (min(pb.x for pb in main), min(pb.y for pb in main)) if main else None
+        self.boxes = box_points(self.record) if any(u.box for u in self.position.units) else {}
+
+    def slot_of(self, counter: str) -> SlotPiece | None:
+        """The counter's piece (its slot matched by gpid, else by slot name, piece name and image); None, with
+        a note, when the module has no such slot or its piece cannot be read."""
+        if counter not in self._pieces:
+            self._pieces[counter] = self._find(counter)
+        return self._pieces[counter]
+
+    def _find(self, counter: str) -> SlotPiece | None:
+        refs: tuple[SlotRecord, ...] = self.record.slots.get(counter, ())
+        by_gpid = {s.gpid: s for s in reversed(self.module.slots) if s.gpid}
+        slot = next((by_gpid[r.gpid] for r in refs if r.gpid in by_gpid), None)
+        for ref in refs if slot is None else ():
+            named = [s for s in self.module.slots if s.entry == ref.slot]
+            if len(named) > 1:   # several slots of one name: the one with the piece's name and image
+                named = [s for s in named if _names(s) == (ref.name, ref.image)] or named[:1]
+            slot = named[0] if named else None
+        if slot is None:
+            self.notes.append(f"counter {counter!r}: no piece slot of {self.module.name!r} is recorded for it "
+                              "(pieces.yaml); its units are not in the save")
+            return None
+        try:
+            return SlotPiece.of(slot, self.module.prototypes)
+        except ValueError as err:   # PieceLimitError too
+            self.notes.append(f"counter {counter!r}: the piece of slot {slot.entry!r} is not written ({err})")
+            return None
+
+    def place(self, thing: Unit | MarkerAt) -> tuple[str, int, int] | None:
+        """A unit's hex centre on the main board, snapped, or its box's point; None for markers, units
+        elsewhere, counters without a piece."""
+        if not isinstance(thing, Unit) or self.slot_of(thing.counter.id) is None:
+            return None
+        where = self.hex_point(thing) if thing.hex is not None else self.boxes.get(thing.box or "")
+        if where is not None:
+            self._maps[thing.id] = where[0]
+        return where
+
+    def hex_point(self, unit: Unit) -> tuple[str, int, int] | None:
+        """The map point of a unit's hex where the engine names it that hex (checked), snapped."""
+        cmap = self.position.game.map
+        if self.origin is None:
+            return None
+        px, py = cmap.board.pixel(*cmap.grid.layout.centre(unit.hex))
+        mx, my = snapped(self.main, self.origin[0] + round(px), self.origin[1] + round(py))
+        if self.main.location_name(mx, my) != cmap.name(unit.hex):
+            self.notes.append(f"{unit.id}: hex {cmap.name(unit.hex)} is named "
+                              f"{self.main.location_name(mx, my)!r} by the module at its centre; not in the save")
+            return None
+        return self.record.main_map, mx, my
+
+    def unit_piece(self, unit: Unit, pid: str, map_name: str, x: int, y: int) -> str:
+        """The unit's piece: its slot's, the flip layer, mask and rotation showing the unit's flags."""
+        piece = self.slot_of(unit.counter.id)
+        spec = self.position.game.spec
+        traits = list(piece.traits)
+        shown: set[str] = set()
+        if spec.back_flag and unit.counter.back is not None:
+            traits, ok = flip_states(traits, unit.has(spec.back_flag))
+            shown |= {spec.back_flag} if ok else set()
+        if spec.hidden_flag:
+            side = next(s.name for s in spec.sides if s.id == unit.counter.side)
+            traits, ok = mask_states(traits, side if unit.has(spec.hidden_flag) else None)
+            shown |= {spec.hidden_flag} if ok else set()
+        if spec.facing is not None and unit.counter.type in spec.facing.unit_types:
+            index = next((i for i, f in enumerate(spec.facing.flags) if unit.has(f)), 0)
+            traits, ok = rotation_states(traits, index, len(spec.facing.flags))
+            shown |= set(spec.facing.flags) if ok else set()
+        lost = sorted(set(unit.flags) - shown)
+        if lost:
+            self.notes.append(f"{unit.id}: {', '.join(lost)} not shown: the module's piece "
+                              f"{piece.slot.entry!r} has no trait for {'it' if len(lost) == 1 else 'them'}")
+        return piece.add_piece(traits, pid, map_name, x, y)
+
+    def marker_piece(self, marker: MarkerAt, pid: str, map_name: str, x: int, y: int) -> str:
+        """Never called: markers are not placed (:meth:`place`)."""
+        raise AssertionError("markers of an imported game are not written")
+
+    def stack_layer(self, thing: Unit | MarkerAt) -> int | None:
+        """The piece layer of the unit's map it lies in (``LayeredPieceCollection``: the index of its layer
+        property's value, past the last for another value; 0 on a map without layers); None if it never stacks."""
+        piece = self.slot_of(thing.counter.id)
+        if not piece.stacks():
+            return None
+        prop, order = self.module.layers.get(self._maps.get(thing.id, ""), ("", ()))
+        if not order:
+            return 0
+        value = next((t.marker_properties()[prop] for t in piece.traits if prop in t.marker_properties()), None)
+        return order.index(value) if value in order else len(order)
+
+    def game_commands(self, position: Position) -> list[str]:
+        """Every map's default boards (``BoardPicker``)."""
+        out = []
+        for name, m in self.record.maps.items():
+            boards = [(encode([b, *(["rev"] if rev else [])], "/"), c, r) for b, c, r, rev in m.default]
+            if boards:
+                out.append(encode([f"{name}BoardPicker", *(v for b in boards for v in b)], "\t"))
+        return out
+
+
+def _names(slot: PieceSlot) -> tuple[str, str]:
+    """The piece name and image of a slot's BasicPiece."""
+    try:
+        p = parse_add_piece(slot.text)
+    except ValueError:
+        return "", ""
+    return p.name, p.image
+
+
+# ---------------------------------------------------------------- the command
+
+
+def find_module(folder: Path, record: ImportRecord, given: str | os.PathLike[str] | None) -> Path:
+    """The module to write for: ``given``, else the file the import record names, in the game folder or beside
+    it."""
+    if given is not None:
+        return Path(given)
+    name = record.module.get("file", "")
+    found = next((p for p in (folder / name, folder.parent / name) if name and Path(name).name == name
+                  and p.is_file()), None)
+    if found is None:
+        raise WritebackError(f"{folder}: the game was imported from {name or 'a module'!r}, found neither in the "
+                             "game folder nor beside it; give the module with --module THEIR.vmod")
+    return found
+
+
+def imported_save(position: Position, module: str | os.PathLike[str] | None = None
+                  ) -> tuple[bytes, list[str], list[str]]:
+    """A position of an imported game as ``.vsav`` bytes of the module it came from, the ids of what it leaves
+    out and the notes on what its pieces do not show (:class:`PublishedLayout`)."""
+    folder = Path(position.game.folder)
+    record = load_record(folder)
+    if record is None:
+        raise WritebackError(f"{folder}: not a game imported from a published module (no vassal.yaml)")
+    path = find_module(folder, record, module)
+    pieces = read_module_pieces(path)
+    expected = record.module.get("name")
+    if expected is not None and pieces.name != expected:
+        raise WritebackError(f"{path}: module {pieces.name!r}, but the game was imported from {expected!r}; give "
+                             "that module with --module")
+    layout = PublishedLayout(position, record, pieces)
+    if record.module.get("version") not in (None, pieces.version):
+        layout.notes.append(f"{path}: version {pieces.version!r}, the game was imported from version "
+                            f"{record.module['version']!r}: pieces are matched by the slots of this one")
+    data, omitted = encode_save(position, layout, module_name=pieces.name, module_version=pieces.version)
+    return data, omitted, layout.notes
+
+
+def write_imported_save(position: Position, out: str | os.PathLike[str],
+                        module: str | os.PathLike[str] | None = None) -> tuple[list[str], list[str]]:
+    """Write :func:`imported_save` to ``out`` (a temporary file renamed into place); what it left out and the
+    notes."""
+    data, omitted, notes = imported_save(position, module)
+    write_atomic(out, data)
+    return omitted, notes
