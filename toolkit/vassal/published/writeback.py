@@ -226,7 +226,7 @@ def snapped(layout: vgrid.MapLayout, mx: int, my: int) -> tuple[int, int]:
 
 def _candidates(board: vgrid.Board) -> list[tuple[int, int]]:
     """Board points that may name a box: a point inside each zone, each region, each cell of a zone's square
-    grid (bounded as the import bounds them)."""
+    grid (bounded, and the cells looked at, as the import looks at them)."""
     from shapely import Polygon
 
     from .importer import MAX_ZONE_CELLS
@@ -241,9 +241,11 @@ def _candidates(board: vgrid.Board) -> list[tuple[int, int]]:
         if isinstance(grid, vgrid.RegionGrid):
             out += [(r.x, r.y) for r in grid.regions]
         elif isinstance(grid, vgrid.SquareGrid):
-            x, y, w, h = z.bounds()
+            x, y, w, h = z.bounds()   # a cell centre on the zone's edge: its nearest point inside, as the import
             if (w / grid.dx + 2) * (h / grid.dy + 2) <= MAX_ZONE_CELLS:
-                out += grid.centres((x, y, w, h))
+                hx, hy = math.ceil(grid.dx / 2), math.ceil(grid.dy / 2)
+                out += [(min(max(cx, x), x + w - 1), min(max(cy, y), y + h - 1))
+                        for cx, cy in grid.centres((x - hx, y - hy, w + 2 * hx, h + 2 * hy))]
     regions = g.background if isinstance(g, vgrid.ZonedGrid) else g
     if isinstance(regions, vgrid.RegionGrid):
         out += [(r.x, r.y) for r in regions.regions]
