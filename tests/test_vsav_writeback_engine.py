@@ -18,13 +18,11 @@ import pytest
 import yaml
 
 import vassal_modules as vm
-from test_engine_tier import add_piece, nest, xml_escape
-from toolkit.cli import main
 from test_engine_import import _hex_points
+from test_vsav_writeback import FACINGS, imported_with_facings, with_gun
+from toolkit.cli import main
 from toolkit.game import load_game
 from toolkit.mapdata import open_map
-from toolkit.vassal.design.traits import rotate_trait
-from toolkit.vassal.published.importer import import_module
 from toolkit.vassal.published.moduleread import read_published_module
 from toolkit.vassal.published.writeback import SlotPiece, read_module_pieces
 from toolkit.vassal.saves.imported import load_record
@@ -35,42 +33,13 @@ _REASON = vengine.engine_available()
 pytestmark = pytest.mark.skipif(_REASON is not None, reason=f"VASSAL engine unavailable: {_REASON}")
 
 SHAPES = {**vm.SHAPES, **vm.WILD}
-FACINGS = [f"facing_{i}" for i in range(6)]
-GUNNER = add_piece("null", nest([rotate_trait(6).type, "prototype;Unit"], "piece;;;;"),
-                   nest(["0", ""], "null;0;0;;0"))
-GUN_SLOT = (f'<VASSAL.build.widget.PieceSlot entryName="Gun" gpid="31" height="40" width="40">'
-            f'{xml_escape(add_piece("null", nest(["prototype;Gunner", "mark;gun"], "piece;;;gun.png;Gun"), nest(["", "heavy"], "null;0;0;31;0")))}'
-            "</VASSAL.build.widget.PieceSlot>")
-
-
-def with_gun(shape: tuple[str, dict]) -> tuple[str, dict]:
-    """A module shape with one more slot, Gun, whose prototype ``Gunner`` (a six-angle rotation) names the
-    prototype ``Unit``: prototypes nested, as published modules nest them."""
-    xml, images = shape
-    definition = f'<VASSAL.build.module.PrototypeDefinition description="" name="Gunner">{xml_escape(GUNNER)}' \
-                 "</VASSAL.build.module.PrototypeDefinition>"
-    close = "</VASSAL.build.module.PrototypesContainer>"
-    extra = f'<VASSAL.build.module.PieceWindow name="Guns" text="Guns" hidden="false">{GUN_SLOT}' \
-            "</VASSAL.build.module.PieceWindow>"
-    if close in xml:
-        xml = xml.replace(close, definition + close)
-    else:
-        extra += f"<VASSAL.build.module.PrototypesContainer>{definition}</VASSAL.build.module.PrototypesContainer>"
-    head, sep, tail = xml.rpartition("</VASSAL.")
-    return head + extra + sep + tail, {**images, "gun.png": (40, 40)}
 
 
 def imported(tmp_path, shape: str):
-    """The shape's module (with the gun) and its import, the game given six facings for its pieces (what a
-    maker adds to game.yaml for counters that point across a hexside)."""
+    """The shape's module (with the gun) imported, with facings."""
     vmod = vm.write_vmod(tmp_path / f"{shape}.vmod", with_gun(SHAPES[shape]()))
-    folder = tmp_path / "game"
-    import_module(vmod, folder)
-    spec = yaml.safe_load((folder / "game.yaml").read_text())
-    spec["flags"] = [*spec.get("flags", []), *FACINGS]
-    spec["facing"] = {"unit_types": ["piece"], "flags": FACINGS}
-    (folder / "game.yaml").write_text(yaml.safe_dump(spec))
-    return vmod, folder
+    imported_with_facings(vmod, tmp_path / "game")
+    return vmod, tmp_path / "game"
 
 
 def placeable(folder, vmod) -> list[str]:
