@@ -186,7 +186,8 @@ def test_what_the_module_cannot_show_is_listed_never_dropped_silently(zoned, tmp
              {"id": "r", "counter": "rifles", "hex": "Field D02"}]
     assert write(tmp_path, folder, vmod, units, "--module", str(vmod)) == 0
     out = capsys.readouterr().out
-    assert "note: h: facing_2 not shown: the module's piece 'HQ' has no trait for it" in out
+    assert "note: h: facing_2 not shown: the module's piece 'HQ' has no trait that shows it" in out
+    assert "note: r:" not in out
 
 
 def test_a_hex_whose_centre_a_zone_takes_is_left_out_with_the_engines_name(tmp_path, capsys):
@@ -227,3 +228,10 @@ def test_module_is_only_for_imported_games(tmp_path, capsys):
     scenario = "modules/jerusalem-1948/scenarios/scenario-ii.yaml"
     assert main(["vsav", "write", scenario, "--module", "x.vmod", "-o", str(tmp_path / "s.vsav")]) == 2
     assert "--module is for a game imported from a published module" in capsys.readouterr().err
+
+
+def test_their_map_is_still_no_module_of_ours_and_the_refusal_says_how_to_write_a_save(zoned, tmp_path, capsys):
+    _, folder = zoned
+    assert main(["vmod", str(folder), "-o", str(tmp_path / "ours.vmod")]) == 2
+    assert "toolkit vsav write POSITION.yaml --game GAME_DIR -o SAVE.vsav` writes a save of it" in \
+        capsys.readouterr().err

@@ -355,8 +355,9 @@ class PublishedLayout:
             shown |= set(spec.facing.flags) if ok else set()
         lost = sorted(set(unit.flags) - shown)
         if lost:
-            self.notes.append(f"{unit.id}: {', '.join(lost)} not shown: the module's piece "
-                              f"{piece.slot.entry!r} has no trait for {'it' if len(lost) == 1 else 'them'}")
+            self.notes.append(f"{unit.id}: {', '.join(lost)} not shown: the module's piece {piece.slot.entry!r} "
+                              "has no trait that shows it (a layer of two faces, a mask, a rotation of as many "
+                              "angles as the game's facings)")
         return piece.add_piece(traits, pid, map_name, x, y)
 
     def marker_piece(self, marker: MarkerAt, pid: str, map_name: str, x: int, y: int) -> str:
