@@ -18,7 +18,6 @@ import pytest
 import yaml
 
 import vassal_modules as vm
-from test_engine_import import _hex_points
 from test_vsav_writeback import FACINGS, imported_with_facings, with_gun
 from toolkit.cli import main
 from toolkit.game import load_game
@@ -32,7 +31,15 @@ from vassal_engine import vengine
 _REASON = vengine.engine_available()
 pytestmark = pytest.mark.skipif(_REASON is not None, reason=f"VASSAL engine unavailable: {_REASON}")
 
-SHAPES = {**vm.SHAPES, **vm.WILD}
+def reversed_west() -> tuple[str, dict]:
+    """two-boards with its west board turned half round (``West/rev`` in the default setup; the engine turns only
+    a board that is ``reversible``)."""
+    xml, images = vm.two_boards()
+    xml = xml.replace('name="West" reversible="false"', 'name="West" reversible="true"')
+    return xml.replace("BoardPicker\tWest\t", "BoardPicker\tWest/rev\t"), images
+
+
+SHAPES = {**vm.SHAPES, **vm.WILD, "two-boards-reversed": reversed_west}
 
 
 def imported(tmp_path, shape: str):
@@ -42,14 +49,27 @@ def imported(tmp_path, shape: str):
     return vmod, tmp_path / "game"
 
 
-def placeable(folder, vmod) -> list[str]:
+def placeable(folder) -> list[str]:
     """The hexes of the main map whose centre the engine names as the hex (a zone over a hex takes its centre:
-    square-zones' track and boxes), from the engine's grid arithmetic (checked against the engine by
-    tests/test_engine_import.py)."""
+    square-zones' track and boxes), by the engine's grid arithmetic (checked against the engine by
+    tests/test_engine_import.py): a board's pixel on the map, turned half round on a reversed board, or the
+    joined image's from the joined boards' top left."""
     record = load_record(folder)
     layout = record.layout(SaveContents(""), record.main_map)
-    return [name for _, name, pt in _hex_points(open_map(folder / "map.yaml"), read_published_module(vmod))
-            if layout.location_name(*pt) == name]
+    cmap = open_map(folder / "map.yaml")
+    boards = [pb for pb in layout.boards if pb.board.name in record.main_boards]
+    out = []
+    for h in cmap.grid.hex_list:
+        px, py = (round(v) for v in cmap.board.pixel(*cmap.grid.layout.centre(h)))
+        pb = boards[0]
+        if len(boards) > 1:
+            pt = (min(b.x for b in boards) + px, min(b.y for b in boards) + py)
+        else:
+            pt = (pb.x + pb.board.width - px, pb.y + pb.board.height - py) if pb.reversed else (pb.x + px, pb.y + py)
+        if layout.location_name(*pt) == cmap.name(h):
+            out.append(cmap.name(h))
+    assert len(out) >= 0.7 * len(cmap.grid.hex_list)
+    return out
 
 
 def position(folder, hexes: list[str]) -> dict:
@@ -79,7 +99,7 @@ def where(u) -> tuple:
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_a_position_goes_back_into_their_module_and_round_trips_through_the_engine(tmp_path, shape, capsys):
     vmod, folder = imported(tmp_path, shape)
-    pos = position(folder, placeable(folder, vmod))
+    pos = position(folder, placeable(folder))
     (tmp_path / "position.yaml").write_text(yaml.safe_dump(pos))
     save, again = tmp_path / "theirs.vsav", tmp_path / "engine.vsav"
     assert main(["vsav", "write", str(tmp_path / "position.yaml"), "--game", str(folder), "--module", str(vmod),

@@ -283,9 +283,19 @@ class PublishedLayout:
 
     def __post_init__(self):
         self.main = self.record.layout(SaveContents(""), self.record.main_map)
-        main = [pb for pb in self.main.boards if pb.board.name in self.record.main_boards]
-        self.origin = (min(pb.x for pb in main), min(pb.y for pb in main)) if main else None
+        board = self.position.game.map.board
+        self.main_board = next((pb for pb in self.main.boards if board is not None and pb.board.name == board.board),
+                               None)
+        joined = [pb for pb in self.main.boards if pb.board.name in self.record.main_boards]
+        self.origin = (min(pb.x for pb in joined), min(pb.y for pb in joined)) if joined else None
         self.boxes = box_points(self.record) if any(u.box for u in self.position.units) else {}
+
+    def board_point(self, px: float, py: float) -> tuple[int, int] | None:
+        """The map point of a pixel of the game's map file: its board's, or (boards joined into one image) from
+        the joined boards' top left."""
+        if self.main_board is not None:
+            return _board_to_map(self.main_board, round(px), round(py))
+        return None if self.origin is None else (self.origin[0] + round(px), self.origin[1] + round(py))
 
     def slot_of(self, counter: str) -> SlotPiece | None:
         """The counter's piece (its slot matched by gpid, else by slot name, piece name and image); None, with
@@ -326,10 +336,12 @@ class PublishedLayout:
     def hex_point(self, unit: Unit) -> tuple[str, int, int] | None:
         """The map point of a unit's hex where the engine names it that hex (checked), snapped."""
         cmap = self.position.game.map
-        if self.origin is None:
+        point = None if cmap.board is None else self.board_point(*cmap.board.pixel(*cmap.grid.layout.centre(unit.hex)))
+        if point is None:
+            self.notes.append(f"{unit.id}: the game's map is no board of {self.record.main_map!r} (map.yaml has no "
+                              "imported `board`); not in the save")
             return None
-        px, py = cmap.board.pixel(*cmap.grid.layout.centre(unit.hex))
-        mx, my = snapped(self.main, self.origin[0] + round(px), self.origin[1] + round(py))
+        mx, my = snapped(self.main, *point)
         if self.main.location_name(mx, my) != cmap.name(unit.hex):
             self.notes.append(f"{unit.id}: hex {cmap.name(unit.hex)} is named "
                               f"{self.main.location_name(mx, my)!r} by the module at its centre; not in the save")
