@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from ...fileio import write_atomic
@@ -304,15 +305,29 @@ class PublishedLayout:
             self._pieces[counter] = self._find(counter)
         return self._pieces[counter]
 
+    @cached_property
+    def _by_gpid(self) -> dict[str, PieceSlot]:
+        """The module's slots by gpid (the first where several share one)."""
+        return {s.gpid: s for s in reversed(self.module.slots) if s.gpid}
+
+    @cached_property
+    def _by_entry(self) -> dict[str, list[PieceSlot]]:
+        """The module's slots by entry name."""
+        out: dict[str, list[PieceSlot]] = {}
+        for s in self.module.slots:
+            out.setdefault(s.entry, []).append(s)
+        return out
+
     def _find(self, counter: str) -> SlotPiece | None:
         refs: tuple[SlotRecord, ...] = self.record.slots.get(counter, ())
-        by_gpid = {s.gpid: s for s in reversed(self.module.slots) if s.gpid}
-        slot = next((by_gpid[r.gpid] for r in refs if r.gpid in by_gpid), None)
+        slot = next((self._by_gpid[r.gpid] for r in refs if r.gpid in self._by_gpid), None)
         for ref in refs if slot is None else ():
-            named = [s for s in self.module.slots if s.entry == ref.slot]
+            named = self._by_entry.get(ref.slot, [])
             if len(named) > 1:   # several slots of one name: the one with the piece's name and image
                 named = [s for s in named if _names(s) == (ref.name, ref.image)] or named[:1]
-            slot = named[0] if named else None
+            if named:
+                slot = named[0]
+                break
         if slot is None:
             self.notes.append(f"counter {counter!r}: no piece slot of {self.module.name!r} is recorded for it "
                               "(pieces.yaml); its units are not in the save")
