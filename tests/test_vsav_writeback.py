@@ -129,6 +129,10 @@ def test_a_prototype_naming_itself_stops_at_the_trait_limit():
                                 nest(["", "", "", ""], "null;0;0;;0"))}
     with pytest.raises(PieceLimitError, match=f"limit of {MAX_TRAITS}"):
         expand([Trait("prototype;Loop")], protos)
+    doubling = {"Twice": add_piece("null", nest(["prototype;Twice", "prototype;Twice"], "piece;;;;"),
+                                   nest(["", ""], "null;0;0;;0"))}   # no trait at all: 2^32 expansions unbounded
+    with pytest.raises(PieceLimitError, match="more than 1000 prototypes expanded"):
+        expand([Trait("prototype;Twice")], doubling)
 
 
 def test_slots_sharing_a_name_are_told_apart_by_piece_name_and_image(tmp_path):
@@ -235,3 +239,23 @@ def test_their_map_is_still_no_module_of_ours_and_the_refusal_says_how_to_write_
     assert main(["vmod", str(folder), "-o", str(tmp_path / "ours.vmod")]) == 2
     assert "toolkit vsav write POSITION.yaml --game GAME_DIR -o SAVE.vsav` writes a save of it" in \
         capsys.readouterr().err
+
+
+def test_a_hostile_module_is_refused_before_anything_is_written(zoned, tmp_path, capsys):
+    """The module is read again as an untrusted file: a DOCTYPE, a module holding more piece slots than an
+    import may hold."""
+    import zipfile
+
+    vmod, folder = zoned
+    units = [{"id": "h", "counter": "hq", "hex": "Field C02"}]
+    with zipfile.ZipFile(vmod) as z:
+        xml = z.read("buildFile.xml").decode()
+    for name, text, needle in (
+            ("doctype.vmod", '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]>' + xml.split("?>", 1)[1], "DOCTYPE"),
+            ("slots.vmod", xml.replace("</VASSAL.build.GameModule>",
+                                       gun_slot() * 20_001 + "</VASSAL.build.GameModule>"), "20,004 piece slots")):
+        with zipfile.ZipFile(tmp_path / name, "w") as z:
+            z.writestr("buildFile.xml", text)
+        assert write(tmp_path, folder, vmod, units, "--module", str(tmp_path / name)) == 2
+        assert needle in capsys.readouterr().err
+        assert not (tmp_path / "out.vsav").exists()

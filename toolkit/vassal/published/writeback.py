@@ -44,6 +44,7 @@ from .moduleread import (EXTENSION, MAP_CLASSES, MAX_BUILD_FILE_BYTES, PIECE_SLO
 
 LAYERS = "VASSAL.build.module.map.LayeredPieceCollection"
 MAX_PROTOTYPE_DEPTH = 32   # prototypes naming prototypes: the engine's recursion limiter stops loops too
+MAX_EXPANSIONS = 1_000     # prototypes expanded for one piece (one naming itself twice doubles at every level)
 NEVER_STACK = "R"          # Immobilized's stacking option "never stack" (its default); "L" stacks
 
 
@@ -108,18 +109,24 @@ def _chain(text: str) -> tuple[list[Trait], str, str]:
     return split_chain(text, "")
 
 
-def expand(traits: list[Trait], prototypes: dict[str, str], depth: int = 0) -> list[Trait]:
+def expand(traits: list[Trait], prototypes: dict[str, str], depth: int = 0, budget: list[int] | None = None
+           ) -> list[Trait]:
     """The traits with each prototype replaced by its own traits and states, in place (``PieceCloner``); a
     prototype the module does not define is dropped, as the engine drops it.  More than
-    :data:`~toolkit.vassal.engine.pieces.MAX_TRAITS` levels raise :class:`PieceLimitError`."""
+    :data:`~toolkit.vassal.engine.pieces.MAX_TRAITS` levels, or :data:`MAX_EXPANSIONS` prototypes expanded
+    (``budget``, shared by the nested calls), raise :class:`PieceLimitError`."""
+    budget = [MAX_EXPANSIONS] if budget is None else budget
     out: list[Trait] = []
     for t in traits:
-        if t.kind != "prototype":
+        name = (decode(t.type, ";")[1:2] or [""])[0] if t.kind == "prototype" else None
+        if name is None:
             out.append(t)
-        elif depth < MAX_PROTOTYPE_DEPTH:
-            name = (decode(t.type, ";")[1:2] or [""])[0]
-            if name in prototypes:
-                out += expand(_chain(prototypes[name])[0], prototypes, depth + 1)
+        elif depth < MAX_PROTOTYPE_DEPTH and name in prototypes:
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise PieceLimitError(f"more than {MAX_EXPANSIONS} prototypes expanded (prototypes naming one "
+                                      "another)")
+            out += expand(_chain(prototypes[name])[0], prototypes, depth + 1, budget)
         if len(out) > MAX_TRAITS:
             raise PieceLimitError(f"{len(out)}+ trait levels with its prototypes, over the limit of {MAX_TRAITS} "
                                   "a save is read with")
