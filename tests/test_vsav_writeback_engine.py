@@ -2,9 +2,11 @@
 
 For every module shape tests/vassal_modules.py offers (published layouts unlike ours: two boards of different
 grids, a zoned board with a hex zone and an off-map box map, letters and a region track, an older module,
-an unnumbered grid, square-grid zones, four boards joined, sideways), plus a piece slot whose prototype
-nests another prototype with a six-angle rotation: the import, then ``toolkit vsav write --module`` of a
-position with units on hexes (stacks, flipped, facing) and in every box, then the REAL engine loads the save
+an unnumbered grid, square-grid zones, four boards joined, sideways), and two of this file's own (a board
+turned half round; piece layers), each with a piece slot whose prototype nests another prototype with a
+six-angle rotation: the import, then ``toolkit vsav write --module`` of a position with units on hexes
+(a stack, split by the map's piece layers where it has them; flipped, facing) and in every box, then the REAL
+engine loads the save
 (every piece where the engine names the hex or box), saves it again, and ``toolkit vsav read`` of the engine's
 save gives every unit back on its hex or in its box with its flags.  And the pieces are the ones the engine
 itself makes from the slots (``PieceCloner``): the same traits, types and states.
@@ -39,7 +41,15 @@ def reversed_west() -> tuple[str, dict]:
     return xml.replace("BoardPicker\tWest\t", "BoardPicker\tWest/rev\t"), images
 
 
-SHAPES = {**vm.SHAPES, **vm.WILD, "two-boards-reversed": reversed_west}
+def layered() -> tuple[str, dict]:
+    """zoned with piece layers on its Campaign map (``LayeredPieceCollection`` on the property ``gun``: the
+    gun's ``heavy`` in layer 0, every other piece past it)."""
+    xml, images = vm.zoned()
+    layers = '<VASSAL.build.module.map.LayeredPieceCollection layerOrder="heavy" property="gun"/>'
+    return xml.replace("</VASSAL.build.module.Map>", layers + "</VASSAL.build.module.Map>", 1), images
+
+
+SHAPES = {**vm.SHAPES, **vm.WILD, "two-boards-reversed": reversed_west, "zoned-layered": layered}
 
 
 def imported(tmp_path, shape: str):
@@ -73,12 +83,12 @@ def placeable(folder) -> list[str]:
 
 
 def position(folder, hexes: list[str]) -> dict:
-    """Units on every fifth of the hexes (two on the first: a stack), two-faced ones flipped every other time,
+    """Units on every fifth of the hexes (a rifles, a HQ and a gun on the first), two-faced ones flipped every other time,
     each gun facing another way; one unit in each box the import made."""
     game = load_game(str(folder))
     hexes = hexes[::5]
     units = []
-    for i, name in enumerate([hexes[0], *hexes]):
+    for i, name in enumerate([hexes[0], hexes[0], *hexes]):
         counter = ("rifles", "hq", "gun")[i % 3]
         flags = (["flipped"] if game.counters[counter].back is not None and i % 2 else []) + \
                 ([FACINGS[i // 3 % 6]] if counter == "gun" else [])
@@ -114,12 +124,15 @@ def test_a_position_goes_back_into_their_module_and_round_trips_through_the_engi
     record = load_record(folder)
     boxes = {v: k for k, v in record.boxes.items()}
     expected = Counter(u.get("hex") or boxes[u["box"]] for u in pos["units"])
-    named = Counter(p["locationName"] for p in pieces["pieces"])
+    names = [p["locationName"] for p in pieces["pieces"]]
     if shape == "unnumbered":   # the engine names no point of it; the toolkit's names, from the engine's points
-        named = Counter(record.layout(SaveContents(""), p["map"]).location_name(p["x"], p["y"])
-                        for p in pieces["pieces"])
-        assert {p["locationName"] for p in pieces["pieces"]} == {"offboard"}
-    assert named == expected
+        assert set(names) == {"offboard"}
+        names = [record.layout(SaveContents(""), p["map"]).location_name(p["x"], p["y"]) for p in pieces["pieces"]]
+    assert Counter(names) == expected
+    first = pos["units"][0]["hex"]   # one stack; the gun in its own where the map's layers part it
+    stacks = {p["name"].split(" (")[0]: p["stack"] for p, name in zip(pieces["pieces"], names) if name == first}
+    assert len(stacks) == 3 and (stacks["Gun"] == stacks["HQ"]) == (shape != "zoned-layered") \
+        and stacks["Rifles"] == stacks["HQ"]
     turned = Counter(p["state"].split("\t")[0] for p in pieces["pieces"] if p["name"] == "Gun")
     guns = [str(FACINGS.index(u["flags"][0])) for u in pos["units"] if u["counter"] == "gun"]
     assert turned == Counter(guns) and len(turned) >= 3   # FreeRotator's state: the angle's index, as written
