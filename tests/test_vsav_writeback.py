@@ -16,8 +16,8 @@ from toolkit.game.position import PositionFile
 from toolkit.vassal.design.traits import rotate_trait
 from toolkit.vassal.engine.pieces import MAX_TRAITS, PieceLimitError, Trait, parse_add_piece
 from toolkit.vassal.published.importer import import_module
-from toolkit.vassal.published.writeback import (ModulePieces, PieceSlot, PublishedLayout, SlotPiece, expand,
-                                                 imported_save, read_module_pieces)
+from toolkit.vassal.published.writeback import (Imported, ModulePieces, PieceSlot, PublishedLayout, SlotPiece,
+                                                 expand, imported_save, read_module_pieces)
 from toolkit.vassal.saves.imported import load_record
 from toolkit.vassal.saves.positions import read_position_save
 from toolkit.vassal.saves.savefile import read_save
@@ -140,15 +140,11 @@ def test_slots_sharing_a_name_are_told_apart_by_piece_name_and_image(tmp_path):
     slots = gun_slot("Gun", "", "gun.png") + gun_slot("Gun", "", "gun2.png")
     vmod = vm.write_vmod(tmp_path / "m.vmod", with_gun(vm.zoned(), slots))
     import_module(vmod, tmp_path / "game")
-    record = load_record(tmp_path / "game")
-    second = next(c for c, refs in record.slots.items() if refs[0].image == "gun2.png")
-    layout = PublishedLayout(pos_of(tmp_path / "game", []), record, read_module_pieces(vmod))
+    manifest = Imported.of(tmp_path / "game")
+    second = next(c for c, refs in manifest.slots.items() if refs[0].image == "gun2.png")
+    layout = PublishedLayout(pos_of(tmp_path / "game", []), load_record(tmp_path / "game"), read_module_pieces(vmod),
+                             manifest)
     assert parse_add_piece(layout.slot_of(second).slot.text).image == "gun2.png"
-
-
-def _module(slots: list[str], layers=None) -> ModulePieces:
-    return ModulePieces("m.vmod", "Zoned Campaign", "1.2",
-                        tuple(PieceSlot(f"S{i}", str(i), t) for i, t in enumerate(slots)), {}, layers or {})
 
 
 def test_pieces_that_never_stack_stand_alone_and_stacks_keep_the_maps_piece_layers(zoned):
@@ -161,8 +157,9 @@ def test_pieces_that_never_stack_stand_alone_and_stacks_keep_the_maps_piece_laye
     unit = SlotPiece.of(PieceSlot("y", "2", add_piece("null", nest(["immob;;;L;", "mark;Layer"], "piece;;;b.png;B"),
                                                       nest(["", "Units"], "null;0;0;2;0"))), {})
     assert not lone.stacks() and unit.stacks()
-    layout = PublishedLayout(pos_of(folder, [{"id": "u", "counter": "hq", "hex": "Field C02"}]), record,
-                             _module([], {"Campaign": ("Layer", ("Terrain", "Units"))}))
+    module = ModulePieces("m.vmod", "Zoned Campaign", "1.2", (), {}, {"Campaign": ("Layer", ("Terrain", "Units"))})
+    layout = PublishedLayout(pos_of(folder, [{"id": "u", "counter": "hq", "hex": "Field C02"}]), record, module,
+                             Imported.of(folder))
     layout._pieces["hq"] = unit
     (u,) = layout.position.units
     assert layout.place(u)[0] == "Campaign" and layout.stack_layer(u) == 1
@@ -209,7 +206,7 @@ def test_a_hex_whose_centre_a_zone_takes_is_left_out_with_the_engines_name(tmp_p
 
 def test_the_module_is_found_beside_the_game_folder_by_the_record(zoned, tmp_path):
     vmod, folder = zoned
-    assert vmod.parent == folder.parent and load_record(folder).module["file"] == "zoned.vmod"
+    assert vmod.parent == folder.parent and Imported.of(folder).module["file"] == "zoned.vmod"
     assert write(tmp_path, folder, vmod, [{"id": "h", "counter": "hq", "hex": "Field C02"}]) == 0
 
 

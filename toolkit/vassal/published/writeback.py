@@ -29,15 +29,16 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from ...datafile import parse_yaml, read_regular
 from ...fileio import write_atomic
-from ...game import Position
+from ...game import GameDataError, Position
 from ...game.position import MarkerAt, Unit
 from ..engine import vgrid
 from ..engine.pieces import (MAX_TRAITS, PieceLimitError, Trait, basic_state, encode_add_piece, java_int,
                              parse_add_piece, split_chain)
 from ..engine.safezip import open_archive, parse_xml
 from ..engine.seqenc import decode, encode
-from ..saves.imported import ImportRecord, SlotRecord, load_record
+from ..saves.imported import PIECES, RECORD, ImportRecord, load_record
 from ..saves.savefile import SaveContents, encode_save
 from .moduleread import (EXTENSION, MAP_CLASSES, MAX_BUILD_FILE_BYTES, PIECE_SLOTS, PROTOTYPE, ROOTS,
                          ModuleReadError, check_element_counts)
@@ -50,6 +51,44 @@ NEVER_STACK = "R"          # Immobilized's stacking option "never stack" (its de
 
 class WritebackError(ValueError):
     """A save that cannot be written for the module: names the file and what to do."""
+
+
+@dataclass(frozen=True)
+class SlotRecord:
+    """A piece slot of the module as the counter manifest (``pieces.yaml``) lists it."""
+
+    slot: str    # the slot's entry name in the palette
+    name: str    # the piece's (BasicPiece) name
+    gpid: str
+    image: str
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What the import wrote about the module: its name, version and file name (``vassal.yaml`` ``module``),
+    and each counter's piece slots (``pieces.yaml``)."""
+
+    module: dict[str, str]
+    slots: dict[str, tuple[SlotRecord, ...]]
+
+    @classmethod
+    def of(cls, folder: Path) -> "Imported":
+        """Read from a game folder ``toolkit import-vmod`` wrote."""
+        def data(name: str) -> dict:
+            path = folder / name
+            return parse_yaml(read_regular(path, str(path), GameDataError), str(path), GameDataError) \
+                if path.is_file() else {}
+
+        module = data(RECORD).get("module") or {}
+        slots: dict[str, tuple[SlotRecord, ...]] = {}
+        try:
+            for p in data(PIECES).get("pieces") or []:
+                ref = SlotRecord(*(str(p.get(k) or "") for k in ("slot", "name", "gpid", "image")))
+                slots[str(p["counter"])] = (*slots.get(str(p["counter"]), ()), ref)
+            return cls({str(k): str(v) for k, v in module.items() if v is not None}, slots)
+        except (KeyError, TypeError, AttributeError) as err:
+            raise GameDataError(str(folder / PIECES), "", f"not a readable counter manifest ({err}); it is written "
+                                                          "by `toolkit import-vmod`: import the module again") from None
 
 
 @dataclass(frozen=True)
@@ -285,6 +324,7 @@ class PublishedLayout:
     position: Position
     record: ImportRecord
     module: ModulePieces
+    manifest: Imported
     notes: list[str] = field(default_factory=list)
     _pieces: dict[str, SlotPiece | None] = field(default_factory=dict)
     _maps: dict[str, str] = field(default_factory=dict)   # unit id -> the map it is placed on
@@ -326,7 +366,7 @@ class PublishedLayout:
         return out
 
     def _find(self, counter: str) -> SlotPiece | None:
-        refs: tuple[SlotRecord, ...] = self.record.slots.get(counter, ())
+        refs: tuple[SlotRecord, ...] = self.manifest.slots.get(counter, ())
         slot = next((self._by_gpid[r.gpid] for r in refs if r.gpid in self._by_gpid), None)
         for ref in refs if slot is None else ():
             named = self._by_entry.get(ref.slot, [])
@@ -432,12 +472,12 @@ def _names(slot: PieceSlot) -> tuple[str, str]:
 # ---------------------------------------------------------------- the command
 
 
-def find_module(folder: Path, record: ImportRecord, given: str | os.PathLike[str] | None) -> Path:
+def find_module(folder: Path, imported: Imported, given: str | os.PathLike[str] | None) -> Path:
     """The module to write for: ``given``, else the file the import record names, in the game folder or beside
     it."""
     if given is not None:
         return Path(given)
-    name = record.module.get("file", "")
+    name = imported.module.get("file", "")
     found = next((p for p in (folder / name, folder.parent / name) if name and Path(name).name == name
                   and p.is_file()), None)
     if found is None:
@@ -454,16 +494,17 @@ def imported_save(position: Position, module: str | os.PathLike[str] | None = No
     record = load_record(folder)
     if record is None:
         raise WritebackError(f"{folder}: not a game imported from a published module (no vassal.yaml)")
-    path = find_module(folder, record, module)
+    imported = Imported.of(folder)
+    path = find_module(folder, imported, module)
     pieces = read_module_pieces(path)
-    expected = record.module.get("name")
+    expected = imported.module.get("name")
     if expected is not None and pieces.name != expected:
         raise WritebackError(f"{path}: module {pieces.name!r}, but the game was imported from {expected!r}; give "
                              "that module with --module")
-    layout = PublishedLayout(position, record, pieces)
-    if record.module.get("version") not in (None, pieces.version):
+    layout = PublishedLayout(position, record, pieces, imported)
+    if imported.module.get("version") not in (None, pieces.version):
         layout.notes.append(f"{path}: version {pieces.version!r}, the game was imported from version "
-                            f"{record.module['version']!r}: pieces are matched by the slots of this one")
+                            f"{imported.module['version']!r}: pieces are matched by the slots of this one")
     data, omitted = encode_save(position, layout, module_name=pieces.name, module_version=pieces.version)
     return data, omitted, layout.notes
 

@@ -13,7 +13,7 @@ otherwise.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...datafile import parse_yaml, read_regular
@@ -36,18 +36,8 @@ class ModuleMapRecord:
 
 
 @dataclass(frozen=True)
-class SlotRecord:
-    """A piece slot of the module as the counter manifest (``pieces.yaml``) lists it."""
-
-    slot: str    # the slot's entry name in the palette
-    name: str    # the piece's (BasicPiece) name
-    gpid: str
-    image: str
-
-
-@dataclass(frozen=True)
 class ImportRecord:
-    """What a save reader (and writer) needs of the imported module."""
+    """What a save reader needs of the imported module."""
 
     main_map: str
     main_board: str
@@ -55,8 +45,6 @@ class ImportRecord:
     main_boards: tuple[str, ...]   # the boards of the main map file (several when the import joined them)
     boxes: dict[str, str]        # engine location name -> box id
     pieces: dict[str, str]       # PieceSlot gpid -> counter id
-    module: dict[str, str] = field(default_factory=dict)   # the module's name, version and file name
-    slots: dict[str, tuple[SlotRecord, ...]] = field(default_factory=dict)   # counter id -> its piece slots
 
     def layout(self, save: SaveContents, map_name: str) -> vgrid.MapLayout | None:
         """A map with the boards the save places on it (else the module's default boards)."""
@@ -101,17 +89,12 @@ def _read_record(path: Path, folder: Path) -> ImportRecord:
             maps[str(m["name"])] = ModuleMapRecord(str(m["name"]), (int(m["edge"][0]), int(m["edge"][1])), boards,
                                                    default)
         pieces_path = Path(folder) / PIECES
-        manifest = _load(pieces_path)["pieces"] if pieces_path.is_file() else []
-        pieces = {str(p["gpid"]): str(p["counter"]) for p in manifest if p.get("gpid")}
-        slots: dict[str, tuple[SlotRecord, ...]] = {}
-        for p in manifest:
-            ref = SlotRecord(*(str(p.get(k) or "") for k in ("slot", "name", "gpid", "image")))
-            slots[str(p["counter"])] = (*slots.get(str(p["counter"]), ()), ref)
+        pieces = {str(p["gpid"]): str(p["counter"]) for p in _load(pieces_path)["pieces"] if p.get("gpid")} \
+            if pieces_path.is_file() else {}
         main = data["main"]
         main_boards = tuple(str(b) for b in main.get("boards") or [main["board"]])
-        module = {str(k): str(v) for k, v in (data.get("module") or {}).items() if v is not None}
         return ImportRecord(str(main["map"]), str(main["board"]), maps, main_boards,
-                            {str(k): str(v) for k, v in (data.get("boxes") or {}).items()}, pieces, module, slots)
+                            {str(k): str(v) for k, v in (data.get("boxes") or {}).items()}, pieces)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
         raise GameDataError(str(path), "", f"not a readable import record ({type(err).__name__}: {err}); it is "
                                            "written by `toolkit import-vmod`: import the module again") from None
