@@ -20,13 +20,16 @@ import pytest
 import yaml
 
 import vassal_modules as vm
+from test_engine_tier import add_piece
 from test_vsav_writeback import FACINGS, imported_with_facings, with_gun
 from toolkit.cli import main
 from toolkit.game import load_game
 from toolkit.mapdata import open_map
+from toolkit.vassal.engine.pieces import parse_add_piece
 from toolkit.vassal.published.moduleread import read_published_module
 from toolkit.vassal.published.writeback import SlotPiece, read_module_pieces
 from toolkit.vassal.saves.imported import load_record
+from toolkit.vassal.saves.positions import read_position_save
 from toolkit.vassal.saves.savefile import SaveContents, read_save
 from vassal_engine import vengine
 
@@ -49,7 +52,23 @@ def layered() -> tuple[str, dict]:
     return xml.replace("</VASSAL.build.module.Map>", layers + "</VASSAL.build.module.Map>", 1), images
 
 
-SHAPES = {**vm.SHAPES, **vm.WILD, "two-boards-reversed": reversed_west, "zoned-layered": layered}
+SHAPES = {**vm.SHAPES, **vm.WILD, "two-boards-reversed": reversed_west, "zoned-layered": layered,
+          **({"sided": vm.sided} if hasattr(vm, "sided") else {})}   # a part board named with the main map's hexes
+
+
+def reads_engine_decks() -> bool:
+    """Whether the save reader reads a ``Deck`` the engine saved (its state ``map;x;y;faceDown;card ids``)."""
+    try:
+        parse_add_piece(add_piece("9", "deck;true", "Main Map;380;320;true;1796543618752"))
+    except ValueError:
+        return False
+    return True
+
+
+#: A module with a deck of cards (sided): the engine's save holds the deck, which the reader must read.
+DECKS = pytest.mark.xfail(not reads_engine_decks(), strict=True,
+                          reason="the save reader takes a Deck's state for a BasicPiece's (the card id for its "
+                                 "property count) and refuses the engine's save of a module with a deck of cards")
 
 
 def imported(tmp_path, shape: str):
@@ -82,19 +101,29 @@ def placeable(folder) -> list[str]:
     return out
 
 
+def kinds(game) -> tuple[str, str, str]:
+    """Three counters of differently named pieces (no deck's card): a two-faced one where there is one, another,
+    the gun."""
+    manifest = yaml.safe_load((game.folder / "pieces.yaml").read_text())["pieces"]
+    cards = {p["counter"] for p in manifest if p.get("deck")}
+    units = [c for c in game.counters.values() if c.id != "gun" and c.id not in cards]
+    first = next((c for c in units if c.back is not None), units[0])
+    return first.id, next(c.id for c in units if c.name != first.name), "gun"
+
+
 def position(folder, hexes: list[str]) -> dict:
-    """Units on every fifth of the hexes (a rifles, a HQ and a gun on the first), two-faced ones flipped every other time,
-    each gun facing another way; one unit in each box the import made."""
+    """Units on every fifth of the hexes (one of each kind on the first), two-faced ones flipped every other
+    time, each gun facing another way; one unit in each box the import made."""
     game = load_game(str(folder))
-    hexes = hexes[::5]
+    hexes, counters = hexes[::5], kinds(game)
     units = []
     for i, name in enumerate([hexes[0], hexes[0], *hexes]):
-        counter = ("rifles", "hq", "gun")[i % 3]
+        counter = counters[i % 3]
         flags = (["flipped"] if game.counters[counter].back is not None and i % 2 else []) + \
                 ([FACINGS[i // 3 % 6]] if counter == "gun" else [])
         units.append({"id": f"u{i}", "counter": counter, "hex": name, "flags": flags})
     for j, box in enumerate(sorted(set(load_record(folder).boxes.values()))):
-        counter = ("hq", "rifles")[j % 2]
+        counter = counters[j % 2]
         units.append({"id": f"b{j}", "counter": counter, "box": box,
                       "flags": ["flipped"] if game.counters[counter].back is not None else []})
     return {"game": game.spec.id, "turn": game.spec.turns[0], "phase": game.spec.phases[0],
@@ -106,7 +135,7 @@ def where(u) -> tuple:
     return u["counter"], u.get("hex") or u.get("box"), tuple(sorted(u.get("flags", [])))
 
 
-@pytest.mark.parametrize("shape", sorted(SHAPES))
+@pytest.mark.parametrize("shape", [pytest.param(s, marks=DECKS) if s == "sided" else s for s in sorted(SHAPES)])
 def test_a_position_goes_back_into_their_module_and_round_trips_through_the_engine(tmp_path, shape, capsys):
     vmod, folder = imported(tmp_path, shape)
     pos = position(folder, placeable(folder))
@@ -119,29 +148,33 @@ def test_a_position_goes_back_into_their_module_and_round_trips_through_the_engi
 
     r = vengine.play(vmod, [{"op": "load", "file": str(save)}, {"op": "pieces"}, {"op": "save", "file": str(again)}])
     assert r["ok"] or all("Image not found" in e for e in r["errors"]), r["errors"]   # legacy: a missing image
-    load, pieces, _ = r["steps"]
-    assert load["gameStarted"] and load["pieces"] == len(pos["units"])
+    load, step, _ = r["steps"]
+    written = {p.id for p in read_save(save).pieces}
+    pieces = [p for p in step["pieces"] if p["id"] in written]   # not the cards of the module's decks
+    assert load["gameStarted"] and len(pieces) == len(pos["units"])
     record = load_record(folder)
     boxes = {v: k for k, v in record.boxes.items()}
     expected = Counter(u.get("hex") or boxes[u["box"]] for u in pos["units"])
-    names = [p["locationName"] for p in pieces["pieces"]]
+    names = [p["locationName"] for p in pieces]
     if shape == "unnumbered":   # the engine names no point of it; the toolkit's names, from the engine's points
         assert set(names) == {"offboard"}
-        names = [record.layout(SaveContents(""), p["map"]).location_name(p["x"], p["y"]) for p in pieces["pieces"]]
+        names = [record.layout(SaveContents(""), p["map"]).location_name(p["x"], p["y"]) for p in pieces]
     assert Counter(names) == expected
     first = pos["units"][0]["hex"]   # one stack; the gun in its own where the map's layers part it
-    stacks = {p["name"].split(" (")[0]: p["stack"] for p, name in zip(pieces["pieces"], names) if name == first}
-    assert len(stacks) == 3 and (stacks["Gun"] == stacks["HQ"]) == (shape != "zoned-layered") \
-        and stacks["Rifles"] == stacks["HQ"]
-    turned = Counter(p["state"].split("\t")[0] for p in pieces["pieces"] if p["name"] == "Gun")
+    stacks = {p["name"].split(" (")[0]: p["stack"] for p, name in zip(pieces, names) if name == first}
+    one, other = (load_game(str(folder)).counters[c].name for c in kinds(load_game(str(folder)))[:2])
+    assert len(stacks) == 3 and (stacks["Gun"] == stacks[other]) == (shape != "zoned-layered") \
+        and stacks[one] == stacks[other]
+    turned = Counter(p["state"].split("\t")[0] for p in pieces if p["name"] == "Gun")
     guns = [str(FACINGS.index(u["flags"][0])) for u in pos["units"] if u["counter"] == "gun"]
     assert turned == Counter(guns) and len(turned) >= 3   # FreeRotator's state: the angle's index, as written
 
     assert main(["vsav", "read", str(again), "--game", str(folder), "-o", str(tmp_path / "back.yaml")]) == 0
-    assert "not placed" not in capsys.readouterr().out
+    assert all("deck" in line for line in capsys.readouterr().out.splitlines() if "not placed" in line)
     back = yaml.safe_load((tmp_path / "back.yaml").read_text())
     assert Counter(map(where, back["units"])) == Counter(map(where, pos["units"]))
-    assert (back["turn"], back["phase"], back["phasing_side"]) == (pos["turn"], pos["phase"], pos["phasing_side"])
+    ours, _ = read_position_save(save, str(folder))   # the engine's own save has its own description
+    assert (ours.turn, ours.phase, ours.phasing_side) == (pos["turn"], pos["phase"], pos["phasing_side"])
 
 
 @pytest.mark.parametrize("shape", ["zoned", "legacy"])
@@ -161,3 +194,27 @@ def test_the_pieces_are_the_ones_the_engine_clones_from_the_slots(tmp_path, shap
     for gpid, piece in mine.items():
         assert [(t.type, t.state) for t in engine[gpid].traits] == [(t.type, t.state) for t in piece.traits]
         assert engine[gpid].basic_type == piece.basic_type
+
+
+@pytest.mark.skipif(not hasattr(vm, "sided_setups"), reason="the import of a module's setups (issue 34 item 1) is "
+                                                            "not on this branch")
+@DECKS
+def test_the_modules_own_setups_imported_as_scenarios_go_back_into_it(tmp_path, capsys):
+    """Each setup the import made a scenario of (a part board's pieces on the main map's hexes among them):
+    written back, loaded and saved by the engine, read again, the same units on the same hexes."""
+    from toolkit.vassal.published.importer import import_module
+
+    vmod = vm.write_vmod(tmp_path / "sided.vmod", vm.sided(), vm.sided_setups())
+    import_module(vmod, tmp_path / "game")
+    scenarios = sorted((tmp_path / "game" / "scenarios").glob("*.yaml"))
+    assert len(scenarios) >= 2
+    for scenario in scenarios:
+        save, again, back = (tmp_path / f"{scenario.stem}.{ext}" for ext in ("vsav", "engine.vsav", "yaml"))
+        assert main(["vsav", "write", str(scenario), "--game", str(tmp_path / "game"), "-o", str(save)]) == 0
+        assert "not in the save" not in capsys.readouterr().out
+        r = vengine.play(vmod, [{"op": "load", "file": str(save)}, {"op": "save", "file": str(again)}])
+        assert r["ok"], r["errors"]
+        assert main(["vsav", "read", str(again), "--game", str(tmp_path / "game"), "-o", str(back)]) == 0
+        mine, theirs = (yaml.safe_load(f.read_text()) for f in (scenario, back))
+        assert Counter(map(where, theirs["units"])) == Counter(map(where, mine["units"])) and mine["units"]
+        assert read_position_save(save, str(tmp_path / "game"))[0].scenario == mine["scenario"]
