@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -271,9 +272,15 @@ def snapped(layout: vgrid.MapLayout, mx: int, my: int) -> tuple[int, int]:
     return _board_to_map(pb, *grid.snap(px, py)) if grid is not None else (mx, my)
 
 
-def _candidates(board: vgrid.Board) -> list[tuple[int, int]]:
-    """Board points that may name a box: a point inside each zone, each region, each cell of a zone's square
-    grid (bounded, and the cells looked at, as the import looks at them)."""
+def _named(zone: vgrid.Zone) -> str:
+    """The name of every point of a zone whose location format has no grid location (``$name$`` its name)."""
+    return re.sub(r"\$([A-Za-z0-9_]*)\$", lambda m: zone.name if m.group(1) == "name" else "", zone.location_format)
+
+
+def _candidates(board: vgrid.Board, boxes: dict[str, str]) -> list[tuple[int, int]]:
+    """Board points that may name a box: a point inside each zone (one whose every point has one name: only
+    if that is a name of ``boxes``), the regions and the square-grid cells of a zone's own grid (bounded, and
+    the cells looked at, as the import looks at them)."""
     from shapely import Polygon
 
     from .importer import MAX_ZONE_CELLS
@@ -281,10 +288,10 @@ def _candidates(board: vgrid.Board) -> list[tuple[int, int]]:
     g, out = board.grid, []
     zones = g.zones if isinstance(g, vgrid.ZonedGrid) else ()
     for z in zones:
-        if len(z.path) >= 3:
-            pt = Polygon(z.path).representative_point()
+        if len(z.path) >= 3 and ("$gridLocation$" in z.location_format or _named(z) in boxes):
+            pt = Polygon(z.path).representative_point()   # a zone of one name is looked at only if it is a box's
             out.append((math.floor(pt.x), math.floor(pt.y)))
-        grid = g.grid_of(z)
+        grid = None if z.use_parent_grid else z.grid
         if isinstance(grid, vgrid.RegionGrid):
             out += [(r.x, r.y) for r in grid.regions]
         elif isinstance(grid, vgrid.SquareGrid):
@@ -293,23 +300,32 @@ def _candidates(board: vgrid.Board) -> list[tuple[int, int]]:
                 hx, hy = math.ceil(grid.dx / 2), math.ceil(grid.dy / 2)
                 out += [(min(max(cx, x), x + w - 1), min(max(cy, y), y + h - 1))
                         for cx, cy in grid.centres((x - hx, y - hy, w + 2 * hx, h + 2 * hy))]
-    regions = g.background if isinstance(g, vgrid.ZonedGrid) else g
-    if isinstance(regions, vgrid.RegionGrid):
-        out += [(r.x, r.y) for r in regions.regions]
     return out
+
+
+def _regions(board: vgrid.Board) -> list[vgrid.Region]:
+    """The regions of a board's own (or background) ``RegionGrid``: each names its own point, unless a zone
+    covers it."""
+    g = board.grid.background if isinstance(board.grid, vgrid.ZonedGrid) else board.grid
+    return list(g.regions) if isinstance(g, vgrid.RegionGrid) else []
 
 
 def box_points(record: ImportRecord) -> dict[str, tuple[str, int, int]]:
     """Each box of the import (a location the engine names) at a map point the engine gives that name."""
     out: dict[str, tuple[str, int, int]] = {}
-    for name in record.maps:
+    wanted = set(record.boxes.values())
+    for name in sorted(record.maps, key=lambda m: m == record.main_map):   # the main map's hexes last
         layout = record.layout(SaveContents(""), name)
-        for pb in layout.boards:
-            for px, py in _candidates(pb.board):
+        for pb in layout.boards:   # a region names a box by its name: the others (hexes ...) are not looked up
+            points = _candidates(pb.board, record.boxes) + [(r.x, r.y) for r in _regions(pb.board)
+                                                             if r.name in record.boxes]
+            for px, py in points:
                 mx, my = _board_to_map(pb, px, py)
                 box = record.boxes.get(layout.location_name(mx, my))
                 if box is not None and box not in out:
                     out[box] = (name, mx, my)
+                    if len(out) == len(wanted):
+                        return out
     return out
 
 
