@@ -28,9 +28,10 @@ GUNNER = add_piece("null", nest([rotate_trait(6).type, "prototype;Unit"], "piece
 
 def gun_slot(entry: str = "Gun", gpid: str = "31", image: str = "gun.png") -> str:
     """A slot whose prototype ``Gunner`` (a six-angle rotation) names the prototype ``Unit``."""
+    piece = add_piece("null", nest(["prototype;Gunner", "mark;gun"], f"piece;;;{image};Gun"),
+                      nest(["", "heavy"], f"null;0;0;{gpid};0"))
     return (f'<VASSAL.build.widget.PieceSlot entryName="{entry}" gpid="{gpid}" height="40" width="40">'
-            f'{xml_escape(add_piece("null", nest(["prototype;Gunner", "mark;gun"], f"piece;;;{image};Gun"), nest(["", "heavy"], f"null;0;0;{gpid};0")))}'
-            "</VASSAL.build.widget.PieceSlot>")
+            f"{xml_escape(piece)}</VASSAL.build.widget.PieceSlot>")
 
 
 def with_gun(shape: tuple[str, dict], slots: str | None = None) -> tuple[str, dict]:

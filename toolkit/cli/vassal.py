@@ -89,8 +89,8 @@ def cmd_vsav_write(args: argparse.Namespace) -> None:
             print(f"  note: {note}", file=out)
         return
     omitted = write_position_save(position, args.output)
-    print(f"{written_verb} {args.output}" + (f"; off the map, not in the save: {', '.join(omitted)}" if omitted else ""),
-          file=out)
+    print(f"{written_verb} {args.output}" + (f"; off the map, not in the save: {', '.join(omitted)}" if omitted
+                                             else ""), file=out)
 
 
 def add_vmod(sub) -> None:

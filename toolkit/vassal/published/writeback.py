@@ -202,7 +202,8 @@ class SlotPiece:
                                                                           self.persistent))
 
     def stacks(self) -> bool:
-        """Whether the piece stacks (no ``Does not stack`` trait: ``immob`` whose stacking option is not ``L``)."""
+        """Whether the piece stacks: no ``Does not stack`` trait (``immob`` whose stacking option is ``R``, its
+        default, rather than ``L``)."""
         for t in self.traits:
             if t.kind == "immob":
                 option = (decode(t.type, ";")[3:4] or [NEVER_STACK])[0] or NEVER_STACK
@@ -210,8 +211,9 @@ class SlotPiece:
         return True
 
 
-def _with_state(t: Trait, state: str) -> Trait:
-    return Trait(t.type, state)
+def _set_state(traits: list[Trait], i: int, state: str) -> list[Trait]:
+    """The traits with the ``i``-th one in another state."""
+    return [*traits[:i], Trait(traits[i].type, state), *traits[i + 1:]]
 
 
 def flip_states(traits: list[Trait], back: bool) -> tuple[list[Trait], bool]:
@@ -220,7 +222,7 @@ def flip_states(traits: list[Trait], back: bool) -> tuple[list[Trait], bool]:
     for i, t in enumerate(traits):
         faces = [n for n, image in enumerate(layer_images(t), 1) if image] if t.kind == "emb2" else []
         if len(faces) >= 2:
-            return [*traits[:i], _with_state(t, str(faces[1] if back else faces[0])), *traits[i + 1:]], True
+            return _set_state(traits, i, str(faces[1] if back else faces[0])), True
     return traits, False
 
 
@@ -230,7 +232,7 @@ def mask_states(traits: list[Trait], by: str | None) -> tuple[list[Trait], bool]
         if t.kind == "obs":
             toks = decode(t.state, ";") if t.state else [""]
             toks[0] = "null" if by is None else by
-            return [*traits[:i], _with_state(t, encode(toks, ";")), *traits[i + 1:]], True
+            return _set_state(traits, i, encode(toks, ";")), True
     return traits, False
 
 
@@ -239,7 +241,7 @@ def rotation_states(traits: list[Trait], index: int, angles: int) -> tuple[list[
     piece has such a rotation."""
     for i, t in enumerate(traits):
         if t.kind == "rotate" and java_int((decode(t.type, ";")[1:2] or ["0"])[0]) == angles:
-            return [*traits[:i], _with_state(t, str(index)), *traits[i + 1:]], True
+            return _set_state(traits, i, str(index)), True
     return traits, False
 
 
