@@ -148,6 +148,29 @@ def test_slots_sharing_a_name_are_told_apart_by_piece_name_and_image(tmp_path):
     assert parse_add_piece(layout.slot_of(second).slot.text).image == "gun2.png"
 
 
+def layered_slot(front: str, back: str) -> str:
+    """A slot as an old module holds it: no gpid, no image of its own, its faces on a layer (``emb2``)."""
+    layer = vm.FLIP_LAYER.replace("rifles.png,rifles-back.png", f"{front},{back}")
+    return ('<VASSAL.build.widget.PieceSlot entryName="Gun" gpid="" height="40" width="40">'
+            f'{xml_escape(add_piece("null", nest([layer], "piece;;;;Gun"), nest(["1"], "null;0;0;;0")))}'
+            "</VASSAL.build.widget.PieceSlot>")
+
+
+def test_slots_alike_but_for_their_faces_and_slots_alike_in_all_go_by_faces_then_by_order(tmp_path):
+    """The Longest Day's way: slots of one name, no gpid, no image, their faces on a layer; two of them alike in
+    every way.  Each counter gets its own slot back: by its faces, then by its place among the alike."""
+    faces = [("a.png", "a-back.png"), ("b.png", "b-back.png"), ("a.png", "a-back.png")]
+    slots = "".join(layered_slot(*f) for f in faces)
+    vmod = vm.write_vmod(tmp_path / "m.vmod", with_gun(vm.zoned(), slots))
+    import_module(vmod, tmp_path / "game")
+    manifest = Imported.of(tmp_path / "game")
+    guns = [c for c, refs in manifest.slots.items() if refs[0].slot == "Gun"]
+    layout = PublishedLayout(pos_of(tmp_path / "game", []), load_record(tmp_path / "game"), read_module_pieces(vmod),
+                             manifest)
+    slots = layout.module.slots   # after Rifles and HQ; the first and the last alike in every way
+    assert [next(i for i, s in enumerate(slots) if s is layout.slot_of(c).slot) for c in guns] == [2, 3, 4]
+
+
 def test_pieces_that_never_stack_stand_alone_and_stacks_keep_the_maps_piece_layers(zoned):
     """A ``Does not stack`` piece (``immob`` with stacking option R) in no stack; on a map with piece layers
     (``LayeredPieceCollection`` on ``Layer``: Terrain, Units) a unit whose Layer is Units stacks in layer 1."""

@@ -26,7 +26,8 @@ from __future__ import annotations
 import math
 import os
 import re
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -62,6 +63,13 @@ class SlotRecord:
     name: str    # the piece's (BasicPiece) name
     gpid: str
     image: str
+    faces: tuple[str, ...] = ()   # the images a player flips between
+    occurrence: int = 0           # how many slots listed before it look the same (old modules repeat slots)
+
+    @property
+    def looks(self) -> tuple:
+        """What tells it from other slots: entry name, piece name, gpid, image, faces."""
+        return self.slot, self.name, self.gpid, self.image, self.faces
 
 
 @dataclass(frozen=True)
@@ -82,9 +90,13 @@ class Imported:
 
         module = data(RECORD).get("module") or {}
         slots: dict[str, tuple[SlotRecord, ...]] = {}
+        seen: Counter[tuple] = Counter()
         try:
             for p in data(PIECES).get("pieces") or []:
-                ref = SlotRecord(*(str(p.get(k) or "") for k in ("slot", "name", "gpid", "image")))
+                ref = SlotRecord(*(str(p.get(k) or "") for k in ("slot", "name", "gpid", "image")),
+                                 tuple(str(f) for f in p.get("faces") or ()))
+                ref = replace(ref, occurrence=seen[ref.looks])
+                seen[ref.looks] += 1
                 slots[str(p["counter"])] = (*slots.get(str(p["counter"]), ()), ref)
             return cls({str(k): str(v) for k, v in module.items() if v is not None}, slots)
         except (KeyError, TypeError, AttributeError) as err:
@@ -346,6 +358,7 @@ class PublishedLayout:
     notes: list[str] = field(default_factory=list)
     _pieces: dict[str, SlotPiece | None] = field(default_factory=dict)
     _maps: dict[str, str] = field(default_factory=dict)   # unit id -> the map it is placed on
+    _seen: dict[PieceSlot, tuple] = field(default_factory=dict)   # slot -> how it looks (:meth:`_looks`)
 
     def __post_init__(self):
         self.main = self.record.layout(SaveContents(""), self.record.main_map)
@@ -371,27 +384,44 @@ class PublishedLayout:
         return self._pieces[counter]
 
     @cached_property
-    def _by_gpid(self) -> dict[str, PieceSlot]:
-        """The module's slots by gpid (the first where several share one)."""
-        return {s.gpid: s for s in reversed(self.module.slots) if s.gpid}
-
-    @cached_property
-    def _by_entry(self) -> dict[str, list[PieceSlot]]:
-        """The module's slots by entry name."""
-        out: dict[str, list[PieceSlot]] = {}
+    def _pools(self) -> dict[tuple[str, str], list[PieceSlot]]:
+        """The module's slots by gpid (``("gpid", gpid)``) and by entry name (``("entry", name)``), in order."""
+        out: dict[tuple[str, str], list[PieceSlot]] = {}
         for s in self.module.slots:
-            out.setdefault(s.entry, []).append(s)
+            if s.gpid:
+                out.setdefault(("gpid", s.gpid), []).append(s)
+            out.setdefault(("entry", s.entry), []).append(s)
         return out
 
+    def _matches(self, ref: SlotRecord) -> list[PieceSlot]:
+        """The module's slots that look like a manifest entry: its gpid's (else its entry name's), told apart by
+        piece name, image and faces when several share it."""
+        pool = self._pools.get(("gpid", ref.gpid), []) if ref.gpid else []
+        pool = pool or self._pools.get(("entry", ref.slot), [])
+        if len(pool) < 2:
+            return pool
+        return [s for s in pool if self._looks(s)[:2] == (ref.name, ref.image) and set(ref.faces) <= self._looks(s)[2]]
+
+    def _looks(self, slot: PieceSlot) -> tuple[str, str, frozenset[str]]:
+        """A slot's piece name and image, and every image of its layers (``emb2``, its prototypes' too): what
+        the manifest's faces are among."""
+        if slot not in self._seen:
+            try:
+                p = parse_add_piece(slot.text)
+                traits = expand(p.traits, self.module.prototypes)
+            except ValueError:
+                self._seen[slot] = ("", "", frozenset())
+            else:
+                faces = {i for t in traits if t.kind == "emb2" for i in layer_images(t) if i}
+                self._seen[slot] = (p.name, p.image, frozenset(faces | {p.image}))
+        return self._seen[slot]
+
     def _find(self, counter: str) -> SlotPiece | None:
-        refs: tuple[SlotRecord, ...] = self.manifest.slots.get(counter, ())
-        slot = next((self._by_gpid[r.gpid] for r in refs if r.gpid in self._by_gpid), None)
-        for ref in refs if slot is None else ():
-            named = self._by_entry.get(ref.slot, [])
-            if len(named) > 1:   # several slots of one name: the one with the piece's name and image
-                named = [s for s in named if _names(s) == (ref.name, ref.image)] or named[:1]
-            if named:
-                slot = named[0]
+        slot = None
+        for ref in self.manifest.slots.get(counter, ()):   # the same look: the slots in their order
+            found = self._matches(ref)
+            if found:
+                slot = found[min(ref.occurrence, len(found) - 1)]
                 break
         if slot is None:
             self.notes.append(f"counter {counter!r}: no piece slot of {self.module.name!r} is recorded for it "
@@ -411,6 +441,9 @@ class PublishedLayout:
         where = self.hex_point(thing) if thing.hex is not None else self.boxes.get(thing.box or "")
         if where is not None:
             self._maps[thing.id] = where[0]
+        elif thing.box is not None:
+            self.notes.append(f"{thing.id}: no point of the maps' default boards is named as box {thing.box!r} (its "
+                              "zone or region lies on a board the module's default setup does not place)")
         return where
 
     def hex_point(self, unit: Unit) -> tuple[str, int, int] | None:
@@ -476,15 +509,6 @@ class PublishedLayout:
             if boards:
                 out.append(encode([f"{name}BoardPicker", *(v for b in boards for v in b)], "\t"))
         return out
-
-
-def _names(slot: PieceSlot) -> tuple[str, str]:
-    """The piece name and image of a slot's BasicPiece."""
-    try:
-        p = parse_add_piece(slot.text)
-    except ValueError:
-        return "", ""
-    return p.name, p.image
 
 
 # ---------------------------------------------------------------- the command
