@@ -6,8 +6,9 @@ A position of a game folder ``toolkit import-vmod`` wrote goes back into the mod
   limits): its piece slots, prototypes and piece layers.  Which file: ``--module THEIR.vmod``, else the file
   the import record names (``vassal.yaml`` ``module.file``), looked for in the game folder and beside it.  Its
   name must be the record's (a save of another module would not load as theirs).
-* **Pieces** are the module's own: each counter's piece slot (``pieces.yaml``: by gpid, else by slot name,
-  piece name and image when several slots share a name), with every prototype expanded in place as the
+* **Pieces** are the module's own: each counter's piece slot (``pieces.yaml``: by gpid, else -- or when several
+  share it -- by slot name, told apart by piece name, image and faces, and in their order when alike in all),
+  with every prototype expanded in place as the
   engine's ``PieceCloner`` does (the prototype's traits and their states, nested prototypes too, an unknown
   one dropped), the slot's gpid in its BasicPiece.  Its states then show the position: the flip layer (the
   first layer with two faces) at the back face's level for the game's ``back_flag``, the mask on for its
