@@ -40,13 +40,15 @@ def example_path() -> Path:
 
 @pytest.fixture(autouse=True)
 def _isolated_map_cache(tmp_path_factory, monkeypatch):
-    """Never write compiled maps into the real user cache during tests."""
+    """Never write compiled maps into the real user cache, nor games into the user's data folder (``toolkit
+    serve``'s store), during tests."""
     monkeypatch.setenv("TOOLKIT_CACHE_DIR", str(tmp_path_factory.mktemp("map-cache")))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data-home")))
 
 
 # The tiers that need outside programs (the real VASSAL engine, Chromium) skip with their reason on a machine
 # without them; CI sets TOOLKIT_REQUIRE_TIERS=1 so that such a skip fails instead of hiding a green run.
-_TIER_REASONS = ("VASSAL engine unavailable", "Playwright for Python", "no Chromium")
+_TIER_REASONS = ("VASSAL engine unavailable", "Playwright for Python", "no Chromium", "PostgreSQL tier")
 
 
 @pytest.hookimpl(hookwrapper=True)

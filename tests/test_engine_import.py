@@ -210,3 +210,67 @@ def test_an_engine_save_of_a_wild_module_reads_back_with_every_piece_in_place(tm
         expected[(["rifles", "hq"][slot], record.boxes.get(name, name))] += 1
     pf, unplaced = read_position_save(save, str(folder))
     assert Counter((u.counter, u.hex or u.box) for u in pf.units) == expected and not unplaced
+
+
+# ---------------------------------------------------------------- shapes of issue 34
+
+
+@pytest.mark.parametrize("fmt", ["$name$", "$gridLocation$", "Field $gridLocation$"])
+def test_a_zone_hex_grid_without_a_numbering_is_named_as_the_engine_names_it(tmp_path, fmt):
+    """A zone whose HexGrid has no numbering: the engine names its points by the zone's format with no grid
+    location ('Battlefield', '', 'Field ') and snaps them to the hex centres the import's map file has (its
+    hexes named by the toolkit, as the import's note says)."""
+    vmod = vm.write_vmod(tmp_path / "z.vmod", vm.zone_unnumbered(fmt))
+    folder = tmp_path / "game"
+    from toolkit.vassal.published.importer import import_module
+
+    import_module(vmod, folder)
+    module = read_published_module(vmod)
+    lay = module.maps[0].layout()
+    centres = _hex_points(open_map(folder / "map.yaml"), module)
+    rng = random.Random(34)
+    pts = [pt for _, _, pt in centres] + [[rng.randrange(-5, 430), rng.randrange(-5, 370)] for _ in range(200)]
+    engine = _where(tmp_path, vmod, "Main Map", pts)
+    named = [p["name"] if p["name"] is not None else "offboard" for p in engine]   # '' is the engine's name too
+    assert named == [lay.location_name(*pt) for pt in pts]
+    assert {p["name"] for p in engine[:len(centres)]} == {fmt.replace("$name$", "Battlefield")
+                                                          .replace("$gridLocation$", "")}
+    assert [p["snap"] for p in engine[:len(centres)]] == [pt for _, _, pt in centres]
+
+
+def test_a_region_grid_of_hexes_is_named_as_the_engine_names_it(tmp_path):
+    """Regions at the hex centres of one lattice (the Siege's letter columns and diagonal numbers): every hex
+    centre of the imported map file, and 300 random points, named by the engine as the import names them."""
+    from toolkit.vassal.published.importer import import_module
+
+    vmod = vm.write_vmod(tmp_path / "r.vmod", vm.region_hexes())
+    import_module(vmod, tmp_path / "game")
+    module = read_published_module(vmod)
+    lay = module.maps[0].layout()
+    centres = _hex_points(open_map(tmp_path / "game" / "map.yaml"), module)
+    rng = random.Random(341)
+    pts = [pt for _, _, pt in centres] + [[rng.randrange(0, 420), rng.randrange(0, 380)] for _ in range(300)]
+    engine = [p["name"] for p in _where(tmp_path, vmod, "Main Map", pts)]
+    assert engine[:len(centres)] == [name for _, name, _ in centres]
+    assert engine == [lay.location_name(*pt) for pt in pts]
+
+
+def test_a_part_board_names_its_hexes_as_the_main_map_does(tmp_path):
+    """The sided module's part board North (the main board from NORTH_CROP on, its numbering carried on), laid
+    alone as a setup lays it: the engine names each of its hex centres with the name of the main map file's hex
+    at that point of the main board."""
+    from toolkit.vassal.published.importer import import_module
+
+    import_module(vm.write_vmod(tmp_path / "s.vmod", vm.sided(), vm.sided_setups()), tmp_path / "game")
+    cmap = open_map(tmp_path / "game" / "map.yaml")
+    xml, images = vm.sided()
+    alone = vm.write_vmod(tmp_path / "north.vmod", (xml.replace("\tMain\t0\t0", "\tNorth\t0\t0"), images))
+    main = {}
+    for h in cmap.grid.hex_list:
+        x, y = (round(v) for v in cmap.board.pixel(*cmap.grid.layout.centre(h)))
+        if 0 <= x - vm.NORTH_CROP[0] < 220 and 0 <= y - vm.NORTH_CROP[1] < 200:   # on North (220 x 200)
+            main[(x - vm.NORTH_CROP[0], y - vm.NORTH_CROP[1])] = cmap.name(h)
+    assert len(main) >= 8
+    engine = _where(tmp_path, alone, "Main Map", [list(pt) for pt in main])
+    assert [p["name"] for p in engine] == list(main.values())
+

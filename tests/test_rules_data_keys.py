@@ -87,6 +87,7 @@ def test_attackers_across_a_river_are_halved_and_the_roll_modified(steppe):
     # +1 to the roll (9.4): rolls 1-6 read rows 2-6, 6 again, of the 1-1 column (DR AR AR AR AE AE)
     assert [m["value"] for m in ans["modifiers"]] == [1]
     assert [r["result"] for r in ans["results"]] == ["AR", "AR", "AR", "AE", "AE", "AE"]
+    assert [(r["die"], r["final"]) for r in ans["results"]] == [(1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 6)]
 
 
 # -- keys refused, with the fix --------------------------------------------------------------------------------------

@@ -6,6 +6,12 @@ edit of examples/steppe/rules.yaml (a value changed, or the key added); the answ
 of probe positions (moves, odds, retreats, supply, command, reinforcements, victory, check) must differ from the
 unedited game's.  A key no calculator reads fails the test: give it an effect, or refuse it (``REFUSED`` of
 toolkit/game/rulesdata.py) with the fix.
+
+Two shapes are walked once, as one function of the toolkit reads them wherever they are written: a condition
+(``X.when``, a ``Situation``) is one key where it is written, showing that ``when`` is read there, and its tests
+(``when.params``, ``when.terrain`` …) are keys of their own, each edited at one place; an entry that may also be
+written as a list of its variants (``{cost: 2}`` or ``[{cost: 3, when: …}, {cost: 2}]``) is walked as the entry,
+and ``X[]`` is the key of its list form.
 """
 from __future__ import annotations
 
@@ -23,6 +29,7 @@ from toolkit.game import GameDataError, load_game
 from toolkit.game.placement import placement_json
 from toolkit.game.position import position_from_yaml
 from toolkit.game.rulesdata import rules_json_schema
+from toolkit.game.sequence import game_over
 from toolkit.games import rules_for
 
 STEPPE = Path(__file__).resolve().parent.parent / "examples" / "steppe"
@@ -37,10 +44,30 @@ def schema_keys(schema: dict) -> set[str]:
             node = defs[node["$ref"].split("/")[-1]]
         return node
 
+    def variants_of(members: list[dict]) -> set[str]:   # the defs also given as a list of variants
+        named = {m["$ref"] for m in members if "$ref" in m}
+        return {m["items"]["$ref"] for m in members if m.get("type") == "array" and m.get("items", {}).get("$ref")
+                in named}
+
     def walk(node: dict, path: str) -> bool:   # whether ``node`` has keys of its own
+        if node.get("$ref", "").endswith("/Situation"):
+            out.add(path)
+            out.update(f"when.{key}" for key in defs["Situation"]["properties"])
+            return True
         node, found = resolve(node), False
-        for member in (*node.get("anyOf", ()), *node.get("oneOf", ())):
-            found |= walk(member, path)
+        members = [*node.get("anyOf", ()), *node.get("oneOf", ())]
+        listed = variants_of(members)
+        if listed:
+            out.add(f"{path}[]")
+        leaves = False
+        for member in members:
+            if member.get("type") == "array" and member.get("items", {}).get("$ref") in listed:
+                continue
+            keyed = walk(member, path)
+            found |= keyed
+            leaves |= not keyed and member.get("type") != "null"
+        if found and leaves:   # one value, or keys (a cost, or a list of its variants)
+            out.add(path)
         for key, sub in node.get("properties", {}).items():
             found = True
             if not walk(sub, f"{path}.{key}" if path else key):
@@ -62,6 +89,8 @@ def unit(uid: str, counter: str, where: str, **more) -> dict:
 
 SCENARIO = yaml.safe_load((STEPPE / "scenarios" / "scenario-1.yaml").read_text())
 SCENARIO["units"].append(unit("deep", "ger-inf", "0903"))      # next to Belgorod: its ZOC covers the Soviet entry
+SCENARIO["units"].append({"id": "lost", "counter": "ger-inf", "box": "eliminated"})   # for replacements, end VP
+SCENARIO["units"].append(unit("worn", "ger-inf", "0103", flags=["reduced"]))         # a reduced unit
 SCENARIO["params"] = {"weather": "clear"}
 COMBAT = [unit("g", "ger-inf", "0504"), unit("pz", "ger-pz", "0503"), unit("r", "sov-inf", "0604"),
           unit("f", "sov-inf", "0403"), unit("gf", "ger-inf", "0402"), unit("hq", "ger-hq", "0302"),
@@ -96,7 +125,7 @@ def probes(folder: Path) -> dict[str, Any]:
                 ask(f"moves {phase} {turn} {u.id}", lambda: moves_json(p, [u.id], search_moves(p, "p", [u.id])))
                 ask(f"rail {phase} {turn} {u.id}",
                     lambda: moves_json(p, [u.id], search_moves(p, "p", [u.id], kind="rail")))
-            for u in ("g-inf-3", "s-tank-2"):
+            for u in ("g-inf-3", "s-tank-2", "lost", "worn"):
                 ask(f"place {phase} {turn} {u}", lambda: placement_json([rules_for(game).placement(p, u)], p))
             for name, call in (("supply", supply_answer), ("command", command_answer), ("check", check_answer),
                                ("victory", victory_answer)):
@@ -112,13 +141,24 @@ def probes(folder: Path) -> dict[str, Any]:
     for name, units, markers in (("held", HELD, []), ("marked", [], MARKED), ("empty", [], [])):
         ask(f"victory {name}", lambda: victory_answer(pos({**SCENARIO, "units": units, "markers": markers})))
     ask("retreat toward", lambda: retreat_answer(combat, ["r"], attackers=["far"], result="DR"))
+    last = pos({**SCENARIO, "turn": "6", "phase": "soviet_combat", "phasing_side": "soviet"})   # the game's end
+    ask("victory last", lambda: victory_answer(last))
+    for name, units in (("held", HELD), ("scenario", SCENARIO["units"])):   # the game's end, or a sudden death
+        for phase, turn in (("axis_movement", "1"), ("soviet_combat", "1"), ("soviet_combat", "6")):
+            over = pos({**SCENARIO, "units": units, "phase": phase, "turn": turn, "phasing_side": phase.split("_")[0]})
+            ask(f"over {name} {phase} {turn}", lambda: str(game_over(over)))
+    if "replaced" in game.spec.flags:   # two Axis replacements taken (replacements: one a side)
+        taken = [unit("a1", "ger-inf", "0104", flags=["replaced"]), unit("a2", "ger-inf", "0204", flags=["replaced"])]
+        ask("check replaced", lambda: check_answer(pos({**SCENARIO, "units": taken})))
+    ask("place lost", lambda: placement_json([rules_for(game).placement(pos(SCENARIO), "lost")], pos(SCENARIO)))
     ask("topics", lambda: game.rule_topics)   # the rule numbers the viewer lists, each from where it is cited
     for attack, defend in ((["g", "pz"], ["r"]), (["g"], ["r"]), (["gf", "pz"], ["f"]), (["gs"], ["s"]),
                            (["gc"], ["c"]), (["far"], ["b"]), (["gf"], ["r"])):
         ask(f"odds {attack} {defend}", lambda: odds_answer(combat, "p", attack, defend))
     codes = list(game.rules_data.combat.results) if game.rules_data.combat else []
     for code in codes:
-        for units, enemy in ((["r"], ["g", "pz"]), (["g"], ["r"]), (["s"], ["gs"]), (["f"], ["gf"])):
+        for units, enemy in ((["r"], ["g", "pz"]), (["g"], ["r"]), (["s"], ["gs"]), (["f"], ["gf"]),
+                             (["full0", "full1"], ["gc"])):
             ask(f"retreat {code} {units}", lambda: retreat_answer(combat, units, attackers=enemy, result=code))
     ask("retreat 2", lambda: retreat_answer(combat, ["r"], attackers=["g"], hexes=2))
     return out
@@ -126,6 +166,7 @@ def probes(folder: Path) -> dict[str, Any]:
 
 # -- one edit per key: (where, the new value); ``None`` drops the key ------------------------------------------------
 R = "R99"   # a rule number no answer cites before the edit
+CLEAR = {"params": {"weather": "clear"}}   # the probes' weather
 EDITS: dict[str, tuple] = {   # key -> (where, new value[, a SETUPS change made first])
     "game": ("game", "other"),
     # movement
@@ -133,20 +174,29 @@ EDITS: dict[str, tuple] = {   # key -> (where, new value[, a SETUPS change made 
     "movement.allowance": ("movement.allowance", "attack"),
     "movement.classes": ("movement.classes", {"foot": ["infantry", "hq", "armour"]}),
     "movement.terrain.rule": ("movement.terrain.rule", R),
-    "movement.terrain.costs": ("movement.terrain.costs.clear", 2),
+    "movement.terrain.costs.*": ("movement.terrain.costs.clear", 2),
+    "movement.terrain.costs.*[].cost": ("movement.terrain.costs.clear", [{"cost": 2}]),
+    "movement.terrain.costs.*[].rule": ("movement.terrain.costs.swamp", [{"cost": {"foot": 3, "mech": "P"},
+                                                                         "rule": R}]),
+    "movement.terrain.costs.*[].when": ("movement.terrain.costs.clear", [{"cost": 2, "when": {"turns": ["3"]}},
+                                                                         {"cost": 1}]),
     "movement.terrain.several": ("movement.terrain.several", "sum", "village"),
     "movement.hexsides.*.cost": ("movement.hexsides.river.cost", 3),
     "movement.hexsides.*.rule": ("movement.hexsides.major_river.rule", R),
     "movement.hexsides.*.feature": ("movement.hexsides.other", {"feature": "river", "cost": 4}),
     "movement.hexsides.*.value": ("movement.hexsides.river.value", "false"),
+    "movement.hexsides.*.when": ("movement.hexsides.river.when", {"turns": ["3"]}),
+    "movement.hexsides.*[]": ("movement.hexsides.river", [{"cost": 3, "when": CLEAR}, {"cost": 1}]),
     "movement.lines.*.cost": ("movement.lines.road.cost", 1),
     "movement.lines.*.rule": ("movement.lines.rail.rule", R),
     "movement.lines.*.feature": ("movement.lines.other", {"feature": "rail", "cost": 0.5}),
     "movement.lines.*.value": ("movement.lines.road.value", "false"),
     "movement.lines.*.kind": ("movement.lines.road.kind", "rail"),
+    "movement.lines.*.when": ("movement.lines.road.when", {"turns": ["3"]}),
+    "movement.lines.*[]": ("movement.lines.road", [{"cost": 1, "when": CLEAR}, {"cost": 0.5}]),
     "movement.kinds.*.rule": ("movement.kinds.rail.rule", R),
     "movement.kinds.*.along": ("movement.kinds.rail.along", ["road"]),
-    "movement.kinds.*.allowance": ("movement.kinds.rail.allowance", 3),
+    "movement.kinds.*.allowance": ("movement.kinds.rail.allowance", "any"),
     "movement.kinds.*.enemy_zoc": ("movement.kinds.rail.enemy_zoc", "normal"),
     "movement.kinds.*.phases": ("movement.kinds.rail.phases", ["axis_mech"]),
     "movement.kinds.*.only": ("movement.kinds.rail.only", True),
@@ -156,10 +206,14 @@ EDITS: dict[str, tuple] = {   # key -> (where, new value[, a SETUPS change made 
     "movement.caps[].max": ("movement.caps", [{"max": 1}]),
     "movement.caps[].rule": ("movement.caps", [{"max": 6, "rule": R}]),
     "movement.caps[].types": ("movement.caps", [{"max": 1, "types": ["armour"]}]),
-    "movement.caps[].when.params": ("movement.caps[0].when.params", {"weather": "clear"}, "mud"),
-    "movement.caps[].when.turns": ("movement.caps", [{"max": 1, "when": {"turns": ["3"]}}]),
-    "movement.caps[].when.phase": ("movement.caps", [{"max": 1, "when": {"phase": ["axis_mech"]}}]),
-    "movement.caps[].when.sides": ("movement.caps", [{"max": 1, "when": {"sides": ["soviet"]}}]),
+    "movement.caps[].when": ("movement.caps[0].when.params", {"weather": "clear"}, "mud"),
+    # the tests of a condition, each shown at one place (one function reads them everywhere: facts.holds)
+    "when.params": ("movement.caps", [{"max": 1, "when": CLEAR}]),
+    "when.turns": ("movement.caps", [{"max": 1, "when": {"turns": ["3"]}}]),
+    "when.phase": ("movement.caps", [{"max": 1, "when": {"phase": ["axis_mech"]}}]),
+    "when.sides": ("movement.caps", [{"max": 1, "when": {"sides": ["soviet"]}}]),
+    "when.terrain": ("movement.caps", [{"max": 1, "when": {"terrain": ["forest"]}}]),       # f in forest 0403
+    "when.features": ("movement.caps", [{"max": 1, "when": {"features": {"road": []}}}]),   # units on the road
     # zones of control
     "zoc.rule": ("zoc.rule", R),
     "zoc.exerted_by": ("zoc.exerted_by", ["armour"]),
@@ -172,6 +226,13 @@ EDITS: dict[str, tuple] = {   # key -> (where, new value[, a SETUPS change made 
     "zoc.zoc_to_zoc.allowed": ("zoc.zoc_to_zoc.allowed", True),
     "zoc.zoc_to_zoc.rule": ("zoc.zoc_to_zoc.rule", R),
     "zoc.negated_by_friends": ("zoc.negated_by_friends", []),
+    "zoc.when": ("zoc.when", {"turns": ["3"]}),
+    "zoc.enter.when": ("zoc.enter.when", {"turns": ["3"]}),
+    "zoc.enter[]": ("zoc.enter", [{"effect": "none", "when": CLEAR}, {"effect": "stop", "rule": "7.1"}]),
+    "zoc.leave.when": ("zoc.leave.when", {"turns": ["3"]}),
+    "zoc.leave[]": ("zoc.leave", [{"cost": 2, "when": CLEAR}, {"cost": 1, "rule": "7.2"}]),
+    "zoc.zoc_to_zoc.when": ("zoc.zoc_to_zoc.when", {"turns": ["3"]}),
+    "zoc.zoc_to_zoc[]": ("zoc.zoc_to_zoc", [{"allowed": True, "when": CLEAR}, {"allowed": False}]),
     # combat
     "combat.rule": ("combat.rule", R),
     "combat.attack": ("combat.attack", "defence"),
@@ -183,16 +244,20 @@ EDITS: dict[str, tuple] = {   # key -> (where, new value[, a SETUPS change made 
     "combat.table.die": ("combat.table", {"die": [2, 6], "columns": ["1-1"], "below": "AE",
                                           "rows": {i: ["DR"] for i in range(2, 13)}}),
     "combat.table.rows": ("combat.table.rows.1", ["DE", "DE", "DE", "DE", "DE", "DE"]),
-    "combat.table.below": ("combat.table.below", None),
+    "combat.table.below": ("combat.table.below", "refused"),
     "combat.results": ("combat.results.AE", "attacker wiped out"),
     "combat.terrain_rule": ("combat.terrain_rule", R),
     "combat.terrain.*.shift": ("combat.terrain.forest.shift", -2),
     "combat.terrain.*.multiply": ("combat.terrain.city.multiply", 3),
     "combat.terrain.*.rule": ("combat.terrain.city.rule", R),
+    "combat.terrain.*.when": ("combat.terrain.city.when", {"params": {"weather": "mud"}}),
+    "combat.terrain.*[]": ("combat.terrain.city", [{"multiply": 3, "when": CLEAR}, {"multiply": 2}]),
     "combat.hexsides.*.shift": ("combat.hexsides.river.shift", -2),
     "combat.hexsides.*.drm": ("combat.hexsides.river.drm", 1),
     "combat.hexsides.*.attack": ("combat.hexsides.river.attack", 0.5),
-    "combat.hexsides.*.when": ("combat.hexsides.river.when", "any"),
+    "combat.hexsides.*.across": ("combat.hexsides.river.across", "any"),
+    "combat.hexsides.*.when": ("combat.hexsides.river.when", {"params": {"weather": "mud"}}),
+    "combat.hexsides.*[]": ("combat.hexsides.river", [{"shift": -2, "when": CLEAR}, {"shift": -1}]),
     "combat.hexsides.*.rule": ("combat.hexsides.river.rule", R),
     "combat.hexsides.*.feature": ("combat.hexsides.other", {"feature": "river", "shift": -3}),
     "combat.hexsides.*.value": ("combat.hexsides.river.value", "false"),
@@ -209,6 +274,8 @@ EDITS: dict[str, tuple] = {   # key -> (where, new value[, a SETUPS change made 
     "combat.modifiers[].when.params": ("combat.modifiers[0].when.params", {"weather": "mud"}),
     "combat.modifiers[].when.turns": ("combat.modifiers[0].when.turns", ["2"]),
     "combat.modifiers[].when.sides": ("combat.modifiers[0].when.sides", ["soviet"]),
+    "combat.modifiers[].when.terrain": ("combat.modifiers[0].when.terrain", ["clear"]),     # refused: defender_terrain
+    "combat.modifiers[].when.features": ("combat.modifiers[0].when.features", {"rail": []}),  # r is not on the rail
     "combat.out_of_supply.attack": ("combat.out_of_supply.attack", 1),
     "combat.out_of_supply.defence": ("combat.out_of_supply.defence", 0.5),
     "combat.out_of_supply.rule": ("combat.out_of_supply.rule", R),
@@ -224,6 +291,8 @@ EDITS: dict[str, tuple] = {   # key -> (where, new value[, a SETUPS change made 
     "retreat.results.*.defender.eliminate": ("retreat.results.DR.defender.eliminate", True),
     "retreat.results.*.defender.step_loss": ("retreat.results.DR.defender.step_loss", True),
     "retreat.results.*.defender.note": ("retreat.results.DR.defender.note", "other words"),
+    "retreat.results.*.exchange.per": ("retreat.results.EX.exchange.per", "unit", "exchange"),
+    "retreat.results.*.exchange.steps": ("retreat.results.EX.exchange.steps", 2, "exchange"),
     "retreat.away.rule": ("retreat.away.rule", R),
     "retreat.not_toward_enemy.rule": ("retreat.not_toward_enemy.rule", R),
     "retreat.enemy_zoc.effect": ("retreat.enemy_zoc.effect", "allowed"),
@@ -238,14 +307,21 @@ EDITS: dict[str, tuple] = {   # key -> (where, new value[, a SETUPS change made 
     "supply.sources.*.features": ("supply.sources.axis.features", ["rail"]),
     "supply.sources.*.edges": ("supply.sources.axis.edges", ["east"]),
     "supply.hexes": ("supply.hexes", 2),
-    "supply.mp": ("supply", {"sources": {"axis": {"edges": ["west"]}, "soviet": {"edges": ["east"]}}, "mp": 3,
-                             "movement_class": "foot"}),
-    "supply.movement_class": ("supply", {"sources": {"axis": {"edges": ["west"]}, "soviet": {"edges": ["east"]}},
-                                         "mp": 5, "movement_class": "mech"}),
+    "supply.hexes[].hexes": ("supply.hexes", [{"hexes": 2}]),
+    "supply.hexes[].rule": ("supply.hexes", [{"hexes": 5, "rule": R}]),
+    "supply.hexes[].when": ("supply.hexes", [{"hexes": 2, "when": {"turns": ["3"]}}, {"hexes": 5}]),
+    "supply.mp": ("supply.mp", 3, "supply_mp"),
+    "supply.mp[].mp": ("supply.mp", [{"mp": 3}], "supply_mp"),
+    "supply.mp[].rule": ("supply.mp", [{"mp": 5, "rule": R}], "supply_mp"),
+    "supply.mp[].when": ("supply.mp", [{"mp": 3, "when": {"turns": ["3"]}}, {"mp": 5}], "supply_mp"),
+    "supply.movement_class": ("supply.movement_class", "mech", "supply_mp"),
     "supply.blocked_by.enemy_units": ("supply.blocked_by.enemy_units", False),
     "supply.blocked_by.enemy_zoc": ("supply.blocked_by.enemy_zoc", False),
     "supply.blocked_by.terrain": ("supply.blocked_by.terrain", ["forest", "swamp"]),
     "supply.blocked_by.hexsides": ("supply.blocked_by.hexsides", ["major_river"]),
+    "supply.blocked_by.when": ("supply.blocked_by.when", {"params": {"weather": "mud"}}),
+    "supply.blocked_by[]": ("supply.blocked_by", [{"enemy_units": False, "enemy_zoc": False, "when": {"terrain": [
+        "clear"]}}, {"enemy_units": True, "enemy_zoc": True}]),
     # command
     "command.rule": ("command.rule", R),
     "command.hq_types": ("command.hq_types", ["armour"]),
@@ -255,6 +331,8 @@ EDITS: dict[str, tuple] = {   # key -> (where, new value[, a SETUPS change made 
     "command.blocked_by.enemy_zoc": ("command.blocked_by.enemy_zoc", True),
     "command.blocked_by.terrain": ("command.blocked_by.terrain", ["forest", "city"]),
     "command.blocked_by.hexsides": ("command.blocked_by.hexsides", ["major_river"]),
+    "command.blocked_by.when": ("command.blocked_by.when", {"params": {"weather": "mud"}}),
+    "command.blocked_by[]": ("command.blocked_by", [{"enemy_units": False, "when": CLEAR}, {"enemy_units": True}]),
     # reinforcements
     "reinforcements.rule": ("reinforcements.rule", R),
     "reinforcements.box": ("reinforcements.box", "eliminated"),
@@ -272,6 +350,36 @@ EDITS: dict[str, tuple] = {   # key -> (where, new value[, a SETUPS change made 
     "victory.objectives[].side": ("victory.objectives[2].side", "axis"),
     "victory.objectives[].owner": ("victory.objectives[0].owner", "axis"),
     "victory.objectives[].rule": ("victory.objectives[0].rule", R),
+    "victory.objectives[].when": ("victory.objectives[0].when", {"turns": ["3"]}),
+    "victory.levels[].when": ("victory.levels[1].when", {"turns": ["3"]}),
+    "victory.sudden_death[].rule": ("victory.sudden_death[0].rule", R, "sudden"),
+    "victory.sudden_death[].side": ("victory.sudden_death[0].side", "soviet", "sudden"),
+    "victory.sudden_death[].vp": ("victory.sudden_death[0].vp", 20, "sudden"),
+    "victory.sudden_death[].hexes": ("victory.sudden_death[0].hexes", ["Belgorod"], "sudden"),
+    "victory.sudden_death[].result": ("victory.sudden_death[0].result", "Axis wins at once", "sudden"),
+    "victory.sudden_death[].at": ("victory.sudden_death[0].at", "turn", "sudden"),
+    "victory.sudden_death[].when": ("victory.sudden_death[0].when", {"turns": ["3"]}, "sudden"),
+    "victory.end.rule": ("victory.end.rule", R, "end"),
+    "victory.end.eliminated": ("victory.end.eliminated", {"soviet": 5}, "end"),
+    "victory.end.objectives[].hex": ("victory.end.objectives[0].hex", "0204", "end"),
+    "victory.end.objectives[].vp": ("victory.end.objectives[0].vp", 3, "end"),
+    "victory.end.objectives[].side": ("victory.end.objectives[0].side", "axis", "end"),
+    "victory.end.objectives[].owner": ("victory.end.objectives[0].owner", "axis", "end"),
+    "victory.end.objectives[].rule": ("victory.end.objectives[0].rule", R, "end"),
+    "victory.end.objectives[].when": ("victory.end.objectives[0].when", {"turns": ["3"]}, "end"),
+    # replacements
+    "replacements.rule": ("replacements.rule", R, "replacements"),
+    "replacements.phase": ("replacements.phase", ["soviet_movement"], "replacements"),
+    "replacements.per_side": ("replacements.per_side", {"axis": 0, "soviet": 1}, "replacements"),
+    "replacements.returns": ("replacements.returns", "step", "replacements"),
+    "replacements.from_box": ("replacements.from_box", "reinforcements", "replacements"),
+    "replacements.flag": ("replacements.flag", "reduced", "replacements"),
+    "replacements.entry.*.rule": ("replacements.entry.axis.rule", R, "replacements"),
+    "replacements.entry.*.hexes": ("replacements.entry.axis.hexes", ["0305"], "replacements"),
+    "replacements.entry.*.places": ("replacements.entry.axis.places", ["Poltava"], "replacements"),
+    "replacements.entry.*.place_list": ("replacements.entry.axis.place_list", "west", "replacements"),
+    "replacements.entry.*.regions": ("replacements.entry.axis.regions", ["north"], "replacements"),
+    "replacements.entry.*.edges": ("replacements.entry.axis.edges", ["north"], "replacements"),
     "victory.control_markers": ("victory.control_markers", {"axis": "soviet-control", "soviet": "axis-control"}),
     "victory.levels[].side": ("victory.levels[1].side", "soviet"),
     "victory.levels[].vp": ("victory.levels[1].vp", 0),
@@ -302,7 +410,52 @@ def mud(folder: Path) -> None:
     (folder / "rules.yaml").write_text(yaml.safe_dump(rules, sort_keys=False))
 
 
-SETUPS = {"village": village, "mud": mud}   # a change of the game both answers are worked out on
+def rules_edit(change):
+    """A setup changing rules.yaml (and game.yaml) of the copied game."""
+    def setup(folder: Path) -> None:
+        for name in ("rules.yaml", "game.yaml"):
+            doc = yaml.safe_load((folder / name).read_text())
+            change(name, doc)
+            (folder / name).write_text(yaml.safe_dump(doc, sort_keys=False))
+    return setup
+
+
+def _supply_mp(name: str, doc: dict) -> None:   # supply lines of 5 MP of foot movement
+    if name == "rules.yaml":
+        doc["supply"].pop("hexes")
+        doc["supply"].update(mp=5, movement_class="foot")
+
+
+def _exchange(name: str, doc: dict) -> None:    # an exchange costs each side one step
+    if name == "rules.yaml":
+        doc["retreat"]["results"]["EX"] = {"rule": "10.1", "exchange": {"per": "side", "steps": 1}}
+
+
+def _sudden(name: str, doc: dict) -> None:      # the Axis wins at once at the end of the phase it holds Kharkov
+    if name == "rules.yaml":
+        doc["victory"]["sudden_death"] = [{"rule": "14.2", "side": "axis", "hexes": ["Kharkov"], "at": "phase",
+                                           "result": "Axis sudden-death victory"}]
+
+
+def _end(name: str, doc: dict) -> None:         # at the game's end: 0904 and eliminated Axis units to the Soviets
+    if name == "rules.yaml":
+        doc["victory"]["end"] = {"rule": "14.3", "objectives": [{"hex": "0904", "vp": 7, "side": "soviet",
+                                                                  "owner": "soviet"}],
+                                 "eliminated": {"soviet": 2}}
+
+
+def _replacements(name: str, doc: dict) -> None:   # one unit a side back from the eliminated box
+    if name == "game.yaml":
+        doc["flags"] = [*doc["flags"], "replaced"]
+    else:
+        doc["replacements"] = {"rule": "15.0", "phase": ["axis_movement"], "per_side": {"axis": 1, "soviet": 1},
+                               "returns": "unit", "from_box": "eliminated", "flag": "replaced",
+                               "entry": {"axis": {"edges": ["west"]}}}
+
+
+SETUPS = {"village": village, "mud": mud, "supply_mp": rules_edit(_supply_mp), "exchange": rules_edit(_exchange),
+          "sudden": rules_edit(_sudden), "end": rules_edit(_end), "replacements": rules_edit(_replacements)}
+# a change of the game both answers are worked out on
 
 
 def apply(rules: dict, where: str, new: Any) -> None:

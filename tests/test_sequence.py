@@ -90,6 +90,23 @@ def test_no_second_combat_phase_in_summer_22_4(np_):
     assert [v.rule for v in sequence_problems(bad)] == ["4.2.1.5, 22.4"]
 
 
+def test_the_rail_moves_and_command_bonuses_of_a_phase_are_dropped_with_it_8_10_11_10(np_):
+    moving = at(np_, "1916-II", "cp", "west_cp_movement", rail_moves_used=2, command_used="cp-hq-1",
+                arab_revolt="1916-II")
+    after = next_phase(moving)
+    assert "rail_moves_used" not in after.params and "command_used" not in after.params     # 8.10, 11.10 B
+    assert after.params["arab_revolt"] == "1916-II"                                          # kept: not of a phase
+
+
+def test_params_cleared_names_a_known_parameter_and_moment(np_):
+    from toolkit.game.schema import GameSpec
+    data = np_.game.spec.model_dump()
+    with pytest.raises(ValueError, match="params_cleared names 'weather'"):
+        GameSpec.model_validate({**data, "params_cleared": {"weather": "phase_end"}})
+    with pytest.raises(ValueError, match=r"params_cleared\[rail_moves_used\]: 'dawn'"):
+        GameSpec.model_validate({**data, "params_cleared": {"rail_moves_used": "dawn"}})
+
+
 def test_victory_point_check_after_iv_turns_only_4_2_5_1(np_):
     fall = at(np_, "1916-IV", "cp", "east_cp_replacement")
     summer = at(np_, "1916-III", "cp", "east_cp_replacement")

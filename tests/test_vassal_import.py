@@ -300,9 +300,7 @@ def test_board_image_of_absurd_size_refused(tmp_path):
     _refused(tmp_path, _module_with(tmp_path, {"buildFile.xml": xml, "images/sector.png": bytes(png)}), "sector.png")
 
 
-def test_missing_board_image_and_non_module_refused(tmp_path):
-    xml, _ = vm.lettered()
-    _refused(tmp_path, _module_with(tmp_path, {"buildFile.xml": xml}), "sector.png", "no entry")
+def test_a_non_module_refused(tmp_path):
     _refused(tmp_path, _module_with(tmp_path, {"readme.txt": "hello"}, "plain.vmod"), "no buildFile.xml")
 
 
@@ -339,10 +337,26 @@ def test_an_older_module_imports_with_its_legacy_pieces_and_a_missing_image(tmp_
                                             "map_file": None}]
 
 
-def test_a_missing_main_board_image_is_refused_in_one_line(tmp_path):
+def test_a_missing_main_board_image_gives_a_blank_stand_in_with_a_warning(tmp_path):
+    """The engine shows a board without its image 0 x 0 pixels; the import lays the grid on a blank stand-in
+    covering 30 columns and 20 rows of it (the board's width and height, when it has them), and says so."""
     xml, images = vm.legacy()
     del images["main.png"]
-    _refused(tmp_path, vm.write_vmod(tmp_path / "m.vmod", (xml, images)), "main.png", "missing from the module")
+    report = import_module(vm.write_vmod(tmp_path / "m.vmod", (xml, images)), tmp_path / "game")
+    w, h = 30 + 50 * 30, 36 + 58 * 20.5   # x0 + 30 dx, y0 + 20.5 dy
+    assert report.notes[0] == (
+        "Map 'Main Map' Board 'Main' image: 'main.png' is missing from the module (no entry 'images/main.png'); "
+        f"warning: the board is a blank stand-in of {w} x {round(h)} pixels (VASSAL shows it 0 x 0, every point "
+        "'offboard'): put the real image in the game folder's images/ and its size in the map file's board.size")
+    board = yaml.safe_load((tmp_path / "game" / "map.yaml").read_text())["board"]
+    assert board["size"] == [w, round(h)] and board["image"] == "images/main.png"
+    with Image.open(tmp_path / "game" / "images" / "main.png") as img:
+        assert img.size == (w, round(h))
+    assert open_map(tmp_path / "game" / "map.yaml").name(open_map(tmp_path / "game" / "map.yaml").grid.hex_list[0]) \
+        == "0101"
+    sized = xml.replace('image="main.png"', 'image="main.png" width="300" height="200"')
+    report = import_module(vm.write_vmod(tmp_path / "s.vmod", (sized, images)), tmp_path / "sized")
+    assert "a blank stand-in of 300 x 200 pixels" in report.notes[0]
 
 
 def test_an_unnumbered_hex_grid_is_named_as_vassals_default_numbering_would(tmp_path):
@@ -518,3 +532,286 @@ def test_a_map_in_a_chart_window_is_read(tmp_path):
 
 def test_a_module_of_region_grids_is_refused_saying_what_its_boards_hold(tmp_path):
     _refused(tmp_path, vm.write_vmod(tmp_path / "r.vmod", vm.regions()), "1 RegionGrid", "hexes only")
+
+
+# ---------------------------------------------------------------- setups as scenarios, sides (issue 34)
+
+
+@pytest.fixture(scope="module")
+def sided(tmp_path_factory):
+    d = tmp_path_factory.mktemp("sided")
+    vmod = vm.write_vmod(d / "sided.vmod", vm.sided(), vm.sided_setups())
+    return vmod, d / "game", import_module(vmod, d / "game")
+
+
+def test_sides_come_from_properties_prototypes_folders_and_elimination(sided):
+    _, folder, _ = sided
+    counters = {c["id"]: c["side"] for c in yaml.safe_load((folder / "counters.yaml").read_text())["counters"]}
+    assert counters == {"infantry": "allies", "infantry-2": "germans", "panzer": "germans", "tank": "allies",
+                        "jaeger": "germans", "event": "allies"}
+    how = {p["counter"]: (p["side"]["how"], p["side"]["from"])
+           for p in yaml.safe_load((folder / "pieces.yaml").read_text())["pieces"]}
+    assert how == {"infantry": ("elimination", "American"), "infantry-2": ("palette folder", "German"),
+                   "panzer": ("palette folder", "German"), "tank": ("prototype", "Allies"),
+                   "jaeger": ("property", "Faction=Germans"), "event": ("not worked out", "")}
+    readme = (folder / "README.md").read_text()
+    assert "- Allies (`allies`): 3 counters: 1 by prototype ('Allies'); 1 by elimination ('American'); " \
+           "1 by not worked out" in readme
+    assert "- Germans (`germans`): 3 counters: 1 by property ('Faction=Germans'); 2 by palette folder ('German')" \
+        in readme
+
+
+def test_names_that_name_a_side():
+    from toolkit.vassal.published.sides import names_side
+
+    sides = [("allies", "Allies"), ("germans", "Germans"), ("central-powers", "Central Powers")]
+    assert [names_side(n, sides) for n in ("German", "Allied", "ALLIES", "central_powers", "Central", "cp", "Art",
+                                           "American", "")] == \
+        ["germans", "allies", "allies", "central-powers", "central-powers", "central-powers", None, None, None]
+
+
+def test_every_setup_of_nested_menus_becomes_a_scenario(sided):
+    vmod, folder, report = sided
+    assert sorted(p.name for p in (folder / "scenarios").iterdir()) == ["day-1.yaml", "north.yaml"]
+    lay = read_published_module(vmod).maps[0].layout()
+    day1 = yaml.safe_load((folder / "scenarios" / "day-1.yaml").read_text())
+    assert day1["scenario"] == "Day 1" and day1["game"] == "game"
+    want = {"1": "infantry", "2": "infantry-2", "3": "tank", "4": "jaeger", "5": "panzer"}
+    assert sorted((u["counter"], u["hex"]) for u in day1["units"]) == sorted(
+        (want[pid], lay.location_name(*vm.sided_centre(*cr))) for pid, _, cr, _ in vm.DAY1)
+    readme = (folder / "README.md").read_text()
+    assert "| Scenarios > Campaign > Day 1 | scenarios/day-1.yaml | 5 | 3 |" in readme
+    assert "| Scenarios > North | scenarios/north.yaml | 2 | 0 |" in readme
+    assert main(["check", str(folder / "scenarios" / "day-1.yaml"), "--game", str(folder)]) == 0
+    assert main(["moves", str(folder / "scenarios" / "day-1.yaml"), day1["units"][0]["id"], "--game", str(folder),
+                 "--json"]) == 0
+
+
+def test_a_piece_too_deep_is_skipped_with_a_note_and_the_rest_read(sided):
+    _, folder, report = sided
+    deep = [n for n in report.notes if "'99'" in n]
+    assert len(deep) == 1 and "more than 64 trait levels" in deep[0] and "skipped" in deep[0]
+    assert "# skipped: piece '99'" in (folder / "scenarios" / "day-1.yaml").read_text()
+
+
+def test_decks_are_listed_as_decks(sided):
+    _, folder, _ = sided
+    head = (folder / "scenarios" / "day-1.yaml").read_text().split("\ngame:")[0]
+    assert "piece '90' 'Events' at 'Main Map'@(380,320): a deck of 2 cards" in head
+    assert head.count("a card in the deck 'Events'") == 2 and "unknown counter" not in head
+
+
+def test_a_part_board_is_read_onto_the_main_maps_hexes(sided):
+    vmod, folder, report = sided
+    assert "map 'Main Map' board 'North': its hexes are named with the main map's hex names" in "\n".join(report.notes)
+    assert yaml.safe_load((folder / "vassal.yaml").read_text())["main"]["parts"] == [{"map": "Main Map",
+                                                                                     "board": "North"}]
+    lay = read_published_module(vmod).maps[0].layout()
+    north = yaml.safe_load((folder / "scenarios" / "north.yaml").read_text())
+    assert sorted(u["hex"] for u in north["units"]) == sorted(lay.location_name(*vm.sided_centre(*cr))
+                                                             for _, _, cr in vm.NORTH)
+
+
+def test_a_plain_text_and_a_missing_setup_are_left_out_saying_why(sided):
+    _, _, report = sided
+    old = next(n for n in report.notes if "'Scenarios > Old'" in n)
+    assert "VASSAL 2.9 plain-text save" in old and "VASSAL 3 refuses it too" in old and "left out" in old
+    assert any("'Scenarios > Gone'" in n and "no such entry" in n for n in report.notes)
+
+
+def test_a_save_piece_without_a_gpid_is_matched_by_name_and_image(sided):
+    from toolkit.vassal.published.matching import slot_keys
+
+    _, folder, _ = sided
+    keys = slot_keys(yaml.safe_load((folder / "pieces.yaml").read_text())["pieces"])
+    assert keys[("Infantry", "inf-ger.png")] == "infantry-2" and keys[("Panzer", "")] == "panzer"
+    assert ("Infantry", "") not in keys   # two slots share the name: the image decides
+
+
+def test_setup_caps_follow_the_modules_size_up_to_the_ceilings():
+    from toolkit.vassal.published.moduleread import PieceDef, PublishedModule
+    from toolkit.vassal.published.setups import MAX_SETUP_CHARS, MAX_SETUP_TRAITS, setup_limits
+    from toolkit.vassal.saves.savefile import SaveLimits
+
+    small = setup_limits(PublishedModule("m", "m", "1", size=1000))
+    assert (small.max_chars, small.max_traits, small.max_pieces) == (SaveLimits().max_chars, 64, 20_000)
+    deep = [PieceDef("s", "s", "1", "", traits=("mark",) * 90)]
+    big = setup_limits(PublishedModule("m", "m", "1", pieces=deep, size=10 << 20))
+    assert (big.max_chars, big.max_traits, big.max_pieces) == (10 << 20, 180, (10 << 20) // 100)
+    huge = setup_limits(PublishedModule("m", "m", "1", pieces=deep * 2 + [PieceDef("t", "t", "2", "",
+                                                                                    traits=("x",) * 200)],
+                                        size=1 << 40))
+    assert (huge.max_chars, huge.max_traits) == (MAX_SETUP_CHARS, MAX_SETUP_TRAITS) and huge.skip_bad_pieces
+
+
+@pytest.mark.parametrize("game", ["jerusalem-1948", "no-prisoners", "siege-of-jerusalem"])
+def test_our_own_modules_imported_as_published_give_both_sides_and_every_scenario(tmp_path, game):
+    """A module built by `toolkit vmod` read as a stranger's: each counter on its game's side (markers, which
+    have none, aside), every scenario a position with every unit on its hex or in its box."""
+    from toolkit.game import load_game
+    from toolkit.game.position import load_position
+
+    vmod = tmp_path / f"{game}.vmod"
+    assert main(["vmod", game, "-o", str(vmod)]) == 0
+    folder = tmp_path / "game"
+    import_module(vmod, folder)
+    own = load_game(game)
+    imported = yaml.safe_load((folder / "counters.yaml").read_text())["counters"]
+    their_sides = {s["id"]: s["name"] for s in yaml.safe_load((folder / "game.yaml").read_text())["sides"]}
+    by_name = {c.name: c for c in own.counters.values()}
+    side_name = {s.id: s.name for s in own.spec.sides}
+    units = sorted((c["name"], their_sides[c["side"]]) for c in imported if c["name"] in by_name)
+    assert units == sorted((c.name, side_name[c.side]) for c in own.counters.values())
+    assert len({side for _, side in units}) == 2
+    scenarios = sorted(p.stem for p in (own.folder / "scenarios").glob("*.yaml"))
+    written = sorted(p.stem for p in (folder / "scenarios").glob("*.yaml"))
+    assert written == scenarios
+    game = load_game(str(folder))
+    for stem in scenarios:
+        mine = load_position(own.folder / "scenarios" / f"{stem}.yaml")
+        theirs = load_position(folder / "scenarios" / f"{stem}.yaml", game)
+        placed = sorted((u.counter.name, game.map.name(u.hex) if u.hex else "", u.box is not None)
+                        for u in theirs.units if u.counter.name in by_name)
+        assert placed == sorted((u.counter.name, own.map.name(u.hex) if u.hex else "", u.box is not None)
+                                for u in mine.units)
+
+
+@pytest.mark.parametrize("fmt, first", [("$name$", "0102"), ("$gridLocation$", "0102"),
+                                        ("Field $gridLocation$", "Field 0102")])
+def test_a_zone_hex_grid_without_a_numbering_is_named_and_said_so(tmp_path, fmt, first):
+    """The engine names a zone's point by the zone's format with no grid location ('Battlefield', '' or
+    'Field '): the import names the hexes as VASSAL's default numbering would, in the zone's format where it
+    has a grid location, and a save's pieces in the zone are read onto those hexes."""
+    vmod = vm.write_vmod(tmp_path / "z.vmod", vm.zone_unnumbered(fmt))
+    engine = vm_zone_name = fmt.replace("$name$", "Battlefield").replace("$gridLocation$", "")
+    assert read_published_module(vmod).maps[0].layout().location_name(130, 160) == vm_zone_name
+    folder = tmp_path / "game"
+    report = import_module(vmod, folder)
+    assert report.notes == [f"board 'Main': zone 'Battlefield': VASSAL names every point of it {engine!r} (its HexGrid "
+                            "has no numbering); the toolkit names its hexes as VASSAL's default HexGridNumbering "
+                            "would (0101, 0202 ...)" + (", without the zone's name" if fmt == "$name$" else "")
+                            + ": names of the toolkit's making"]
+    cmap = open_map(folder / "map.yaml")
+    assert cmap.name(cmap.grid.hex_list[0]) == first
+    assert yaml.safe_load((folder / "game.yaml").read_text())["boxes"] == ["turn_track"]
+    save = tmp_path / "s.vsav"
+    save.write_bytes(_save_on(folder, "Zone Unnumbered", [("1", "Rifles", "Main Map", *_centre(cmap, first)),
+                                                          ("2", "HQ", "Main Map", 200, 30)]))
+    pf, unplaced = read_position_save(save, str(folder))
+    assert sorted((u.counter, u.hex or u.box) for u in pf.units) == [("hq", "turn_track"), ("rifles", first)]
+
+
+def test_a_module_whose_hex_grids_make_no_map_is_refused_saying_why_of_each(tmp_path):
+    xml, images = vm.zone_unnumbered("$name$ $gridLocation$")
+    _refused(tmp_path, vm.write_vmod(tmp_path / "d.vmod", (xml.replace('name="Battlefield"', 'name="Field $x$"'),
+                                                            images)),
+             "no board of the module has a hex grid to make a map of (its boards' grids: 1 HexGrid): board 'Main' "
+             "zone 'Field $x$': a '$' in the zone's name")
+    xml, images = vm.legacy()
+    _refused(tmp_path, vm.write_vmod(tmp_path / "o.vmod", (xml.replace('dy="58.0"', 'dy="5000.0"'),
+                                                            images)),
+             "(its boards' grids: 1 HexGrid): board 'Main': its HexGrid has no hex centre on the board")
+
+
+def test_a_plain_text_save_is_refused_saying_the_engine_refuses_it_too(tmp_path):
+    _, folder, _ = _wild(tmp_path, "legacy")
+    old = tmp_path / "old.vsav"
+    old.write_bytes(b"!VCSK00" + "begin_save\x1bend_save".encode().hex().encode())
+    assert_refused(run(["vsav", "read", str(old), "--game", str(folder), "-o", str(tmp_path / "p.yaml")]), str(old),
+                   "VASSAL 2.9 plain-text save", "VASSAL 3 refuses it too")
+
+
+def test_a_region_grid_of_one_region_per_hex_is_read_as_hexes(tmp_path):
+    """Regions at the hex centres of one lattice, named with letter columns and diagonal numbers: a hex map in
+    the toolkit's diagonal scheme, every hex centre named as the engine names it (its nearest region), the
+    regions no boxes; a region grid whose points are off the lattice stays refused."""
+    vmod = vm.write_vmod(tmp_path / "r.vmod", vm.region_hexes())
+    folder = tmp_path / "game"
+    report = import_module(vmod, folder)
+    assert report.notes == [] and report.hexes == {"map.yaml": 48}
+    cmap = open_map(folder / "map.yaml")
+    assert yaml.safe_load((folder / "map.yaml").read_text())["grid"]["naming"] == {"scheme": "diagonal",
+                                                                                   "shifted": "odd"}
+    board = read_published_module(vmod).maps[0].boards[0].board
+    assert all(engine_name(cmap, board, h) == cmap.name(h) for h in cmap.grid.hex_list)
+    assert {"C5", "D6", "J7"} <= {cmap.name(h) for h in cmap.grid.hex_list}
+    assert yaml.safe_load((folder / "game.yaml").read_text())["boxes"] == ["dead"]
+    xml, images = vm.region_hexes()
+    moved = xml.replace('originx="86" originy="128"', 'originx="90" originy="128"')
+    assert moved != xml
+    _refused(tmp_path, vm.write_vmod(tmp_path / "m.vmod", (moved, images)), "1 RegionGrid", "hexes only")
+
+
+def test_a_setup_over_the_caps_is_left_out_and_the_others_written(tmp_path, monkeypatch):
+    from toolkit.vassal.published import setups
+
+    monkeypatch.setattr(setups, "MAX_SAVED_GAME_BYTES", 600)
+    monkeypatch.setattr(setups, "MAX_SETUP_CHARS", 600)   # north.vsav fits, day1.vsav (its deep piece) does not
+    report = import_module(vm.write_vmod(tmp_path / "s.vmod", vm.sided(), vm.sided_setups()), tmp_path / "game")
+    assert sorted(p.name for p in (tmp_path / "game" / "scenarios").iterdir()) == ["north.yaml"]
+    day1 = next(n for n in report.notes if "'Scenarios > Campaign > Day 1'" in n)
+    assert "over the limit of 1216" in day1 and day1.endswith("; left out")   # 2 x 600 hex digits and a header
+
+
+def test_too_many_setups_or_sides_are_refused(tmp_path):
+    xml, images = vm.sided()
+    many = "".join(f'<VASSAL.build.module.PredefinedSetup file="s{i}.vsav" isMenu="false" name="S{i}" useFile="true"/>'
+                   for i in range(995))   # and the six of the module: menus count too
+    _refused(tmp_path, vm.write_vmod(tmp_path / "s.vmod", (xml.replace("</VASSAL.build.GameModule>",
+                                                                       many + "</VASSAL.build.GameModule>"), images)),
+             "1,001 predefined setups, over the limit of 1,000")
+    sides = "".join(f"<entry>Side {i}</entry>" for i in range(101))
+    _refused(tmp_path, vm.write_vmod(tmp_path / "r.vmod", (xml.replace("<entry>Germans</entry>", sides), images)),
+             "102 player sides, over the limit of 100")
+
+
+def test_the_viewer_offers_the_imported_scenarios(sided):
+    from starlette.testclient import TestClient
+
+    from toolkit.web import SourceBook, create_app
+
+    _, folder, _ = sided
+    book = SourceBook(str(folder))
+    sid = "game:game/day-1.yaml"
+    assert {sid, "game:game/north.yaml"} <= set(book.sources)
+    with TestClient(create_app(book)) as c:
+        r = c.get("/api/position.yaml", params={"source": sid})
+    assert r.status_code == 200 and len(yaml.safe_load(r.text)["units"]) == 5
+
+
+def test_without_a_roster_the_sides_are_the_values_of_the_side_property(tmp_path):
+    """Our Jerusalem! module with its PlayerRoster taken out: the sides are the values of the pieces' `side`
+    property (in order of appearance), every unit on its side; a module with neither has one side."""
+    import re
+
+    vmod = tmp_path / "j.vmod"
+    assert main(["vmod", "jerusalem-1948", "-o", str(vmod)]) == 0
+    bare = tmp_path / "bare.vmod"
+    with zipfile.ZipFile(vmod) as src, zipfile.ZipFile(bare, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename == "buildFile.xml":
+                data = re.sub(rb"<VASSAL.build.module.PlayerRoster.*?</VASSAL.build.module.PlayerRoster>", b"", data,
+                              flags=re.S)
+            dst.writestr(info, data)
+    import_module(bare, tmp_path / "game")
+    game = yaml.safe_load((tmp_path / "game" / "game.yaml").read_text())
+    assert [s["id"] for s in game["sides"]] == ["jewish", "arab"]
+    assert "Sides: the values of the pieces' 'side' property (the module has no PlayerRoster)." in \
+        (tmp_path / "game" / "README.md").read_text()
+    (tmp_path / "x").mkdir()
+    _, folder, _ = _wild(tmp_path / "x", "legacy")
+    assert [s["id"] for s in yaml.safe_load((folder / "game.yaml").read_text())["sides"]] == ["players"]
+
+
+def test_a_setup_the_game_would_refuse_is_left_out(tmp_path):
+    """A setup whose piece carries a unit id no position may hold (a backslash): left out with a note, so
+    every scenario written opens."""
+    from test_hostile_support import save_bytes
+
+    bad = vm.add_piece("7", vm.nest(["mark;unit"], "piece;;;tank.png;Tank"), vm.nest(["a\\\\b"], "Main Map;100;100;43;0"))
+    setups = {**vm.sided_setups(), "day1.vsav": save_bytes(f"begin_save\x1b{bad}\x1bend_save")}
+    report = import_module(vm.write_vmod(tmp_path / "s.vmod", vm.sided(), setups), tmp_path / "game")
+    assert sorted(p.name for p in (tmp_path / "game" / "scenarios").iterdir()) == ["north.yaml"]
+    note = next(n for n in report.notes if "'Scenarios > Campaign > Day 1'" in n)
+    assert "not a position of the game" in note and note.endswith("; left out")

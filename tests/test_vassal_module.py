@@ -18,7 +18,8 @@ from toolkit.game.module import load_game, modules_dir
 from toolkit.vassal.design.board import board_layout
 from toolkit.vassal.design.boxes import MARKERS_ZONE
 from toolkit.vassal.build.buildfile import MAP_NAME
-from toolkit.vassal.design.piecedefs import BOXES_MAP, box_title, piece_gpids
+from toolkit.vassal.design.entry import entry_zones
+from toolkit.vassal.design.piecedefs import BOXES_MAP, piece_gpids
 from toolkit.vassal.build.module import build_module
 from toolkit.vassal.saves.positions import write_position_save
 from toolkit.vassal.engine.seqenc import decode, encode
@@ -250,7 +251,8 @@ def test_engine_loads_every_module_and_names_every_hex(modules, game_id, tmp_pat
     assert {s["gpid"]: s["type"] for s in r["slots"]} == _slot_types(modules[game_id])
     board = r["maps"][0]["boards"][0]
     geometric = "RegionGrid" if game_id == "siege-of-jerusalem" else "HexGrid"
-    zones = len(board_layout(load_game(game_id).map).zones)   # over the grid: every name unchanged (below)
+    game = load_game(game_id)
+    zones = len(entry_zones(game, board_layout(game.map)))   # over the grid: every name unchanged (below)
     assert (board["grid"], board.get("background"), board.get("zones")) == ("ZonedGrid", geometric, zones)
     _every_hex_named(modules[game_id], load_game(game_id).map, tmp_path)
 
@@ -269,7 +271,9 @@ def test_engine_places_every_piece_of_a_toolkit_save(built, tmp_path):
     arrivals = position.game.spec.arrivals_box   # a reinforcement with its turn waits on the turn record track
 
     def where(u):
-        return name(u.hex) if u.hex else f"Turn {u.arrives}" if u.arrives and u.box == arrivals else box_title(u.box)
+        if u.hex:
+            return name(u.hex)
+        return f"Turn {u.arrives}" if u.arrives and u.box == arrivals else position.game.spec.box_name(u.box)
     want = Counter((gpids[u.counter.id], where(u)) for u in position.units)
     want += Counter((gpids[m.marker], f"Turn {m.turn}" if m.turn else MARKERS_ZONE) for m in position.markers)
     assert Counter((p["gpid"], p["location"]) for p in r["pieces"]) == want

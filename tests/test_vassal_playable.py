@@ -224,7 +224,7 @@ def test_arrivals_lie_in_their_turns_box_and_markers_never_stack(tmp_path):
 
 def test_the_module_has_layers_hooks_and_properties():
     """Every map layers its pieces (markers above units) and its mouse-over viewer shows a lone counter, markers
-    and an empty hex's name; the tracker's hook and the global key command that
+    and an empty hex's name, rotated pieces upright; the tracker's hook and the global key command that
     move the turn marker; the two global properties; the Siege engines' rotation."""
     game = load_game("siege-of-jerusalem")
     files = module_files(game)
@@ -232,8 +232,10 @@ def test_the_module_has_layers_hooks_and_properties():
     layers = root.findall(".//VASSAL.build.module.map.LayeredPieceCollection")
     assert [e.get("layerOrder") for e in layers] == ["Units,Markers"] * 2  # markers on top (issue 35)
     for viewer in root.findall(".//VASSAL.build.module.map.CounterDetailViewer"):
-        assert {k: viewer.get(k) for k in ("minDisplayPieces", "showNoStack", "showOverlap", "display")} == {
-            "minDisplayPieces": "0", "showNoStack": "true", "showOverlap": "true", "display": "from all layers"}
+        keys = ("minDisplayPieces", "showNoStack", "showOverlap", "display", "unrotatePieces")
+        assert {k: viewer.get(k) for k in keys} == {
+            "minDisplayPieces": "0", "showNoStack": "true", "showOverlap": "true", "display": "from all layers",
+            "unrotatePieces": "true"}   # engines turned to face south drawn upright in the viewer (issue 35)
     assert root.find(".//VASSAL.build.module.turn.TurnGlobalHotkey").get("hotkey") == \
         root.find("VASSAL.build.module.GlobalKeyCommand").get("buttonHotkey")
     assert [e.get("name") for e in root.iter("VASSAL.build.module.properties.GlobalProperty")] == \

@@ -38,13 +38,16 @@ def test_a_move_is_made_along_the_path_the_moves_answer_shows(client):
     moves = ok(client, "/api/moves", source=J2, unit="j-plm-1")
     far = max(moves["destinations"], key=lambda d: d["cost"])
     after = ok(client, "/api/play", source=J2, step=f"move:j-plm-1>{far['hex']}")
-    assert after["id"].startswith("play:") and after["base"] == J2
+    assert after["id"].startswith(f"play:{after['saved']['id']}/1.") and after["base"] == J2
     assert unit(after, "j-plm-1")["hex"] == far["hex"]
     assert after["steps"] == [f"move:j-plm-1>{far['hex']}"]
     [entry] = after["log"]
     assert (entry["from"], entry["to"], entry["cost"], entry["path"]) == ("2817", far["hex"], far["cost"], far["path"])
-    # The same steps from the same source are the same source (undo and redo are free).
-    assert ok(client, "/api/play", source=J2, step=f"move:j-plm-1>{far['hex']}")["id"] == after["id"]
+    # The same step from the same position of a game is the same position (a double click makes one move); from
+    # the scenario again it starts another game.
+    first = after["saved"]["positions"][0]
+    assert ok(client, "/api/play", source=first, step=f"move:j-plm-1>{far['hex']}")["id"] == after["id"]
+    assert ok(client, "/api/play", source=J2, step=f"move:j-plm-1>{far['hex']}")["saved"]["id"] != after["saved"]["id"]
     # Its movement points are spent: it cannot go on as far again in this phase.
     again = ok(client, "/api/moves", source=after["id"], unit="j-plm-1")
     assert max((d["cost"] for d in again["destinations"]), default=0) < far["cost"]
@@ -104,6 +107,13 @@ def test_free_placement_says_no_rule_was_checked(client):
     after = ok(client, "/api/play", source=J2, step="place:j-plm-1>0215")
     assert unit(after, "j-plm-1")["hex"] == "0215"
     assert "no rule checked" in after["log"][0]["text"]
+
+
+def test_a_unit_placed_from_a_box_is_logged_with_the_boxs_name(client):
+    waiting = unit(ok(client, "/api/source", source=J2), "j-ht-2")
+    assert (waiting["box"], waiting["box_name"]) == ("reinforcements", "Order of Battle")   # game.yaml boxes
+    after = ok(client, "/api/play", source=J2, step="place:j-ht-2>0215")
+    assert (after["log"][0]["from"], after["log"][0]["to"]) == ("Order of Battle", "0215")
 
 
 def test_the_exported_position_answers_as_the_cli(client, capsys, tmp_path):

@@ -264,3 +264,142 @@ def quartered(sideways: bool = False) -> tuple[str, dict[str, tuple[int, int]]]:
 
 WILD = {"legacy": legacy, "unnumbered": unnumbered, "square-zones": square_zones, "quartered": quartered,
         "quartered-sideways": lambda: quartered(sideways=True)}
+
+
+# ---------------------------------------------------------------- sides, setups and shapes of issue 34
+
+SIDED_GRID = (50.0, 58.0, 30, 36)   # dx, dy, x0, y0 of the sided module's main board (420 x 360)
+
+
+def sided_centre(col: int, row: int, crop: tuple[int, int] = (0, 0)) -> tuple[int, int]:
+    """The pixel of raw hex (col, row) of :func:`sided`'s main grid, in a board cropped ``crop`` pixels from it."""
+    dx, dy, x0, y0 = SIDED_GRID
+    return round(x0 + col * dx) - crop[0], round(y0 + row * dy + (dy / 2 if col % 2 else 0)) - crop[1]
+
+
+NORTH_CROP = (100, 58)   # the part board "North": the main board from (100, 58) on (two columns, one row in: the
+#                          same origin, its numbering's offsets two and one more)
+
+
+def _sided_slot(entry: str, gpid: str, image: str, traits: list[str], states: list[str]) -> str:
+    return (f'<VASSAL.build.widget.PieceSlot entryName="{entry}" gpid="{gpid}" height="40" width="40">'
+            f'{xml_escape(add_piece("null", nest(traits, f"piece;;;{image};{entry}"), nest(states, f"null;0;0;{gpid};0")))}'
+            "</VASSAL.build.widget.PieceSlot>")
+
+
+def _list(name: str, body: str) -> str:
+    return f'<VASSAL.build.widget.ListWidget entryName="{name}" height="0" scale="1.0" width="0">{body}</VASSAL.build.widget.ListWidget>'
+
+
+def sided() -> tuple[str, dict[str, tuple[int, int]]]:
+    """A two-sided module whose sides show as published modules show them: nationality folders ("American",
+    "German": the roster says Allies and Germans), a prototype named after a side, a ``Faction`` property; two
+    slots both named "Infantry" (different images); a deck of cards; a part board "North" (the main board from
+    :data:`NORTH_CROP`, its numbering carried on); setups in nested menus (files: :func:`sided_setups`)."""
+    dx, dy, x0, y0 = SIDED_GRID
+    main = hexgrid(dx, dy, x0, y0, NUMBERED)
+    north = hexgrid(dx, dy, x0, y0, NUMBERED.replace('hOff="1"', 'hOff="3"').replace('vOff="1"', 'vOff="2"'))
+    deck = ('<VASSAL.build.module.map.DrawPile name="Events" owningBoard="Main" x="380" y="320" width="40" height="40" '
+            'faceDown="Always" shuffle="Always" allowMultiple="false" allowSelect="false" reversible="false" draw="true" '
+            'color="0,0,0" reshuffleCommand="" reshuffleTarget="" reshuffleMessage="">'
+            '<VASSAL.build.widget.CardSlot entryName="Event" gpid="45" height="40" width="40">'
+            f'{xml_escape(add_piece("null", "piece;;;event.png;Event", "null;0;0;45;0"))}</VASSAL.build.widget.CardSlot>'
+            '</VASSAL.build.module.map.DrawPile>')
+    maps = game_map("Main Map", board("Main", "main.png", main) + board("North", "north.png", north),
+                    setup="Main MapBoardPicker\tMain\t0\t0").replace("</VASSAL.build.module.Map>", deck + "</VASSAL.build.module.Map>")
+    roster = ('<VASSAL.build.module.PlayerRoster buttonKeyStroke="" buttonText="Retire" buttonToolTip="" icon="">'
+              '<entry>Allies</entry><entry>Germans</entry></VASSAL.build.module.PlayerRoster>')
+    protos = ('<VASSAL.build.module.PrototypesContainer><VASSAL.build.module.PrototypeDefinition name="Allies">'
+              f'{xml_escape(add_piece("null", nest(["mark;kind"], "piece;;;;"), nest(["unit"], "null;0;0;;0")))}'
+              '</VASSAL.build.module.PrototypeDefinition></VASSAL.build.module.PrototypesContainer>')
+    palette = ('<VASSAL.build.module.PieceWindow name="Pieces" text="Pieces" hidden="false">'
+               '<VASSAL.build.widget.TabWidget entryName="">'
+               + _list("American", _sided_slot("Infantry", "41", "inf-us.png", [], []))
+               + _list("German", _sided_slot("Infantry", "42", "inf-ger.png", [], [])
+                       + _sided_slot("Panzer", "46", "panzer.png", [], []))
+               + _list("Misc", _sided_slot("Tank", "43", "tank.png", ["prototype;Allies"], [""])
+                       + _sided_slot("Jaeger", "44", "jaeger.png", ["mark;Faction"], ["Germans"]))
+               + "</VASSAL.build.widget.TabWidget></VASSAL.build.module.PieceWindow>")
+    setups = ('<VASSAL.build.module.PredefinedSetup isMenu="true" name="Scenarios" useFile="false">'
+              '<VASSAL.build.module.PredefinedSetup isMenu="true" name="Campaign" useFile="false">'
+              '<VASSAL.build.module.PredefinedSetup file="day1.vsav" isMenu="false" name="Day 1" useFile="true"/>'
+              '</VASSAL.build.module.PredefinedSetup>'
+              '<VASSAL.build.module.PredefinedSetup file="north.vsav" isMenu="false" name="North" useFile="true"/>'
+              '<VASSAL.build.module.PredefinedSetup file="old.sav" isMenu="false" name="Old" useFile="true"/>'
+              '<VASSAL.build.module.PredefinedSetup file="gone.vsav" isMenu="false" name="Gone" useFile="true"/>'
+              '</VASSAL.build.module.PredefinedSetup>')
+    xml = module_xml("Sided", maps, extra=roster + protos + setups).replace(PIECES, palette)
+    return xml, {"main.png": (420, 360), "north.png": (220, 200),
+                 **{f"{n}.png": (40, 40) for n in ("inf-us", "inf-ger", "panzer", "tank", "jaeger", "event")}}
+
+
+def sided_piece(pid: str, slot: tuple[str, str, str], map_name: str, xy: tuple[int, int], gpid: bool = True,
+                traits: int = 0) -> str:
+    """An AddPiece of a :func:`sided` slot ``(name, gpid, image)`` at a map point (``gpid=False``: a legacy piece
+    without one; ``traits``: that many Marker traits around it)."""
+    name, g, image = slot
+    state = f"{map_name};{xy[0]};{xy[1]};{g if gpid else ''};0"
+    return add_piece(pid, nest(["mark;x"] * traits, f"piece;;;{image};{name}"), nest(["1"] * traits, state))
+
+
+SIDED_SLOTS = {"us": ("Infantry", "41", "inf-us.png"), "ger": ("Infantry", "42", "inf-ger.png"),
+               "tank": ("Tank", "43", "tank.png"), "jaeger": ("Jaeger", "44", "jaeger.png"),
+               "panzer": ("Panzer", "46", "panzer.png")}
+
+#: day1.vsav: (piece id, slot, raw column and row of the main grid, with a gpid)
+DAY1 = [("1", "us", (2, 2), True), ("2", "ger", (4, 3), False), ("3", "tank", (3, 1), True),
+        ("4", "jaeger", (5, 4), True), ("5", "panzer", (6, 2), False)]
+#: north.vsav: pieces on the part board North, alone on the map (raw column and row of the main grid)
+NORTH = [("11", "us", (3, 2)), ("12", "ger", (5, 3))]
+
+
+def sided_setups(deep: int = 80) -> dict[str, bytes]:
+    """The setup files of :func:`sided`: ``day1.vsav`` (pieces, one without gpids, a deck of two cards, one piece
+    ``deep`` trait levels deep), ``north.vsav`` (the part board alone) and ``old.sav`` (VASSAL 2.9 plain text)."""
+    from test_hostile_support import save_bytes
+
+    def save(cmds: list[str], boards: str) -> bytes:
+        return save_bytes("\x1b".join(["begin_save", *cmds, f"Main MapBoardPicker\t{boards}\t0\t0", "end_save"]),
+                          moduledata=MODULEDATA.replace("<name>Tiny</name>", "<name>Sided</name>"))
+
+    deck_type = "deck;" + ";".join(["false", "0,0,0", "40", "40", "Always", "Always", "false", "false", "false", "",
+                                    "", "", "Events"])
+    day1 = [sided_piece(pid, SIDED_SLOTS[s], "Main Map", sided_centre(*cr), g) for pid, s, cr, g in DAY1]
+    day1 += [add_piece("90", deck_type, "Main Map;380;320;true;91,92"),
+             add_piece("91", "piece;;;event.png;Event", "Main Map;380;320;45;0"),
+             add_piece("92", "piece;;;event.png;Event", "Main Map;380;320;45;0"),
+             sided_piece("99", SIDED_SLOTS["us"], "Main Map", sided_centre(1, 1), traits=deep)]
+    north = [sided_piece(pid, SIDED_SLOTS[s], "Main Map", sided_centre(*cr, NORTH_CROP)) for pid, s, cr in NORTH]
+    return {"day1.vsav": save(day1, "Main"), "north.vsav": save(north, "North"),
+            "old.sav": b"!VCSK00" + "begin_save\x1bend_save".encode().hex().encode()}
+
+
+def zone_unnumbered(fmt: str = "$name$") -> tuple[str, dict[str, tuple[int, int]]]:
+    """A ZonedGrid board whose hex field is a zone with a HexGrid without a numbering (its location format
+    ``fmt``; the editor's default is ``$name$``), beside a turn track zone."""
+    field = hexgrid(50.0, 58.0, 30, 36, "").replace(f'<{G}mapgrid.HexGridNumbering', "<x").split("<x")[0] + f"</{G}HexGrid>"
+    grid = (f'<{G}ZonedGrid>{zone("Turn Track", (0, 0, 420, 60))}'
+            f'{zone("Battlefield", (0, 60, 420, 300), fmt, field)}</{G}ZonedGrid>')
+    return module_xml("Zone Unnumbered", game_map("Main Map", board("Main", "main.png", grid))), \
+        {"main.png": (420, 360), **PIECE_IMAGES}
+
+
+def region_hexes(cols: int = 8, rows: int = 6) -> tuple[str, dict[str, tuple[int, int]]]:
+    """A board whose grid is a RegionGrid of one region per hex centre (flat-top, 46 x 52 pixels apart, odd
+    columns half a hex lower), named with letter columns and diagonal numbers (the Siege's rule 2.14, which
+    ``HexGridNumbering`` cannot name: the toolkit's own modules lay such maps so), under a ZonedGrid whose hex
+    zones use it (``useParentGrid``), as the toolkit's Siege module does; and a box zone."""
+    from toolkit.hexgrid import Diagonal
+
+    names = Diagonal()
+    pts = []
+    for c in range(2, 2 + cols):
+        for r in range(6, 6 + rows):
+            x, y = 40 + 46 * (c - 2), 50 + 52 * (r - 6) + (26 if c % 2 else 0)
+            pts.append(f'<{G}Region name="{names.name(names.from_offset(c, r))}" originx="{x}" originy="{y}"/>')
+    regions = f'<{G}RegionGrid fontsize="9" snapto="true" visible="false">{"".join(pts)}</{G}RegionGrid>'
+    hexzone = zone("Slope", (86, 102, 40, 40), "$gridLocation$").replace('useParentGrid="false"',
+                                                                         'useParentGrid="true"')
+    grid = f'<{G}ZonedGrid>{hexzone}{zone("Dead", (360, 0, 60, 60))}{regions}</{G}ZonedGrid>'
+    return module_xml("Region Hexes", game_map("Main Map", board("Main", "main.png", grid))), \
+        {"main.png": (420, 380), **PIECE_IMAGES}

@@ -56,12 +56,20 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def serve(*args: str) -> Iterator[str]:
-    """``toolkit serve ARGS`` on a free port of 127.0.0.1 (run from the repository, so its package is used);
-    yields the base URL once it answers, and stops it after."""
+    """``toolkit serve ARGS`` on a free port of 127.0.0.1 (run from the repository, so its package is used; its
+    games kept in a store of its own unless ARGS give ``--store``); yields the base URL once it answers, and stops
+    it after."""
     port = free_port()
     log = tempfile.TemporaryFile()
-    proc = subprocess.Popen([sys.executable, "-m", "toolkit", "serve", *args, "--port", str(port)], cwd=ROOT,
-                            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    with tempfile.TemporaryDirectory() as data:
+        store = [] if "--store" in args else ["--store", str(Path(data) / "games.sqlite")]
+        proc = subprocess.Popen([sys.executable, "-m", "toolkit", "serve", *args, *store, "--port", str(port)],
+                                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        yield from _served(proc, port, log)
+
+
+def _served(proc: subprocess.Popen, port: int, log) -> Iterator[str]:
+    """The base URL of the server ``proc`` once it answers on ``port``; the server stopped after."""
     base = f"http://127.0.0.1:{port}"
     try:
         _wait_for(base, proc, log)

@@ -203,9 +203,21 @@ def odds_answer(position: Position, label: str, attack: Sequence[str], defend: S
         raise ValueError(f"{', '.join(map(repr, both))} both attack and defend")
     require_units(position, label, [*attack, *defend, *protected, *fired, *extra.get("attacked", ())])
     rules = Rules(position.game)
+    if extra.get("target") and not takes_target(rules.combat):
+        raise ValueError(f"--target: the combat of {position.game.spec.id} takes the defending units, not a hex (only "
+                         "a Siege of Jerusalem Breach attack names its hex: 10.1); give --defend UNIT instead")
     given = {k: v for k, v in extra.items() if v}
     return rules.combat_json(rules.combat(position, list(attack), list(defend), kind=kind, protected=list(protected),
                                           fired=list(fired), **given))
+
+
+def takes_target(combat: Any) -> bool:
+    """Whether a game's combat calculator takes the attacked hex as well as the units (``toolkit odds --target``: the
+    Siege of Jerusalem's Breach attack on a wall hex no unit defends, 10.1)."""
+    try:
+        return combat is not None and "target" in signature(combat).parameters
+    except (TypeError, ValueError):   # a callable without a signature to read: it is not known to take one
+        return False
 
 
 def supply_answer(position: Position, side: str | None = None, unit: str | None = None) -> dict[str, Any]:

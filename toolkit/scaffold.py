@@ -178,7 +178,9 @@ player_turns: [blue, red]        # every turn: Blue's player turn, then Red's, e
 phases:                          # an id (positions name the phase by it) and the name players read
   - {{id: movement, name: Movement Phase}}     # the module's turn tracker: "1 Blue Movement Phase"
   - {{id: combat, name: Combat Phase}}
-boxes: [reinforcements, eliminated]   # off-map boxes (the module's Boxes and tracks window)
+boxes:                           # off-map boxes (the module's Boxes and tracks window), named as players read them
+  - reinforcements                             # no name: "Reinforcements"
+  - {{id: eliminated, name: Dead Pile}}
 arrivals_box: reinforcements     # units waiting there lie on the turn record track by their `turn:` of arrival
 
 # Stacking limits, checked by `toolkit check` (units of one side in a hex; a terrain's own limit, the lowest of
@@ -279,7 +281,7 @@ combat:
             DE: defender eliminated}}
   terrain_rule: "8.2"
   terrain: {{woods: {{shift: -1}}, hill: {{shift: -1}}, town: {{multiply: 2}}}}
-  hexsides: {{river: {{rule: "8.3", shift: -1, when: all}}}}
+  hexsides: {{river: {{rule: "8.3", shift: -1, across: all}}}}
   out_of_supply: {{rule: "9.2", attack: 0.5, defence: 1}}
 
 retreat:                              # applying the results (toolkit retreat)

@@ -1334,20 +1334,31 @@ public final class Harness {
         });
       }
       final String mapName = (String) st.get("map");
-      final java.awt.Window hidden = onEdt(() -> {  // a map in its own window (launched from the toolbar) is shown
+      final java.awt.Window hidden = showMapWindow(mapName);
+      settle(300);
+      captureWindow(f, mapName, out);
+      hideAgain(hidden);
+    }
+
+    /** The window of map {@code mapName} shown when it is a hidden window of its own (a map launched from the
+     *  toolbar, as a player opens it); that window, or null when nothing had to be shown. */
+    static java.awt.Window showMapWindow(String mapName) throws Exception {
+      return onEdt(() -> {
         final java.awt.Window w = mapName == null ? null : SwingUtilities.getWindowAncestor(findMap(mapName).getView());
         if (w == null || w.isVisible()) return null;
         w.setVisible(true);
+        w.toFront();
         return w;
       });
-      settle(300);
-      captureWindow(f, mapName, out);
-      if (hidden != null) {  // and hidden again, as the player found it
-        onEdt(() -> {
-          hidden.setVisible(false);
-          return null;
-        });
-      }
+    }
+
+    /** A window {@link #showMapWindow} showed hidden again, as the player found it. */
+    static void hideAgain(java.awt.Window hidden) throws Exception {
+      if (hidden == null) return;
+      onEdt(() -> {
+        hidden.setVisible(false);
+        return null;
+      });
     }
 
     /**
@@ -1377,6 +1388,8 @@ public final class Harness {
     static void opHover(Map<String, Object> st, Map<String, Object> out) throws Exception {
       module = VASSAL.build.GameModule.getGameModule();
       final VASSAL.build.module.Map m = findMap((String) st.get("map"));
+      final java.awt.Window hidden = showMapWindow((String) st.get("map"));
+      settle(300);
       final Point at = point(st, "at");
       final Point s = toScreen(m, at)[0];
       robot.mouseMove(s.x - 4, s.y - 4);
@@ -1391,10 +1404,12 @@ public final class Harness {
       }));
       out.putAll(onEdt(() -> viewerShows(m)));
       captureWindow(new File(str(st, "file")), (String) st.get("map"), out);
+      hideAgain(hidden);
     }
 
     /** What the map's mouse-over viewer shows now: {@code viewer} (the names of the pieces it draws, bottom first,
-     *  empty when it draws none), {@code viewerText} (whether its text is drawn). */
+     *  empty when it draws none), {@code viewerText} (whether its text is drawn) and {@code viewerSummary} (the text
+     *  it writes above the pieces, worked out as the viewer does: its summary format over the pieces' properties). */
     static Map<String, Object> viewerShows(VASSAL.build.module.Map m) throws Exception {
       final Map<String, Object> out = new LinkedHashMap<>();
       final Class<?> cdv = VASSAL.build.module.map.CounterDetailViewer.class;
@@ -1407,6 +1422,13 @@ public final class Harness {
         }
         out.put("viewer", names);
         out.put("viewerText", field(v, cdv, "textVisible"));
+        if (shown != null && !shown.isEmpty()) {
+          // a copy of the viewer's format, read as the engine reads it (the pieces' properties, the first's for
+          // $LocationName$): setting a property on the viewer's own format would change what it draws next
+          final String format = ((VASSAL.tools.FormattedString) field(v, cdv, "summaryReportFormat")).getFormat();
+          out.put("viewerSummary", new VASSAL.tools.FormattedString(format)
+            .getText(new VASSAL.build.module.properties.SumProperties(shown)));
+        }
       }
       return out;
     }

@@ -67,8 +67,8 @@ def add_new(sub) -> None:
 
 def add_import_vmod(sub) -> None:
     """``toolkit import-vmod PUBLISHED.vmod -o GAME_DIR``."""
-    s = sub.add_parser("import-vmod", help="a game folder from a published VASSAL module: its boards, grids and "
-                                           "pieces (docs/new-game.md)")
+    s = sub.add_parser("import-vmod", help="a game folder from a published VASSAL module: its boards, grids, "
+                                           "pieces on their sides and setups as scenarios (docs/new-game.md)")
     s.add_argument("vmod", metavar="PUBLISHED.vmod", help="the module (read as an untrusted archive)")
     s.add_argument("-o", "--output", dest="game_dir", metavar="GAME_DIR", required=True,
                    help="the game folder to write (new or empty)")

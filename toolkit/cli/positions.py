@@ -127,6 +127,7 @@ def cmd_odds(args: argparse.Namespace) -> None:
         print(f"NOT IN A COMBAT PHASE ({data['phase_warning']['rule']}): {data['phase_warning']['reason']}")
     if data["refused"]:
         print(f"not allowed ({data['refused']['rule']}): {data['refused']['reason']}")
+        _print_notes(data)
         return
     _print_odds(data)
 
@@ -160,7 +161,12 @@ def _print_odds(data: dict) -> None:
               f"{', '.join(data['erratic']['friendly_units'])}")
     if data.get("immune"):
         print(f"  target {', '.join(data.get('targets') or [])}; immune {', '.join(data['immune'])} (9.11, 9.12)")
-    for note in data.get("notes", []):   # a game's or a rules plugin's notes (text, or {rule, text})
+    _print_notes(data)
+
+
+def _print_notes(data: dict) -> None:
+    """A game's or a rules plugin's notes on an answer (text, or ``{rule, text}``), a line each."""
+    for note in data.get("notes", []):
         print(f"  note: [{note['rule']}] {note['text']}" if isinstance(note, dict) else f"  note: {note}")
 
 

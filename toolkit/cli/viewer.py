@@ -8,14 +8,15 @@ def cmd_serve(args: argparse.Namespace) -> None:
     """The local web viewer (docs/web.md) until Ctrl-C: the bundled sources, and the file or map given."""
     from ..game.module import is_game_folder
     from ..web import SourceBook, create_app
-    from ..web.server import serve
+    from ..web.server import is_local, serve
+    from ..web.store import open_store
 
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port {args.port}: give 0 to 65535 (0 picks a free port)")
     game = args.game
     if game is None and args.position and is_game_folder(args.position):
         game = args.position          # a game folder: its map, and its scenarios listed
-    book = SourceBook(game)
+    book = SourceBook(game, open_store(args.store), seats_only=not is_local(args.host))
     if args.position:
         book.open_command_line(args.position)
     elif game is not None:
@@ -33,8 +34,13 @@ def add_serve(sub) -> None:
                                   "or drop on the page are read as positions of that game")
     s.add_argument("--port", type=int, default=8765, help="the port (default 8765; 0 picks a free one)")
     s.add_argument("--host", default="127.0.0.1",
-                   help="the address to listen on (default 127.0.0.1, this machine only; another prints a warning)")
+                   help="the address to listen on (default 127.0.0.1, this machine only; another prints a warning, "
+                        "and games are then played only from their seats' links)")
     s.add_argument("--open", action="store_true", help="open the page in the web browser")
+    s.add_argument("--store", metavar="PATH|URL",
+                   help="where the games played and the files opened are kept: an SQLite file (default: "
+                        "$XDG_DATA_HOME/toolkit/games.sqlite, else ~/.local/share/toolkit/games.sqlite) or a "
+                        "PostgreSQL URL (postgresql://USER@HOST/DATABASE; the postgresql extra)")
     s.set_defaults(func="cmd_serve")
 
 

@@ -158,7 +158,8 @@ def _move(position: Position, action: Action) -> Outcome:
 
 
 def _place(position: Position, action: Action) -> Outcome:
-    """A reinforcement placed where the game's ``placement`` says it may be now (No Prisoners 6.x, 18.4)."""
+    """A reinforcement (or a replacement) placed where the game's ``placement`` says it may be now (No Prisoners 6.x,
+    18.4), with what the game's ``after_place`` leaves on it."""
     placement = getattr(_rules(position), "placement", None)
     if placement is None:
         raise IllegalAction(None, f"{position.game.spec.id} places no reinforcements by rule (its units enter by "
@@ -174,7 +175,9 @@ def _place(position: Position, action: Action) -> Outcome:
         why = found.blocked.get(to)
         raise IllegalAction(why.rule if why else found.rule, f"{uid} may not be placed in {cmap.name(to)}"
                             + (f": {why.message}" if why else ": not among the hexes it may be placed in"))
-    return Outcome(place_unit(position, uid, to), action,
+    after = place_unit(position, uid, to)
+    marks = getattr(_rules(position), "after_place", None)   # what a placement leaves (a replacement's flag, face)
+    return Outcome(after if marks is None else marks(position, after, uid), action,
                    [{"rule": found.rule, "text": f"{uid} placed in {cmap.name(to)}"}])
 
 

@@ -124,9 +124,11 @@ class RetreatMove:
         return None
 
 
-def _within(result: MoveResult) -> dict[Hex, Reason]:
-    """The refusals of hexes within the retreat's length (not those merely too far)."""
-    return {h: r for h, r in result.unreachable.items() if r.rule != "MP"}
+def _within(result: MoveResult, unit: Unit, span: Span) -> dict[Hex, Reason]:
+    """The refusals of hexes within the retreat's length (not those merely too far, nor, for a retreat counted in
+    hexes, those farther from the unit than it may go, whatever else refuses them)."""
+    return {h: r for h, r in result.unreachable.items()
+            if r.rule != "MP" and (span.by_mf or h.distance(unit.hex) <= span.most)}
 
 
 def _nearest(h: Hex, hexes: frozenset[Hex]) -> int:
@@ -144,9 +146,9 @@ def search(hooks: RetreatHooks, unit: Unit, span: Span, name) -> UnitRetreat:
         if ends:
             found.destinations = sorted(ends, key=lambda d: (d.cost, name(d.hex)))
             found.after = {d.hex: hooks.settle(unit, limit) for d in found.destinations}
-            found.refused, found.last_resorts = _within(result), limit
+            found.refused, found.last_resorts = _within(result, unit, span), limit
             return found
-    found.refused = _within(first)
+    found.refused = _within(first, unit, span)
     around = [f"{name(h)}: {r}" for h, r in sorted(first.unreachable.items(), key=lambda kv: name(kv[0]))
               if h.distance(unit.hex) == 1]
     found.eliminated = Reason(hooks.rule, "no legal retreat" + (f" ({'; '.join(around)})" if around else ""))

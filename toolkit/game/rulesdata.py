@@ -17,9 +17,12 @@ from __future__ import annotations
 import math
 import re
 
+from functools import cache, partial
+
 from typing import Annotated, Any, ClassVar, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema, model_validator
+from pydantic import (BaseModel, ConfigDict, Field, PlainValidator, TypeAdapter, WithJsonSchema, WrapValidator,
+                      model_validator)
 
 from ..datafile import expected
 
@@ -81,6 +84,36 @@ VP = Annotated[int, Field(ge=-MAX_VP, le=MAX_VP)]
 Multiplier = Annotated[float, Field(gt=0, le=MAX_FACTOR, allow_inf_nan=False)]
 
 
+class OneOrList:
+    """``OneOrList[M]``: an entry, or a list of its variants (Conditions), each validated as ``M`` so that an error
+    names the key where it is (``zoc.leave.cost``, ``zoc.leave[1].cost``)."""
+
+    def __class_getitem__(cls, model: type) -> Any:
+        return Annotated[Union[model, list[model]], WrapValidator(partial(_one_or_list, model))]
+
+
+def _one_or_list(model: type, value: Any, handler) -> Any:
+    """Validate an entry (a mapping) or a list of its variants (at least one)."""
+    return model.model_validate(value) if not isinstance(value, list) else _list(model, value)
+
+
+def _value_or_list(model: type, value: Any, handler) -> Any:
+    """Validate a value (a cost, a length) or a list of its variants (at least one)."""
+    return handler(value) if not isinstance(value, list) else _list(model, value)
+
+
+def _list(model: type, value: list) -> list:
+    if not value:
+        raise ValueError("give at least one variant, or the entry itself")
+    return _variants(model).validate_python(value)
+
+
+@cache
+def _variants(model: type) -> TypeAdapter:
+    return TypeAdapter(list[model])
+
+
+
 class _Model(BaseModel):
     """A part of ``rules.yaml``: an unknown key is refused; ``REFUSED`` names keys of a neighbouring part that
     are not read here (no key is ever accepted and ignored), each with the fix."""
@@ -103,15 +136,51 @@ class Rule(_Model):
     rule: str = ""
 
 
-class TerrainCosts(Rule):
-    """The cost of entering a hex by its terrain, per movement class; a hex with several terrains costs the
-    highest of them (``several: highest``) or their sum (``several: sum``)."""
+class Situation(_Model):
+    """When an entry applies, read from the position only (no code is evaluated): every test given must hold.
+    ``params``: position parameters, each a value or a list of values (``{weather: [mud, snow]}``; a parameter
+    the position does not give matches none); ``turns``: the turn is one of these; ``phase``: the phase is one of
+    these; ``sides``: the phasing side is one of these; ``terrain``: the hex the entry looks at (docs/rules-data.md,
+    Conditions: the hex entered, the unit's, the defender's …) has one of these terrains; ``features``: that hex
+    carries each feature named, with one of the values given (``{river: minor}``; ``[]``: any value)."""
 
-    costs: dict[str, Costs]
+    params: dict[str, Union[str, list[str]]] = {}
+    turns: list[str] = []
+    phase: list[str] = []
+    sides: list[str] = []
+    terrain: list[str] = []
+    features: dict[str, Union[str, list[str]]] = {}
+
+    def looks_at_hex(self) -> bool:
+        """Whether a test reads the hex the entry looks at (``terrain``, ``features``)."""
+        return bool(self.terrain or self.features)
+
+
+class Conditional(Rule):
+    """An entry that holds only while its ``when`` does; a mapping's entry may instead be a list of such variants,
+    the first whose ``when`` holds applying (``[{cost: 3, when: {params: {weather: mud}}}, {cost: 2}]``)."""
+
+    when: Situation = Situation()
+
+
+class CostVariant(Conditional):
+    """One variant of a terrain's cost: ``cost`` while ``when`` holds (Conditions)."""
+
+    cost: Costs
+
+
+TerrainCost = Annotated[Union[Costs, list[CostVariant]], WrapValidator(partial(_value_or_list, CostVariant))]
+
+
+class TerrainCosts(Rule):
+    """The cost of entering a hex by its terrain, per movement class (or a list of variants by situation); a hex
+    with several terrains costs the highest of them (``several: highest``) or their sum (``several: sum``)."""
+
+    costs: dict[str, TerrainCost]
     several: Literal["highest", "sum"] = "highest"
 
 
-class FeatureMatch(Rule):
+class FeatureMatch(Conditional):
     """A map feature an entry of rules.yaml applies to: its key names the feature, or ``feature`` does (so that
     several entries can match one feature's values); ``value`` limits it to hexsides or hexes whose feature has
     that value (docs/map-format.md: feature values), else any value matches.  Of the entries matching one
@@ -145,8 +214,8 @@ class LineRate(FeatureMatch):
 
 class MovementKind(Rule):
     """Another kind of movement (rail, strategic, a road phase): only along ``along``, with its own allowance (a
-    counter value or a number of MP; else the unit's own) and its own way with enemy zones of control; ``only``:
-    in its ``phases`` it is the one kind of movement (a road movement phase)."""
+    counter value or a number of MP, ``any``: as far as its lines go; else the unit's own) and its own way with
+    enemy zones of control; ``only``: in its ``phases`` it is the one kind of movement (a road movement phase)."""
 
     along: list[str] = []
     allowance: Union[str, Points, None] = None
@@ -155,25 +224,12 @@ class MovementKind(Rule):
     only: bool = False
 
 
-class Situation(_Model):
-    """When an entry applies, read from the position only (no code is evaluated): every test given must hold.
-    ``params``: position parameters, each a value or a list of values (``{weather: [mud, snow]}``; a parameter
-    the position does not give matches none); ``turns``: the turn is one of these; ``phase``: the phase is one of
-    these; ``sides``: the phasing side is one of these."""
-
-    params: dict[str, Union[str, list[str]]] = {}
-    turns: list[str] = []
-    phase: list[str] = []
-    sides: list[str] = []
-
-
-class MovementCap(Rule):
+class MovementCap(Conditional):
     """At most ``max`` movement points for each unit (of ``types``: every type when empty) while ``when`` holds
-    (every unit's allowance capped at 2 in mud)."""
+    (its hex: the unit's; every unit's allowance capped at 2 in mud)."""
 
     max: Points
     types: list[str] = []
-    when: Situation = Situation()
 
 
 class MinimumMove(Rule):
@@ -187,8 +243,8 @@ class Movement(Rule):
     allowance: str                                  # the counter value holding the movement allowance
     classes: dict[str, list[str]] = {}              # movement class -> unit types (a type not listed: its own class)
     terrain: TerrainCosts
-    hexsides: dict[str, HexsideCost] = {}           # hexside feature -> cost
-    lines: dict[str, LineRate] = {}                 # path feature -> rate along it
+    hexsides: dict[str, OneOrList[HexsideCost]] = {}   # -> cost
+    lines: dict[str, OneOrList[LineRate]] = {}   # -> rate along it
     kinds: dict[str, MovementKind] = {}
     minimum_move: Optional[MinimumMove] = None
     phases: dict[str, Union[Literal["all"], list[str]]] = {}   # movement phase -> unit types that move in it
@@ -196,35 +252,37 @@ class Movement(Rule):
     caps: list[MovementCap] = []                    # allowances capped while a situation holds (weather …)
 
 
-class ZocEnter(Rule):
+class ZocEnter(Conditional):
     """What entering an enemy zone of control does: ``stop`` the move there, or ``none``."""
 
     effect: Literal["stop", "none"] = "stop"
 
 
-class ZocLeave(Rule):
+class ZocLeave(Conditional):
     """The extra cost of leaving a hex in an enemy zone of control (``P``: a unit may not leave it)."""
 
     cost: Cost = 0.0
 
 
-class ZocToZoc(Rule):
+class ZocToZoc(Conditional):
     """Whether a unit may move directly from one enemy-controlled hex to another."""
 
     allowed: bool = True
 
 
-class Zoc(Rule):
+class Zoc(Conditional):
     """Zones of control: the six hexes around a unit of ``exerted_by`` (every type when empty), except across
-    ``not_across`` hexside features and into ``not_into`` terrain; friendly units in a hex negate enemy zones
-    there for what ``negated_by_friends`` lists."""
+    ``not_across`` hexside features and into ``not_into`` terrain, exerted only while ``when`` holds (its hex: the
+    exerting unit's); friendly units in a hex negate enemy zones there for what ``negated_by_friends`` lists.
+    ``enter``, ``leave`` and ``zoc_to_zoc`` may each be a list of variants (the first whose ``when`` holds; none:
+    no stop, no cost, allowed)."""
 
     exerted_by: list[str] = []
     not_across: list[str] = []
     not_into: list[str] = []
-    enter: ZocEnter = ZocEnter()
-    leave: ZocLeave = ZocLeave()
-    zoc_to_zoc: ZocToZoc = ZocToZoc()
+    enter: OneOrList[ZocEnter] = ZocEnter()
+    leave: OneOrList[ZocLeave] = ZocLeave()
+    zoc_to_zoc: OneOrList[ZocToZoc] = ZocToZoc()
     negated_by_friends: list[Literal["supply", "command", "reinforcements", "retreat"]] = []
 
 
@@ -237,10 +295,10 @@ class CombatTable(Rule):
     die: tuple[Annotated[int, Field(ge=1, le=MAX_DICE)], Annotated[int, Field(ge=2, le=MAX_SIDES)]] = (1, 6)
     # the roll: (number of dice, sides)
     rows: dict[int, list[str]]
-    below: Optional[str] = None                     # the result below the first column (else the first column's)
+    below: Optional[str] = None   # the result below the first column (else the first column's; refused: no attack)
 
 
-class TerrainEffect(Rule):
+class TerrainEffect(Conditional):
     """The defender's terrain in combat: a column ``shift`` (+ to the attacker) and a ``multiply`` of the
     defence."""
 
@@ -252,19 +310,31 @@ class TerrainEffect(Rule):
 
 class HexsideEffect(FeatureMatch):
     """An effect of attacking across a hexside feature: a column ``shift`` and a die-roll modifier ``drm`` when
-    every attacker attacks across it (``when: all``) or any does (``any``); ``attack`` multiplies the attack
-    strength of each attacker attacking across it."""
+    every attacker attacks across it (``across: all``) or any does (``any``); ``attack`` multiplies the attack
+    strength of each attacker attacking across it.  ``when: all`` / ``when: any`` is the older spelling of
+    ``across`` (a ``when`` mapping is a condition)."""
 
     REFUSED = {"multiply": "write `attack: 0.5` to multiply the strength of each attacker attacking across it "
                            "(a defence multiplier belongs to the defender's terrain, combat.terrain)"}
     shift: Shift = 0
     drm: Shift = 0
     attack: Optional[Multiplier] = None
-    when: Literal["all", "any"] = "all"
+    across: Literal["all", "any"] = "all"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _across(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("when"), str) and "across" not in data:
+            data = {**data, "across": data["when"]}
+            del data["when"]
+        return data
 
 
 class Condition(Situation):
-    """When a modifier applies: every given test must hold (the tests of :class:`Situation` and these)."""
+    """When a modifier applies: every given test must hold (the tests of :class:`Situation`, its hex the
+    defender's, and these)."""
+
+    REFUSED = {"terrain": "the defender's terrain is `defender_terrain: [...]` (or `defender_terrain_not`)"}
 
     attacker_types: list[str] = []        # some attacker is of one of these types
     defender_types: list[str] = []        # some defender is of one of these types
@@ -298,12 +368,21 @@ class Combat(Rule):
     defence: str                                  # counter value: defence strength
     table: CombatTable
     results: dict[str, str]                       # result code -> its meaning
-    terrain: dict[str, TerrainEffect] = {}               # defender's terrain (the best for the defender of its terrains)
+    # defender's terrain (the best for the defender of its terrains), each one effect or a list of variants
+    terrain: dict[str, OneOrList[TerrainEffect]] = {}
     terrain_rule: str = ""
-    hexsides: dict[str, HexsideEffect] = {}       # hexside feature the attack crosses
+    hexsides: dict[str, OneOrList[HexsideEffect]] = {}
     modifiers: list[Modifier] = []
     out_of_supply: Optional[SupplyEffect] = None
     adjacent: Rule = Rule()                       # the rule: attackers must be next to every defender
+
+
+class Exchange(_Model):
+    """An exchange by steps: ``steps`` lost by each side of the combat (``per: side``: by its units in the order
+    named, the owner's choice) or by each of its units (``per: unit``)."""
+
+    per: Literal["side", "unit"] = "side"
+    steps: int = Field(1, ge=1, le=MAX_RETREAT)
 
 
 class SideEffect(_Model):
@@ -316,10 +395,12 @@ class SideEffect(_Model):
 
 
 class ResultEffect(Rule):
-    """A result code's effect on the attacker's and the defender's units."""
+    """A result code's effect on the attacker's and the defender's units; ``exchange``: steps each side loses
+    (besides its own effect)."""
 
     attacker: SideEffect = SideEffect()
     defender: SideEffect = SideEffect()
+    exchange: Optional[Exchange] = None
 
 
 class RetreatZoc(Rule):
@@ -357,23 +438,42 @@ class Sources(Rule):
 
 
 class Blocks(_Model):
-    """What a supply or command trace may not enter."""
+    """What a supply or command trace may not enter; a list of variants picks, for each hex the trace enters, the
+    first whose ``when`` holds there (none: nothing blocks it)."""
 
     enemy_units: bool = True
     enemy_zoc: bool = False        # unless a friendly unit is there (zoc.negated_by_friends)
     terrain: list[str] = []
     hexsides: list[str] = []
+    when: Situation = Situation()
+
+
+Hexes = Annotated[int, Field(ge=0, le=MAX_HEXES)]
+
+
+class SupplyHexes(Conditional):
+    """One variant of a supply line's length in hexes (``null``: unlimited) while ``when`` holds (its hex: the
+    unit's)."""
+
+    hexes: Optional[Hexes]
+
+
+class SupplyMP(Conditional):
+    """One variant of a supply line's length in movement points while ``when`` holds (its hex: the unit's)."""
+
+    mp: Points
 
 
 class Supply(Rule):
-    """Supply lines: from each unit to a source of its side, at most ``hexes`` long (or within ``mp`` movement
-    points of the unit's ``movement_class``), avoiding what ``blocked_by`` lists."""
+    """Supply lines: from each unit to a source of its side, at most ``hexes`` long (``null``: unlimited; or
+    within ``mp`` movement points of the unit's ``movement_class``), avoiding what ``blocked_by`` lists; each may
+    be a list of variants."""
 
     sources: dict[str, Sources]                   # side -> its sources
-    hexes: Optional[int] = Field(None, ge=0, le=MAX_HEXES)
-    mp: Optional[Points] = None
+    hexes: Annotated[Union[Hexes, None, list[SupplyHexes]], WrapValidator(partial(_value_or_list, SupplyHexes))] = None
+    mp: Annotated[Union[Points, None, list[SupplyMP]], WrapValidator(partial(_value_or_list, SupplyMP))] = None
     movement_class: Optional[str] = None
-    blocked_by: Blocks = Blocks()
+    blocked_by: OneOrList[Blocks] = Blocks()
 
 
 class Command(Rule):
@@ -383,7 +483,7 @@ class Command(Rule):
     hq_types: list[str] = Field(min_length=1)
     radius: Union[str, Annotated[int, Field(ge=0, le=MAX_HEXES)]]
     applies_to: list[str] = []
-    blocked_by: Blocks = Blocks(enemy_units=True)
+    blocked_by: OneOrList[Blocks] = Blocks(enemy_units=True)
 
 
 class Entry(Rule):
@@ -406,8 +506,9 @@ class Reinforcements(Rule):
     enemy_zoc: Literal["allowed", "prohibited"] = "prohibited"
 
 
-class Objective(Rule):
-    """An objective hex: ``vp`` to ``side`` while it holds the hex (``owner`` holds it until someone enters it)."""
+class Objective(Conditional):
+    """An objective hex: ``vp`` to ``side`` while it holds the hex (``owner`` holds it until someone enters it),
+    counted while ``when`` holds (its hex: the objective)."""
 
     hex: str
     vp: VP
@@ -416,20 +517,64 @@ class Objective(Rule):
 
 
 class Level(_Model):
-    """A victory level: ``side`` achieves ``result`` with at least ``vp`` victory points."""
+    """A victory level: ``side`` achieves ``result`` with at least ``vp`` victory points, while ``when`` holds."""
 
     side: str
     vp: VP
     result: str
+    when: Situation = Situation()
+
+
+class SuddenDeath(Conditional):
+    """A sudden-death victory, checked at the end of each turn (``at: turn``) or phase (``phase``) while ``when``
+    holds: ``side`` wins with ``result`` when it has at least ``vp`` victory points and holds every hex of
+    ``hexes`` (each test given must hold); the game ends there."""
+
+    side: str
+    vp: Optional[VP] = None
+    hexes: list[str] = []
+    result: str
+    at: Literal["turn", "phase"] = "turn"
+
+
+class EndScoring(Rule):
+    """Victory points scored only at the game's end (after its last phase): ``objectives`` held then, and
+    ``eliminated`` points to each side for every enemy unit in game.yaml's eliminated box."""
+
+    objectives: list[Objective] = []
+    eliminated: dict[str, VP] = {}              # side -> VP for each enemy unit eliminated
 
 
 class Victory(Rule):
-    """Objectives, control markers and victory levels (checked in order; else ``otherwise``)."""
+    """Objectives, control markers and victory levels (checked in order; else ``otherwise``), sudden death and
+    end-of-game scoring."""
 
     objectives: list[Objective] = []
     control_markers: dict[str, str] = {}          # side -> the marker showing it controls a hex
     levels: list[Level] = []
     otherwise: str = "no side has won yet"
+    sudden_death: list[SuddenDeath] = []
+    end: Optional[EndScoring] = None
+
+
+class Replacements(Rule):
+    """Replacements: in its ``phase`` each side may return up to ``per_side`` steps or units (``returns``) from
+    ``from_box`` to the map at its ``entry`` (else the reinforcements' entry), or, by steps, turn a reduced unit
+    back to its front; each unit so replaced carries game.yaml's ``flag`` until the flag comes off."""
+
+    phase: list[str] = Field(min_length=1)     # one phase may be written alone: `phase: axis_replacements`
+    per_side: dict[str, Annotated[int, Field(ge=0, le=MAX_HEXES)]]
+    returns: Literal["step", "unit"] = "unit"
+    from_box: str = "eliminated"
+    flag: str
+    entry: dict[str, Entry] = {}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_phase(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("phase"), str):
+            data = {**data, "phase": [data["phase"]]}
+        return data
 
 
 class Placement(Rule):
@@ -452,6 +597,7 @@ class RulesData(_Model):
     command: Optional[Command] = None
     reinforcements: Optional[Reinforcements] = None
     victory: Optional[Victory] = None
+    replacements: Optional[Replacements] = None
     placement: Placement = Placement()
 
 
@@ -514,13 +660,15 @@ class RulesCheck:
         """Feature names of the map, of ``kind`` (``path`` or ``hexside``); a mapping's entries may name their
         feature (``feature``) and one of its values on the map (``value``)."""
         if isinstance(given, dict):
-            for name, entry in given.items():
-                where = f"{key}.{name}" + (".feature" if entry.feature else "")
-                if entry.target(name) not in self.cmap.feature_types:
-                    self.fail(where, expected("feature", entry.target(name), list(self.cmap.feature_types)))
-                self.features(where, [entry.target(name)], kind)
-                if entry.value is not None:
-                    self.feature_value(f"{key}.{name}.value", entry.target(name), entry.value)
+            for name, entries in given.items():
+                for at, entry in self.each(f"{key}.{name}", entries):
+                    where = at + (".feature" if entry.feature else "")
+                    if entry.target(name) not in self.cmap.feature_types:
+                        self.fail(where, expected("feature", entry.target(name), list(self.cmap.feature_types)))
+                    self.features(where, [entry.target(name)], kind)
+                    if entry.value is not None:
+                        self.feature_value(f"{at}.value", entry.target(name), entry.value)
+                    self.situation(f"{at}.when", entry.when)
             return
         self.names(key, given, list(self.cmap.feature_types), "feature")
         for name in given:
@@ -529,6 +677,17 @@ class RulesCheck:
                 self.fail(key, f"{name!r} is a {self.cmap.feature_types[name].kind} feature of the map, not a {kind} "
                                f"feature; move it to {other}" if key.startswith("movement.") else
                                f"{name!r} is not a {kind} feature of the map")
+
+    @staticmethod
+    def each(key: str, entry) -> list[tuple[str, Any]]:
+        """An entry, or each variant of a list of them, with its key."""
+        return [(f"{key}[{i}]", v) for i, v in enumerate(entry)] if isinstance(entry, list) else [(key, entry)]
+
+    def last_unconditional(self, key: str, entry) -> None:
+        """A list of variants giving a value that must always exist ends with one with no ``when``."""
+        if isinstance(entry, list) and entry[-1].when != Situation():
+            self.fail(f"{key}[{len(entry) - 1}].when", "the last variant applies whenever no other does: give it "
+                                                      "no `when`")
 
     def feature_value(self, key: str, feature: str, value: str) -> None:
         """A value some hex or hexside of the map gives ``feature`` (a misspelt value would match nothing)."""
@@ -567,15 +726,20 @@ class RulesCheck:
             self.names("zoc.exerted_by", r.zoc.exerted_by, types, "unit type")
             self.features("zoc.not_across", r.zoc.not_across, "hexside")
             self.names("zoc.not_into", r.zoc.not_into, list(self.cmap.terrain_types), "terrain")
+            self.situation("zoc.when", r.zoc.when)
+            for part in ("enter", "leave", "zoc_to_zoc"):
+                for at, v in self.each(f"zoc.{part}", getattr(r.zoc, part)):
+                    self.situation(f"{at}.when", v.when)
         if r.combat:
             self.combat(types, phases)
         if r.retreat:
             self.retreat()
         for key, blocks in (("supply", r.supply and r.supply.blocked_by),
                             ("command", r.command and r.command.blocked_by)):
-            if blocks:
-                self.names(f"{key}.blocked_by.terrain", blocks.terrain, list(self.cmap.terrain_types), "terrain")
-                self.features(f"{key}.blocked_by.hexsides", blocks.hexsides, "hexside")
+            for at, b in (self.each(f"{key}.blocked_by", blocks) if blocks else []):
+                self.names(f"{at}.terrain", b.terrain, list(self.cmap.terrain_types), "terrain")
+                self.features(f"{at}.hexsides", b.hexsides, "hexside")
+                self.situation(f"{at}.when", b.when)
         if r.supply:
             self.names("supply.sources", r.supply.sources, sides, "side")
             for side, src in r.supply.sources.items():
@@ -590,6 +754,14 @@ class RulesCheck:
                           "e.g. `mp: 7, movement_class: foot`; or give hexes instead")
             if r.supply.movement_class is not None:
                 self.names("supply", [r.supply.movement_class], sorted(classes), "movement class")
+            if r.supply.mp is not None and r.supply.hexes is not None:
+                self.fail("supply.hexes", "a line is counted in hexes or in movement points (mp), not both")
+            for part in ("hexes", "mp"):
+                length = getattr(r.supply, part)
+                if isinstance(length, list):
+                    self.last_unconditional(f"supply.{part}", length)
+                    for at, v in self.each(f"supply.{part}", length):
+                        self.situation(f"{at}.when", v.when)
         if r.command:
             self.names("command.hq_types", r.command.hq_types, types, "unit type")
             self.names("command.applies_to", r.command.applies_to, types, "unit type")
@@ -599,22 +771,18 @@ class RulesCheck:
             self.names("reinforcements.box", [r.reinforcements.box], spec.boxes, "box")
             self.names("reinforcements.entry", r.reinforcements.entry, sides, "side")
             for side, e in r.reinforcements.entry.items():
-                self.hexes(f"reinforcements.entry.{side}.hexes", e.hexes)
-                self.hexes(f"reinforcements.entry.{side}.places", e.places)
-                regions = sorted({i.region for i in self.cmap.hexes.values() if i.region})
-                self.names(f"reinforcements.entry.{side}.regions", e.regions, regions, "region of the map")
-                if e.place_list is not None:
-                    self.names(f"reinforcements.entry.{side}.place_list", [e.place_list], list(spec.place_lists),
-                               "place list of game.yaml")
+                self.entry(f"reinforcements.entry.{side}", e)
         if r.victory:
-            for i, o in enumerate(r.victory.objectives):
-                self.hexes(f"victory.objectives[{i}].hex", [o.hex])
-                self.names(f"victory.objectives[{i}].side", [o.side] + ([o.owner] if o.owner else []), sides, "side")
+            self.objectives("victory.objectives", r.victory.objectives, sides)
             self.names("victory.control_markers", r.victory.control_markers, sides, "side")
             for side, m in r.victory.control_markers.items():
                 self.names(f"victory.control_markers.{side}", [m], self.markers, "marker")
             for i, lv in enumerate(r.victory.levels):
                 self.names(f"victory.levels[{i}].side", [lv.side], sides, "side")
+                self.situation(f"victory.levels[{i}].when", lv.when, hex_test=False)
+            self.victory(sides)
+        if r.replacements:
+            self.replacements(sides, phases)
 
     def movement(self, types: list[str], phases: list[str]) -> set[str]:
         """The movement section; returns the movement classes."""
@@ -634,18 +802,24 @@ class RulesCheck:
         if missing:
             self.fail("movement.terrain.costs", f"no cost for the map's terrain {', '.join(map(repr, missing))}; "
                                                 "give every terrain of the map a cost (P for prohibited)")
-        tables = [("movement.terrain.costs", m.terrain.costs), *((f"movement.hexsides.{k}.cost", {k: v.cost})
-                                                                   for k, v in m.hexsides.items()),
-                  *((f"movement.lines.{k}.cost", {k: v.cost}) for k, v in m.lines.items())]
-        for key, table in tables:
-            for name, cost in table.items():
-                if isinstance(cost, dict):
-                    where = f"{key}.{name}" if key.endswith("costs") else key
-                    self.names(where, cost, sorted(classes), "movement class")
-                    gaps = sorted(classes - set(cost))
-                    if gaps:
-                        self.fail(where, f"no cost for the movement class {', '.join(map(repr, gaps))}; give "
-                                         "one cost for every class (or one number for all)")
+        costs = []   # (key, cost) of every cost given: a terrain's (or each of its variants'), a hexside's, a line's
+        for name, entry in m.terrain.costs.items():
+            if not isinstance(entry, list):
+                costs.append((f"movement.terrain.costs.{name}", entry))
+                continue
+            self.last_unconditional(f"movement.terrain.costs.{name}", entry)
+            for at, v in self.each(f"movement.terrain.costs.{name}", entry):
+                self.situation(f"{at}.when", v.when)
+                costs.append((f"{at}.cost", v.cost))
+        costs += [(f"{at}.cost", v.cost) for part in ("hexsides", "lines") for k, e in getattr(m, part).items()
+                  for at, v in self.each(f"movement.{part}.{k}", e)]
+        for where, cost in costs:
+            if isinstance(cost, dict):
+                self.names(where, cost, sorted(classes), "movement class")
+                gaps = sorted(classes - set(cost))
+                if gaps:
+                    self.fail(where, f"no cost for the movement class {', '.join(map(repr, gaps))}; give one "
+                                     "cost for every class (or one number for all)")
         self.features("movement.hexsides", m.hexsides, "hexside")
         self.features("movement.lines", m.lines, "path")
         self.names("movement.phases", m.phases, phases, "phase")
@@ -658,21 +832,33 @@ class RulesCheck:
                 self.fail(f"movement.kinds.{name}.only", "give the phases in which it is the only kind of movement "
                                                          "(phases: [...])")
             self.names(f"movement.kinds.{name}.phases", kind.phases, phases, "phase")
-            if isinstance(kind.allowance, str):
+            if isinstance(kind.allowance, str) and kind.allowance != "any":
                 self.values(f"movement.kinds.{name}.allowance", kind.allowance)
-        for name, line in m.lines.items():
-            if line.kind is not None and line.kind not in m.kinds:
-                self.fail(f"movement.lines.{name}.kind", expected("kind of movement", line.kind, list(m.kinds)))
+        for name, entry in m.lines.items():
+            for at, line in self.each(f"movement.lines.{name}", entry):
+                if line.kind is not None and line.kind not in m.kinds:
+                    self.fail(f"{at}.kind", expected("kind of movement", line.kind, list(m.kinds)))
         self.values("movement.allowance", m.allowance)
         for i, cap in enumerate(m.caps):
             self.names(f"movement.caps[{i}].types", cap.types, types, "unit type")
             self.situation(f"movement.caps[{i}].when", cap.when)
         return classes
 
-    def situation(self, key: str, w: Situation) -> None:
-        """A condition's names: the game's parameters (game.yaml ``params``, when it lists them), turns, phases
-        and sides."""
+    def situation(self, key: str, w: Situation, hex_test: bool = True) -> None:
+        """A condition's names: the game's parameters (game.yaml ``params``, when it lists them), turns, phases,
+        sides, terrain and feature values of the map (``hex_test``: where the entry looks at a hex)."""
         spec = self.spec
+        if w.looks_at_hex() and not hex_test:
+            self.fail(f"{key}.{'terrain' if w.terrain else 'features'}", "this entry looks at no hex: test the "
+                                                                         "params, turns, phase or sides only")
+        self.names(f"{key}.terrain", w.terrain, list(self.cmap.terrain_types), "terrain")
+        self.names(f"{key}.features", w.features, list(self.cmap.feature_types), "feature of the map")
+        for name, given in w.features.items():
+            if self.cmap.feature_types[name].kind == "hexside":
+                self.fail(f"{key}.features.{name}", f"a condition reads the features of a hex, and {name!r} is a "
+                                                    "hexside feature: match it by the entry's feature and value")
+            for v in [given] if isinstance(given, str) else given:
+                self.feature_value(f"{key}.features.{name}", name, v)
         if spec.params is not None:
             self.names(f"{key}.params", w.params, spec.params, "position parameter (game.yaml params)")
         for name, given in w.params.items():
@@ -710,9 +896,12 @@ class RulesCheck:
             if len(row) != len(t.columns):
                 self.fail(f"combat.table.rows.{roll}", f"{len(row)} results for {len(t.columns)} columns")
             self.names(f"combat.table.rows.{roll}", row, codes, "result code (combat.results)")
-        if t.below is not None:
-            self.names("combat.table.below", [t.below], codes, "result code (combat.results)")
+        if t.below is not None and t.below != "refused":
+            self.names("combat.table.below", [t.below], codes + ["refused"], "result code (combat.results)")
         self.names("combat.terrain", c.terrain, list(self.cmap.terrain_types), "terrain")
+        for name, entry in c.terrain.items():
+            for at, v in self.each(f"combat.terrain.{name}", entry):
+                self.situation(f"{at}.when", v.when)
         self.features("combat.hexsides", c.hexsides, "hexside")
         for i, m in enumerate(c.modifiers):
             w = m.when
@@ -723,6 +912,54 @@ class RulesCheck:
                            "terrain")
             self.situation(f"combat.modifiers[{i}].when", w)
 
+
+    def entry(self, key: str, e: Entry) -> None:
+        """Entry hexes: hexes and places of the map, its regions, a place list of game.yaml."""
+        self.hexes(f"{key}.hexes", e.hexes)
+        self.hexes(f"{key}.places", e.places)
+        regions = sorted({i.region for i in self.cmap.hexes.values() if i.region})
+        self.names(f"{key}.regions", e.regions, regions, "region of the map")
+        if e.place_list is not None:
+            self.names(f"{key}.place_list", [e.place_list], list(self.spec.place_lists), "place list of game.yaml")
+
+    def objectives(self, key: str, objectives: list[Objective], sides: list[str]) -> None:
+        """Objective hexes, their sides and conditions."""
+        for i, o in enumerate(objectives):
+            self.hexes(f"{key}[{i}].hex", [o.hex])
+            self.names(f"{key}[{i}].side", [o.side] + ([o.owner] if o.owner else []), sides, "side")
+            self.situation(f"{key}[{i}].when", o.when)
+
+    def victory(self, sides: list[str]) -> None:
+        """Sudden death and end-of-game scoring."""
+        v = self.rules.victory
+        for i, sd in enumerate(v.sudden_death):
+            key = f"victory.sudden_death[{i}]"
+            self.names(f"{key}.side", [sd.side], sides, "side")
+            self.hexes(f"{key}.hexes", sd.hexes)
+            self.situation(f"{key}.when", sd.when, hex_test=False)
+            if sd.vp is None and not sd.hexes:
+                self.fail(key, "say what wins: `vp: N` (at least N victory points), `hexes: [...]` (every one held), "
+                               "or both")
+        if v.end is not None:
+            self.objectives("victory.end.objectives", v.end.objectives, sides)
+            self.names("victory.end.eliminated", v.end.eliminated, sides, "side")
+
+    def replacements(self, sides: list[str], phases: list[str]) -> None:
+        """The replacements section: its phases, sides, box, flag and entry hexes."""
+        r, spec = self.rules.replacements, self.spec
+        self.names("replacements.phase", r.phase, phases, "phase")
+        self.names("replacements.per_side", r.per_side, sides, "side")
+        self.names("replacements.from_box", [r.from_box], spec.boxes, "box")
+        self.names("replacements.flag", [r.flag], spec.flags, "flag of game.yaml")
+        self.names("replacements.entry", r.entry, sides, "side")
+        for side, e in r.entry.items():
+            self.entry(f"replacements.entry.{side}", e)
+        if not r.entry and (self.rules.reinforcements is None or not self.rules.reinforcements.entry):
+            self.fail("replacements.entry", "say where replaced units come back: give entry hexes here or in "
+                                            "reinforcements.entry")
+        if r.returns == "step" and spec.back_flag is None:
+            self.fail("replacements.returns", "a step turns a unit between its faces, but game.yaml declares no "
+                                              "back_flag; declare one, or give `returns: unit`")
 
     def retreat(self) -> None:
         """The retreat section: result codes of the combat table, and what its restrictions need."""

@@ -126,6 +126,25 @@ class Phase(_Model):
         return v
 
 
+class Box(_Model):
+    """An off-map box's name as its rulebook prints it and the rule naming it (``game.yaml`` ``boxes`` entries may
+    be mappings: ``{id: air_naval, name: Air Groups and Naval Squadrons, rule: "19.2"}``)."""
+
+    id: str = Ident
+    name: str = Field(min_length=1, max_length=60)
+    rule: Optional[str] = None
+
+
+class EntryAreaSpec(_Model):
+    """Hexes where a side's reinforcements come on, which the VASSAL module marks on its map (``game.yaml``
+    ``entry_areas``: ``{side, hexes, name, rule}``; ``hexes``: a ``place_lists`` name or hex and place names)."""
+
+    side: str
+    hexes: Union[str, list[str]]
+    name: str = Field(min_length=1, max_length=60)
+    rule: Optional[str] = None
+
+
 #: When a flag comes off a unit (``game.yaml`` ``flags_cleared``), besides ``SIDE_player_turn_start``.
 FLAG_CLEARED_AT = ("phase_end", "player_turn_end", "turn_end")
 
@@ -180,21 +199,43 @@ class GameSpec(_Model):
     facing: Optional[Facing] = None        # counters that show a facing (VASSAL: a rotation of one hexside a step)
     turn_markers: list[str] = []           # markers that stand on the turn record track at the current turn
     phase_info: dict[str, Phase] = {}      # filled from the mapping entries of `phases`
+    box_info: dict[str, Box] = {}          # filled from the mapping entries of `boxes`
+    entry_areas: list[EntryAreaSpec] = []  # where reinforcements come on, marked on the VASSAL map
     phases_in_any_order: Optional[str] = None  # the rule letting a player turn's phases come in any order (3.2)
     flags_cleared: dict[str, str] = {}     # flag -> when it comes off: phase_end, player_turn_end, turn_end, SIDE_player_turn_start
+    params_cleared: dict[str, str] = {}    # position parameter -> when it is dropped (the same moments)
     end: Optional[GameEnd] = None          # when the game ends (else after the last turn's last phase)
 
     @model_validator(mode="before")
     @classmethod
     def _phase_entries(cls, data):
-        """Mapping entries of ``phases`` give their id to ``phases`` and their details to ``phase_info``."""
-        if isinstance(data, dict) and isinstance(data.get("phases"), list):
-            entries = data["phases"]
-            info = {e["id"]: e for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str)}
-            if info:
-                data = {**data, "phases": [e["id"] if isinstance(e, dict) and "id" in e else e for e in entries],
-                        "phase_info": {**data.get("phase_info", {}), **info}}
+        """Mapping entries of ``phases`` (``boxes``) give their id to ``phases`` (``boxes``) and their details to
+        ``phase_info`` (``box_info``)."""
+        for key, info_key in (("phases", "phase_info"), ("boxes", "box_info")):
+            if isinstance(data, dict) and isinstance(data.get(key), list):
+                entries = data[key]
+                info = {e["id"]: e for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str)}
+                if info:
+                    data = {**data, key: [e["id"] if isinstance(e, dict) and "id" in e else e for e in entries],
+                            info_key: {**data.get(info_key, {}), **info}}
         return data
+
+    def box_name(self, box: str) -> str:
+        """An off-map box's name as players read it: its ``name`` in ``game.yaml``, else its id in words
+        (``off_map`` -> ``Off map``)."""
+        info = self.box_info.get(box)
+        return info.name if info is not None else box.replace("_", " ").capitalize()
+
+    def _check_box_names(self) -> None:
+        """Every ``box_info`` names a box of ``boxes``, and no two boxes read alike (a VASSAL module finds a box's
+        zone by its name)."""
+        for bid in self.box_info:
+            if bid not in self.boxes:
+                raise ValueError(f"box_info names box {bid!r}, which is not among `boxes` {self.boxes}")
+        names = [self.box_name(b).casefold() for b in self.boxes]
+        same = sorted({b for b, n in zip(self.boxes, names) if names.count(n) > 1})
+        if same:
+            raise ValueError(f"boxes {same} have the same name; give each its own `name`")
 
     def phase_name(self, phase: str) -> str:
         """A phase's display name (its id when the game gives none)."""
@@ -246,6 +287,13 @@ class GameSpec(_Model):
         self._check_symbols()
         if self.hideable and self.hidden_flag is None:
             raise ValueError("hideable needs hidden_flag: the flag a face-down unit carries")
+        self._check_box_names()
+        for area in self.entry_areas:
+            if area.side not in sides:
+                raise ValueError(f"entry_areas: side {area.side!r} is not among `sides` {sorted(sides)}")
+            if isinstance(area.hexes, str) and area.hexes not in self.place_lists:
+                raise ValueError(f"entry_areas: hexes {area.hexes!r} is not among `place_lists`; name a list there "
+                                 "or give the hexes")
         for pid, info in self.phase_info.items():
             if pid not in self.phases:
                 raise ValueError(f"phase_info names phase {pid!r}, which is not among `phases`")
@@ -268,13 +316,15 @@ class GameSpec(_Model):
 
 
     def _check_sequence(self, sides: set[str]) -> None:
-        """``flags_cleared`` names known flags and moments; ``end`` a known turn and side."""
+        """``flags_cleared`` and ``params_cleared`` name known flags, parameters and moments; ``end`` a known turn
+        and side."""
         moments = [*FLAG_CLEARED_AT, *(f"{sd}_player_turn_start" for sd in sorted(sides))]
-        for flag, when in self.flags_cleared.items():
-            if flag not in self.flags:
-                raise ValueError(f"flags_cleared names flag {flag!r}, which is not among `flags`")
-            if when not in moments:
-                raise ValueError(f"flags_cleared[{flag}]: {when!r} is not one of {', '.join(moments)}")
+        for key, names, known in (("flags_cleared", "flags", self.flags), ("params_cleared", "params", self.params)):
+            for name, when in getattr(self, key).items():
+                if known is not None and name not in known:
+                    raise ValueError(f"{key} names {name!r}, which is not among `{names}`")
+                if when not in moments:
+                    raise ValueError(f"{key}[{name}]: {when!r} is not one of {', '.join(moments)}")
         if self.end is not None:
             if self.end.turn is not None and self.end.turn not in self.turns:
                 raise ValueError(f"end.turn {self.end.turn!r} is not among `turns`")

@@ -182,7 +182,7 @@ def next_phase(position: Position, to: Slot | None = None) -> Position:
 
 def enter(position: Position, to: Slot) -> Position:
     """``position`` moved to ``to`` in the sequence of play: ``spent`` reset (it is per phase), the flags that come
-    off at each boundary crossed taken off, the phases done of a player turn kept (``phases_in_any_order``)."""
+    off and the parameters dropped at each boundary crossed (``flags_cleared``, ``params_cleared``) taken off, the phases done of a player turn kept (``phases_in_any_order``)."""
     spec = position.game.spec
     old = slot(position)
     another = new_player_turn(position, to)
@@ -194,7 +194,8 @@ def enter(position: Position, to: Slot) -> Position:
     off = frozenset(f for f, when in spec.flags_cleared.items() if when in moments)
     units = tuple(replace(u, spent=0.0, flags=u.flags - off) if u.spent or u.flags & off else u
                   for u in position.units)
-    params = {k: v for k, v in position.params.items() if k != PHASES_DONE}
+    dropped = {p for p, when in spec.params_cleared.items() if when in moments} | {PHASES_DONE}
+    params = {k: v for k, v in position.params.items() if k not in dropped}
     if spec.phases_in_any_order and not another:
         params[PHASES_DONE] = ",".join(sorted((_done_param(position) | {old.phase}) - {to.phase}))
     return replace(position, turn=to.turn, phasing_side=to.side, phase=to.phase, units=units, params=params)

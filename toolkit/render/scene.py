@@ -311,13 +311,17 @@ def _printed_name(cmap: CompiledMap, h: Hex) -> str | None:
 #: Where a place name goes with ``places_at_edge``: this many hex sizes below the centre, in the band of a
 #: flat-top hex (half-height 0.866) that a VASSAL counter (half-side 0.61 at 80 px per hex) leaves free.
 PLACE_EDGE_DY = 0.74
+#: ... and this many hex sizes right of it: a stack grows up and right (2 px a counter), so the stack of the hex
+#: below-left reaches further right than that of the hex below-right reaches left (Mea Shearim, Jewish Quarter).
+PLACE_EDGE_DX = 0.085
 
 
 def _labels(cmap: CompiledMap, s: float, places_at_edge: bool = False) -> list[Item]:
     """Elevation numbers and place names, with the offsets suited to the orientation (place names along the
     bottom edge of the hex with ``places_at_edge``)."""
     layout = cmap.grid.layout
-    place_dy, place_size = (PLACE_EDGE_DY, style.NAME_SIZE) if places_at_edge else (0.5, style.PLACE_SIZE)
+    place_dx, place_dy, place_size = (PLACE_EDGE_DX, PLACE_EDGE_DY, style.NAME_SIZE) if places_at_edge \
+        else (0.0, 0.5, style.PLACE_SIZE)
     items: list[Item] = []
     for h in cmap.grid.hexes():
         x, y = layout.centre(h)
@@ -326,7 +330,8 @@ def _labels(cmap: CompiledMap, s: float, places_at_edge: bool = False) -> list[I
             items.append(Text((x - 0.62 * layout.size, y), str(info.elevation), style.ELEVATION_SIZE * s,
                               fill=style.ELEVATION_COLOR, bold=True, tag="elevation"))
         if info and info.place:
-            items.append(Text((x, y + place_dy * layout.size), info.place, place_size * s, bold=True,
+            items.append(Text((x + place_dx * layout.size, y + place_dy * layout.size), info.place, place_size * s,
+                              bold=True,
                               halo=style.HALO, halo_width=style.PLACE_HALO * s, tag="place"))
     return items
 

@@ -24,21 +24,23 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..answers import (REFUSALS, SightLine, check_answer, command_answer, error_text, hex_json, moves_json,
                        odds_answer, reach_answer, search_moves, supply_answer, victory_answer, zoc_answer)
-from ..game import Position
+from ..game import Position, modules_dir
 from ..games import has_rules, rules_for
 from ..games.plugin import is_own
 from ..vassal.saves.positions import position_save
 from .describe import source_json
 from .pictures import excerpt_png, excerpt_svg, geometry_json, map_svg, with_board_image
-from .queries import (BadQuery, CheckQuery, HexQuery, LosQuery, MovesQuery, NoQuery, OddsQuery, PlayQuery,
+from .queries import (BadQuery, CheckQuery, HexQuery, LosQuery, MovesQuery, NoQuery, OddsQuery,
                       SideQuery, SourceQuery, SupplyQuery, VictoryQuery, WebError, parse_query)
-from .play import moves_among, phase_label, played_state
+from .play import moves_among, phase_label, played_states
+from .seats import (GameQuery, HistoryQuery, SeatedPlayQuery, SeatsQuery, events, listing, may_change, open_seats,
+                    position_game, saved_json)
 from .sources import MAX_UPLOAD_BYTES, Source, SourceBook, too_large
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -96,9 +98,14 @@ def sources(book: SourceBook, request: Request) -> dict:
 def source(book: SourceBook, request: Request) -> dict:
     """``GET /api/source?source=ID``."""
     _, src = _source(book, request)
-    answer = source_json(src)
+    answer = shown(book, src)
     prepare_clicks(book, src)
     return answer
+
+
+def shown(book: SourceBook, src: Source, seat: str | None = None) -> dict:
+    """The ``/api/source`` answer of ``src``, with ``saved``: its game in the store (:func:`.seats.saved_json`)."""
+    return {**source_json(src), "saved": saved_json(book, src, seat)}
 
 
 @api
@@ -226,19 +233,88 @@ def _click_answers(position: Position, label: str, queries: list[MovesQuery]) ->
 
 
 def play(request: Request) -> Response:
-    """``GET /api/play?source=ID&step=S[&step=S2...]``: the position after the steps, as a new source; the steps
-    are made in a worker process (no lock held meanwhile), each move within the answer's time limit."""
+    """``GET /api/play?source=ID&step=S[&step=S2...][&seat=TOKEN]``: the position after the steps, written to the
+    source's game in the store (a new game when the source is none's) as a new source; the steps are made in a
+    worker process (no lock held meanwhile), each move within the answer's time limit.  A step the game already
+    has next is not made again (a double click: the same position)."""
     started = time.perf_counter()
     book: SourceBook = request.app.state.book
     with book.lock:
-        q, src = _source(book, request, PlayQuery)
+        q, src = _source(book, request, SeatedPlayQuery)
         position = src.position
-    state, log = book.workers.run(f"/api/play of {src.id}", played_state, position, q.step, len(src.steps),
-                                  answers=moves_among(q.step))
+        row = position_game(book, src)
+        may_change(book, row, q.seat, [position.phasing_side], f"{_when(position)} (step {len(src.steps) + 1})")
+        made = book.replayed(src, q.step)
+        if made is not None:
+            return timed(AnswerJSON(shown(book, made, q.seat)), started)
+    steps = book.workers.run(f"/api/play of {src.id}", played_states, position, q.step, len(src.steps),
+                             answers=moves_among(q.step))
+
+    def allowed(game, rows) -> None:
+        for r in rows:
+            may_change(book, game, q.seat, [r.side], f"step {r.n} ({r.step[:60]})")
+
     with book.lock:
-        made = book.keep_played(src, replace(position, **state), log)
+        made = book.keep_played(src, position, steps, allowed)
         prepare_clicks(book, made)
-        return timed(AnswerJSON(source_json(made)), started)
+        return timed(AnswerJSON(shown(book, made, q.seat)), started)
+
+
+def _when(position: Position) -> str:
+    """Where a position stands, as a refusal names it: "turn May IV, Overland Movement Phase"."""
+    return f"turn {position.turn}, {phase_label(position.game.spec, position.phase)}"
+
+
+@api
+def games(book: SourceBook, request: Request) -> dict:
+    """``GET /api/games``: the saved games (:func:`.seats.listing`)."""
+    _query(NoQuery, request)
+    return listing(book)
+
+
+@api
+def game(book: SourceBook, request: Request) -> dict:
+    """``GET /api/game?game=ID[&seat=TOKEN]``: the game's current position (its ``/api/source`` answer)."""
+    q = _query(GameQuery, request)
+    row = book.game_row(q.game)
+    src = book.game_position(row, row.at)
+    prepare_clicks(book, src)
+    return shown(book, src, q.seat)
+
+
+@api
+def history(book: SourceBook, request: Request) -> dict:
+    """``POST /api/history?game=ID&at=N[&seat=TOKEN]``: undo or redo: the game's current position is step ``N``
+    now (between 0 and its last step, the redo branch included) -> that position's ``/api/source`` answer."""
+    q = _query(HistoryQuery, request)
+    row = book.game_row(q.game)
+    if q.at > row.length:
+        raise BadQuery(f"at {q.at}: game {row.id} has {row.length} steps; give 0 to {row.length}")
+    steps = book.store.steps(row.id)
+    low, high = sorted((q.at, row.at))
+    may_change(book, row, q.seat, {s.side for s in steps[low:high]},
+               f"{'undoing' if q.at < row.at else 'redoing'} steps {low + 1}-{high}")
+    book.store.set_at(row.id, q.at)
+    src = book.game_position(row, q.at, steps)
+    prepare_clicks(book, src)
+    return shown(book, src, q.seat)
+
+
+@api
+def seats(book: SourceBook, request: Request) -> dict:
+    """``POST /api/seats?source=ID[&seat=TOKEN]``: the position's game opened for two players
+    (:func:`.seats.open_seats`)."""
+    q, src = _source(book, request, SeatsQuery)
+    return open_seats(book, src, q.seat)
+
+
+async def game_events(request: Request) -> Response:
+    """``GET /api/events?game=ID``: the game's changes as server-sent events (:func:`.seats.events`)."""
+    book: SourceBook = request.app.state.book
+    q = _query(GameQuery, request)
+    await run_in_threadpool(book.game_row, q.game)   # no such game: 404 at once
+    return StreamingResponse(events(book, q.game, request.is_disconnected), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 @api
@@ -271,10 +347,15 @@ def _download(data: bytes, media_type: str, src: Source, ext: str) -> Response:
 
 @api
 def odds(book: SourceBook, request: Request) -> dict:
-    """``GET /api/odds?source=ID&attack=U&defend=V[&kind=K]`` = ``toolkit odds POSITION --attack ... --defend ...
-    --json``."""
+    """``GET /api/odds?source=ID&attack=U&defend=V[&target=HEX][&kind=K]`` = ``toolkit odds POSITION --attack ...
+    --defend ... [--target HEX] --json``: ``target`` names the attacked hex, so that a Siege of Jerusalem Breach
+    attack on a wall hex no unit defends needs no defender (10.1); a game whose combat takes no hex refuses it
+    (:func:`~toolkit.answers.odds_answer`)."""
     q, src = _source(book, request, OddsQuery)
-    return odds_answer(src.position, f"source {src.id}", q.attack, q.defend, q.kind or "attack")
+    if not q.defend and q.target is None:
+        raise BadQuery("missing parameter 'defend'; give the defending unit ids (or, for an attack on a hex no unit "
+                       "defends, a Siege of Jerusalem Breach, target=HEX: 10.1)")
+    return odds_answer(src.position, f"source {src.id}", q.attack, q.defend, q.kind or "attack", target=q.target)
 
 
 def _sight_line(book: SourceBook, request: Request) -> SightLine:
@@ -401,31 +482,65 @@ async def page(request: Request) -> Response:
     return FileResponse(index)
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return AnswerJSON({"error": message}, status_code=status)
+def _error(status: int, message: str, request: Request) -> JSONResponse:
+    """The error answer: ``{"error": message}``, no folder of the server named by its absolute path in it
+    (:func:`private`)."""
+    book = getattr(request.app.state, "book", None)
+    return AnswerJSON({"error": private(message, server_folders(book))}, status_code=status)
+
+
+def server_folders(book: SourceBook | None) -> list[Path]:
+    """The folders whose files an error may name: the game folder ``toolkit serve`` was given (as given, absolute
+    and resolved) and the bundled games' folder, the longest first."""
+    given = [Path(book.game)] if book is not None and book.game is not None else []
+    folders = {f for g in given for f in (g.absolute(), g.resolve())} | {modules_dir().resolve(), modules_dir()}
+    return sorted(folders, key=lambda f: len(str(f)), reverse=True)
+
+
+def private(message: str, folders: list[Path]) -> str:
+    """``message`` as the browser may see it: a file under one of ``folders`` named relative to that folder
+    (``scenarios/scenario-1.yaml``), the folder itself by its name (``my-game``); the server's absolute paths are
+    not the page's business (issue 33)."""
+    for folder in folders:
+        message = re.sub(re.escape(str(folder)) + r"(?:/|(?![\w.-]))",
+                         lambda m: "" if m.group().endswith("/") else folder.name, message)
+    return message
 
 
 async def refused(request: Request, err: Exception) -> Response:
     """A refused input: 4xx with the toolkit's message (naming the parameter or file and the fix)."""
-    return _error(err.status if isinstance(err, WebError) else 400, error_text(err))
+    return _error(err.status if isinstance(err, WebError) else 400, error_text(err), request)
 
 
 async def too_deep(request: Request, err: Exception) -> Response:
     """Input nested too deeply for the parsers."""
-    return _error(400, "the input is nested too deeply")
+    return _error(400, "the input is nested too deeply", request)
 
 
 async def http_error(request: Request, err: HTTPException) -> Response:
     """No such route, or the wrong method: JSON like every other answer."""
     if err.status_code == 404:
-        return _error(404, f"{request.url.path[:100]}: no such page or endpoint; the API is listed in docs/web.md")
-    return _error(err.status_code, f"{request.method} {request.url.path[:100]}: {err.detail}")
+        return _error(404, f"{request.url.path[:100]}: no such page or endpoint; the API is listed in docs/web.md",
+                      request)
+    return _error(err.status_code, f"{request.method} {request.url.path[:100]}: {err.detail}", request)
 
 
 async def server_error(request: Request, err: Exception) -> Response:
     """A bug: logged with its traceback on the server, answered without one."""
     log.error("internal error answering %s", request.url.path, exc_info=err)
-    return _error(500, f"internal error answering {request.url.path[:100]} (a bug: the server log has the details)")
+    return _error(500, f"internal error answering {request.url.path[:100]} (a bug: the server log has the details)",
+                  request)
+
+
+class Compressed(GZipMiddleware):
+    """Answers over a kilobyte compressed, but the event stream (``/api/events``) passed on as it is written
+    (a Starlette that buffers it to compress it would hold each event back)."""
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and scope["path"] == "/api/events":
+            await self.app(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
 
 
 def create_app(book: SourceBook | None = None) -> Starlette:
@@ -434,7 +549,10 @@ def create_app(book: SourceBook | None = None) -> Starlette:
         Route("/", page), Route("/los", page),
         Route("/api/sources", sources), Route("/api/source", source), Route("/api/open", open_file, methods=["POST"]),
         Route("/api/map.svg", map_picture), Route("/api/geometry", geometry), Route("/api/hex", hex_info),
-        Route("/api/moves", moves), Route("/api/odds", odds), Route("/api/play", play), Route("/api/position.yaml", position_yaml),
+        Route("/api/moves", moves), Route("/api/odds", odds), Route("/api/play", play),
+        Route("/api/games", games), Route("/api/game", game), Route("/api/history", history, methods=["POST"]),
+        Route("/api/seats", seats, methods=["POST"]), Route("/api/events", game_events),
+        Route("/api/position.yaml", position_yaml),
         Route("/api/position.vsav", position_vsav), Route("/api/los", los), Route("/api/los.svg", los_svg),
         Route("/api/los.png", los_png), Route("/api/ruling.svg", ruling_svg),
         # = toolkit supply / command / check / victory --json; the zoc and reach layers
@@ -447,6 +565,6 @@ def create_app(book: SourceBook | None = None) -> Starlette:
     handlers: dict[Any, Callable] = {cls: refused for cls in (*REFUSALS, WebError)}
     handlers |= {RecursionError: too_deep, HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers,
-                    middleware=[Middleware(GZipMiddleware, minimum_size=1024, compresslevel=GZIP_LEVEL)])
+                    middleware=[Middleware(Compressed, minimum_size=1024, compresslevel=GZIP_LEVEL)])
     app.state.book = book or SourceBook()
     return app

@@ -152,14 +152,15 @@ def _move(position: Position, step: Step, to) -> tuple[Position, dict[str, Any]]
 
 
 def _where(position: Position, unit) -> str:
-    return position.game.map.name(unit.hex) if unit.hex is not None else (unit.box or "off the map")
+    """Where a unit stands, as the log says it: its hex, or its box by the name players read (game.yaml)."""
+    if unit.hex is not None:
+        return position.game.map.name(unit.hex)
+    return "off the map" if unit.box is None else position.game.spec.box_name(unit.box)
 
 
 def play(position: Position, texts: list[str], done: int = 0) -> tuple[Position, list[dict[str, Any]]]:
     """``position`` after the steps ``texts`` (``done`` steps were made before them) and their log entries."""
-    if done + len(texts) > MAX_STEPS:
-        raise BadQuery(f"step: at most {MAX_STEPS} steps from a source's first position; open the exported "
-                       "position (/api/position.yaml) and go on from there")
+    _within_limit(done + len(texts))
     log = []
     for text in texts:
         position, entry = apply_step(position, parse_step(text))
@@ -167,11 +168,25 @@ def play(position: Position, texts: list[str], done: int = 0) -> tuple[Position,
     return position, log
 
 
-def played_state(position: Position, texts: list[str], done: int = 0) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """:func:`play` as a worker process answers it: the position after the steps as its fields without the game
-    (little to send back; ``dataclasses.replace`` of the position it started from rebuilds it), and the log."""
-    after, log = play(position, texts, done)
-    return {f.name: getattr(after, f.name) for f in fields(after) if f.init and f.name != "game"}, log
+def _within_limit(steps: int) -> None:
+    """Refuse more than :data:`MAX_STEPS` steps from a source's first position."""
+    if steps > MAX_STEPS:
+        raise BadQuery(f"step: at most {MAX_STEPS} steps from a source's first position; open the exported "
+                       "position (/api/position.yaml) and go on from there")
+
+
+def played_states(position: Position, texts: list[str], done: int = 0) -> list[tuple[dict[str, Any], dict[str, Any],
+                                                                                    dict[str, Any]]]:
+    """:func:`play` as a worker process answers it, one ``(state, log entry, position file)`` per step: the position
+    after the step as its fields without the game (little to send back; ``dataclasses.replace`` of the position it
+    started from rebuilds it), its log entry, and its position file's data (what the store keeps of it)."""
+    _within_limit(done + len(texts))
+    out = []
+    for text in texts:
+        position, [entry] = play(position, [text])
+        state = {f.name: getattr(position, f.name) for f in fields(position) if f.init and f.name != "game"}
+        out.append((state, entry, position.to_file().model_dump(mode="json", exclude_defaults=True)))
+    return out
 
 
 def moves_among(texts: list[str]) -> int:

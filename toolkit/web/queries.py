@@ -81,10 +81,12 @@ class PlayQuery(SourceQuery):
 
 
 class OddsQuery(SourceQuery):
-    """``/api/odds``: ``toolkit odds``'s units and kind of combat."""
+    """``/api/odds``: ``toolkit odds``'s units, attacked hex and kind of combat."""
 
     attack: list[str] = Field(min_length=1, max_length=MAX_UNITS, description="the attacking (firing) unit ids")
-    defend: list[str] = Field(min_length=1, max_length=MAX_UNITS, description="the defending unit ids")
+    defend: list[str] = Field([], max_length=MAX_UNITS, description="the defending unit ids")
+    target: Optional[str] = Field(None, min_length=1, max_length=MAX_TEXT, description="the attacked hex (toolkit "
+                                  "odds --target: a Siege of Jerusalem Breach attack on a hex no unit defends, 10.1)")
     kind: Optional[str] = Field(None, min_length=1, max_length=MAX_TEXT, description="the kind of combat "
                                                                                     "(toolkit odds --kind)")
 

@@ -12,7 +12,13 @@ import uvicorn
 from starlette.applications import Starlette
 
 LOCAL_HOST = "127.0.0.1"
+LOCAL_HOSTS = (LOCAL_HOST, "localhost", "::1")   # this machine alone: games are played without a seat's token
 DEFAULT_PORT = 8765
+
+
+def is_local(host: str) -> bool:
+    """Whether ``--host`` serves this machine alone."""
+    return host in LOCAL_HOSTS
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -45,9 +51,10 @@ def serve(app: Starlette, host: str = LOCAL_HOST, port: int = DEFAULT_PORT, open
           out: TextIO | None = None) -> None:
     """Serve ``app`` on ``host``:``port``, printing the URL, until Ctrl-C (which then raises
     :class:`KeyboardInterrupt` once the server has stopped); ``open_browser`` opens the page."""
-    if host != LOCAL_HOST:
+    if not is_local(host):
         print(f"toolkit: warning: serving on {host}, not only on this machine ({LOCAL_HOST}): anyone who can reach "
-              "it can use the viewer and upload files to it", file=sys.stderr)
+              "it can use the viewer, upload files to it and watch a game whose link they have; a game is played only "
+              "from its seats' links (each carries its side's secret token: Two players on the page)", file=sys.stderr)
     sock = listen(host, port)
     url = url_of(sock)
     print(f"toolkit viewer at {url} (Ctrl-C stops it)", file=out or sys.stdout, flush=True)

@@ -1,10 +1,13 @@
-"""What the viewer can show: bundled maps, bundled positions, and files the user opened or uploaded.
+"""What the viewer can show: bundled maps, bundled positions, files the user opened or uploaded, and the
+positions of the games played (kept in the store, :mod:`.store`).
 
-A source is looked up by its id only (``map:<id>``, ``bundled:<game>/<file>``, ``upload:<n>``): the ids of
-bundled data come from listing the bundled folders, so no request ever names a file.  Each source is opened
-once (maps compiled once, through the compiled-map cache) and keeps its answers that take time (reach, ZOC)
-in memory.  Uploads are untrusted: at most :data:`MAX_UPLOAD_BYTES`, a ``.vsav`` read through the
-untrusted-archive guards, YAML through the safe loader with its limits -- from the bytes, never written to disk.
+A source is looked up by its id only (``map:<id>``, ``bundled:<game>/<file>``, ``upload:<id>``,
+``play:<game>/<step>.<tag>``): the ids of bundled data come from listing the bundled folders, those of files and games
+are random ids of the store, so no request ever names a file.  Each source is opened once (maps compiled once,
+through the compiled-map cache) and keeps its answers that take time (reach, ZOC) in memory; a file or a game's
+position is read again from the store when it was dropped from memory (or the server restarted).  Uploads are
+untrusted: at most :data:`MAX_UPLOAD_BYTES`, a ``.vsav`` read through the untrusted-archive guards, YAML through
+the safe loader with its limits -- from the bytes, kept in the store, never written as a file.
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ import threading
 import time
 from collections import OrderedDict
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
 from urllib.parse import unquote
@@ -22,20 +25,23 @@ from urllib.parse import unquote
 from ..datafile import parse_yaml, read_regular
 from ..game import GameDataError, Position, modules_dir
 from ..game.module import Game, load_bundled_game, load_game, open_user_map
+from ..game.position import PositionFile, position_from_file
 from ..games import game_position_from_save, game_position_from_yaml, load_position_or_save
 from ..mapdata import CompiledMap, list_maps, open_map
 from .queries import NotFound, TooLarge, WebError
+from .store import MEMORY, GameRow, SqliteStore, StepRow, Store, tag
 from .workers import POLL_SECONDS, Unavailable, Workers
 
 MAX_UPLOAD_BYTES = 5 << 20   # an uploaded position or save
-MAX_UPLOADS = 16             # uploads kept in memory (the oldest is dropped first)
+MAX_UPLOADS = 16             # uploads kept in memory (the oldest is dropped first; the store keeps them all)
 UPLOADS_AT_ONCE = 1          # uploads read at a time: reading is the interpreter's work, two at once go no faster
 UPLOAD_WAIT_SECONDS = 120    # ... the others wait for their turn, at most this long
 MAX_POSITION_UNITS = 10_000  # units of a position the viewer opens
-MAX_PLAYED = 256             # played positions kept in memory (the oldest is dropped first; a link replays it)
+MAX_PLAYED = 256             # played positions kept in memory (the oldest is dropped first; the store keeps them all)
 KEPT_MB = 64                 # unit clicks' answers kept, encoded (the least recently asked dropped first) ...
 KEPT_MB_VARIABLE = "TOOLKIT_KEPT_MB"   # ... or as many megabytes as this says; 0: every click computed
 POSITION_FOLDERS = ("scenarios", "examples")
+_PLAYED_ID = re.compile(r"play:([A-Za-z0-9_-]{1,40})/(0|[1-9][0-9]{0,5})(?:\.([0-9a-f]{1,16}))?")
 _UNSAFE_NAME = re.compile(r"[\x00-\x1f\x7f/\\:]")
 
 
@@ -53,6 +59,7 @@ class Source:
     base: str | None = None          # a played position: the source its steps start from (``/api/play``)
     steps: tuple[str, ...] = ()      # ... the steps made since, and their log entries
     log: tuple[dict, ...] = ()
+    table: tuple[str, int] | None = None   # ... its game in the store and its step there (0: the game's base)
 
     @property
     def kind(self) -> str:
@@ -94,10 +101,14 @@ class Source:
 class SourceBook:
     """Every source by id: the bundled ones (listed once), the user's own game (``game``: ``toolkit serve --game
     DIR``, its map and scenarios; files opened or uploaded are then read as that game's, as the CLI's ``--game``
-    does), and those the user opened; ``lock`` serialises the calculators (one user, one request at a time)."""
+    does), those the user opened and the games played, kept in ``store`` (by default one in memory: ``toolkit
+    serve`` gives the user's file, :func:`.store.open_store`); ``seats_only``: a game is changed only from its
+    seats (a server for other machines, :mod:`.seats`); ``lock`` serialises the calculators."""
 
-    def __init__(self, game: str | None = None) -> None:
+    def __init__(self, game: str | None = None, store: Store | None = None, seats_only: bool = False) -> None:
         self.lock = threading.RLock()
+        self.store = store or SqliteStore(MEMORY)
+        self.seats_only = seats_only
         self.workers = Workers()
         self.upload_slots = threading.BoundedSemaphore(UPLOADS_AT_ONCE)
         self.current: str | None = None
@@ -113,11 +124,8 @@ class SourceBook:
             if not own.folder.resolve().is_relative_to(modules_dir().resolve()):
                 self._add_map(own.map)
                 self._add_scenarios(own, "game", game)
-        self.uploads: OrderedDict[str, Source] = OrderedDict()
-        self.uploaded = 0
-        self.played: OrderedDict[tuple, Source] = OrderedDict()   # (base id, steps) -> the played position
-        self.played_ids: dict[str, Source] = {}
-        self.plays = 0
+        self.uploads: OrderedDict[str, Source] = OrderedDict()   # the files opened lately, by id
+        self.played: OrderedDict[str, Source] = OrderedDict()    # the games' positions asked lately, by id
         self.pictures: dict[tuple, Any] = {}   # per compiled map: its SVG and geometry
         self.kept = KeptAnswers(kept_bytes())   # (source id, endpoint, parameters) -> the encoded answer
         self.prepared: set[str] = set()   # position sources whose unit clicks were answered ahead (app.prepare_clicks)
@@ -150,10 +158,16 @@ class SourceBook:
         return self.pictures[key]
 
     def get(self, source_id: str) -> Source:
-        """The source of an id; :class:`NotFound` lists where the ids are."""
-        found = self.sources.get(source_id) or self.uploads.get(source_id) or self.played_ids.get(source_id)
+        """The source of an id (a file or a game's position read again from the store when it is not in memory);
+        :class:`NotFound` lists where the ids are."""
+        found = self.sources.get(source_id) or _recent(self.uploads, source_id) or _recent(self.played, source_id)
+        if found is None and source_id.startswith("upload:"):
+            found = self._stored_file(source_id)
+        elif found is None and source_id.startswith("play:"):
+            found = self._stored_position(source_id)
         if found is None:
-            raise NotFound(f"source {source_id[:80]!r}: no such source; give an id from /api/sources (or open a file)")
+            raise NotFound(f"source {source_id[:80]!r}: no such source; give an id from /api/sources or "
+                           "/api/games (or open a file)")
         return found
 
     def map_source(self, map_id: str) -> Source:
@@ -181,7 +195,8 @@ class SourceBook:
         elif os.path.isdir(text) or _is_map_file(text):
             source = self._add_map(open_user_map(text))
         else:   # opened now: a bad file is refused on the command line, not later in the page
-            source = self._add(os.path.basename(text), load_position_or_save(text, self.game))
+            opened = load_position_or_save(text, self.game)
+            source = self._add(os.path.basename(text), opened, Path(text).read_bytes())
         self.current = source.id
         return source
 
@@ -202,11 +217,8 @@ class SourceBook:
             raise too_large(len(raw))
         name = upload_name(filename)
         with self.reading(name):
-            if name.lower().endswith(".vsav"):
-                opened = game_position_from_save(raw, name, self.game)
-            else:
-                opened = (game_position_from_yaml(raw, name, self.game), [])
-        return self._add(name, opened)
+            opened = _read_upload(raw, name, self.game)
+        return self._add(name, opened, raw)
 
     @contextmanager
     def reading(self, name: str) -> Iterator[None]:
@@ -224,46 +236,168 @@ class SourceBook:
         finally:
             self.upload_slots.release()
 
-    def _add(self, title: str, opened: tuple[Position, list]) -> Source:
+    def _add(self, title: str, opened: tuple[Position, list], raw: bytes) -> Source:
         units = len(opened[0].units)
         if units > MAX_POSITION_UNITS:
             raise TooLarge(f"{title}: {units:,} units, over the viewer's limit of {MAX_POSITION_UNITS:,} units a "
                            "position (docs/web.md); check it with `toolkit check` instead")
         with self.lock:
-            return self._keep(title, opened)
+            sid = f"upload:{self.store.put_file(title, _stable(self.game), raw)}"
+            return self._keep(sid, title, opened)
 
-    def _keep(self, title: str, opened: tuple[Position, list]) -> Source:
-        self.uploaded += 1
-        sid = f"upload:{self.uploaded}"
+    def _keep(self, sid: str, title: str, opened: tuple[Position, list]) -> Source:
+        """An opened file in memory (the last :data:`MAX_UPLOADS`; the store keeps them all)."""
         game = opened[0].game
-        source = Source(sid, title, game.map.id, game.spec.id, open_position=lambda: opened)
+        source = self.uploads.get(sid) or Source(sid, title, game.map.id, game.spec.id, open_position=lambda: opened)
         self.uploads[sid] = source
-        while len(self.uploads) > MAX_UPLOADS:
-            oldest = next(k for k in self.uploads if k != self.current)
-            del self.uploads[oldest]
-            self.prepared.discard(oldest)
+        self.uploads.move_to_end(sid)
+        _forget_oldest(self, self.uploads, MAX_UPLOADS)
+        return source
+
+    def _stored_file(self, sid: str) -> Source | None:
+        """A file opened before (maybe by a server since stopped), read again from the store, or None."""
+        found = self.store.file(sid.removeprefix("upload:"))
+        if found is None:
+            return None
+        name, game, raw = found
+        return self._keep(sid, name, _read_upload(raw, name, game))
+
+    # ---------------------------------------------------------------- games
+
+    def start_game(self, source: Source) -> tuple[GameRow, int]:
+        """The game ``source`` is a position of, and its step there; a new game from it when it is none's."""
+        if source.table is not None:
+            gid, n = source.table
+            return self.game_row(gid), n
+        position = source.position
+        spec = position.game.spec
+        row = self.store.new_game(source.title, source.id, spec.id, _own_folder(position.game), _file_data(position),
+                                  [s.id for s in spec.sides])
+        return row, 0
+
+    def game_row(self, gid: str) -> GameRow:
+        """A saved game; :class:`NotFound` says where the ids are."""
+        row = self.store.game(gid)
+        if row is None:
+            raise NotFound(f"game {gid[:80]!r}: no such game in the store; give an id from /api/games")
+        return row
+
+    def keep_played(self, source: Source, position: Position, made: list[tuple[dict, dict, dict]],
+                    allowed: Callable[[GameRow, list[StepRow]], None] = lambda row, steps: None) -> Source:
+        """``source`` (``position``) after steps (``made`` by :func:`.play.played_states`: each step's state, log
+        entry and position file), written to its game in the store (a new game when ``source`` is none's) once
+        ``allowed(game, steps)`` has not refused them: the new position's source, ``play:<game>/<step>.<tag>``."""
+        row, after = self.start_game(source)
+        steps, side = [], position.phasing_side
+        for i, (state, entry, data) in enumerate(made):
+            steps.append(StepRow(after + i + 1, tag(), entry["step"], side, entry, data))
+            side = state["phasing_side"]
+        allowed(row, steps)
+        last = replace(position, **made[-1][0])
+        self.store.add_steps(row.id, after, steps)
+        for cut in [sid for sid, s in self.played.items() if s.table and s.table[0] == row.id and s.table[1] > after]:
+            del self.played[cut]   # the redo branch cut: its positions are no longer the game's
+        return self._remember(Source(played_id(row.id, steps[-1]), row.title, source.map_id, source.game,
+                                     open_position=lambda: (last, []), base=row.source,
+                                     steps=(*source.steps, *(s.step for s in steps)),
+                                     log=(*source.log, *(s.log for s in steps)), table=(row.id, steps[-1].n)))
+
+    def replayed(self, source: Source, texts: list[str]) -> Source | None:
+        """The position after ``texts`` when the game of ``source`` already has them next (a double click, a step
+        asked twice, a step of the redo branch made again: then the cursor moves there, as a redo), else None."""
+        if source.table is None:
+            return None
+        gid, n = source.table
+        steps = self.store.steps(gid)
+        if [s.step for s in steps[n:n + len(texts)]] != list(texts):
+            return None
+        row = self.game_row(gid)
+        if row.at == n:
+            self.store.set_at(gid, n + len(texts))
+        return self.game_position(row, n + len(texts), steps)
+
+    def game_position(self, row: GameRow, n: int, steps: list[StepRow] | None = None) -> Source:
+        """The source of step ``n`` of a saved game (0: its base)."""
+        steps = self.store.steps(row.id, n) if steps is None else steps[:n]
+        sid = f"play:{row.id}/0" if n == 0 else played_id(row.id, steps[n - 1])
+        return self.played.get(sid) or self._remember(self._position_of(row, steps, sid))
+
+    def _stored_position(self, sid: str) -> Source | None:
+        """A game's position named by its id (``play:<game>/<step>.<tag>``), read from the store, or None."""
+        parts = _PLAYED_ID.fullmatch(sid)
+        row = parts and self.store.game(parts[1])
+        if not row:
+            return None
+        n = int(parts[2])
+        steps = self.store.steps(row.id, n)
+        if n > len(steps) or (n and steps[n - 1].id != parts[3]) or (n == 0 and parts[3]):
+            raise NotFound(f"source {sid[:80]!r}: game {row.id} no longer has this position (it was undone and "
+                           f"other steps made there); open the game as it is now: /?game={row.id}")
+        return self._remember(self._position_of(row, steps, sid))
+
+    def _position_of(self, row: GameRow, steps: list[StepRow], sid: str) -> Source:
+        """The source ``sid`` of a game's position after ``steps``, rebuilt from the position file kept."""
+        data = steps[-1].position if steps else row.base
+        try:
+            game = None if row.game_dir is None else load_game(row.game_dir)
+            position = position_from_file(PositionFile.model_validate(data), row.title, game)
+        except (GameDataError, OSError, ValueError) as err:
+            raise WebError(f"game {row.id}: its position cannot be read again ({err}); was it played with a game "
+                           "folder that has changed or moved? serve with --game at that folder") from None
+        return Source(sid, row.title, position.game.map.id, row.game, open_position=lambda: (position, []),
+                      base=row.source, steps=tuple(s.step for s in steps), log=tuple(s.log for s in steps),
+                      table=(row.id, len(steps)))
+
+    def _remember(self, source: Source) -> Source:
+        """A game's position in memory (the last :data:`MAX_PLAYED` asked; the store keeps them all)."""
+        self.played[source.id] = source
+        self.played.move_to_end(source.id)
+        _forget_oldest(self, self.played, MAX_PLAYED)
         return source
 
 
-    def keep_played(self, source: Source, after: Position, log: list[dict]) -> Source:
-        """``source`` after steps (``after``, made by :func:`.play.play` with their ``log``): a new source
-        ``play:<n>``, kept with its base, its steps and its log; the same steps from the same base give the same
-        source."""
-        base = self.get(source.base) if source.base else source
-        steps = (*source.steps, *(entry["step"] for entry in log))
-        key = (base.id, steps)
-        if key not in self.played:
-            self.plays += 1
-            sid = f"play:{self.plays}"
-            made = Source(sid, base.title, base.map_id, base.game, open_position=lambda: (after, []), base=base.id,
-                          steps=steps, log=(*source.log, *log))
-            self.played[key] = self.played_ids[sid] = made
-            while len(self.played) > MAX_PLAYED:
-                _, oldest = self.played.popitem(last=False)
-                del self.played_ids[oldest.id]
-                self.prepared.discard(oldest.id)
-        self.played.move_to_end(key)
-        return self.played[key]
+def _recent(kept: OrderedDict[str, Source], sid: str) -> Source | None:
+    """A source kept in memory, now the most recently asked, or None."""
+    found = kept.get(sid)
+    if found is not None:
+        kept.move_to_end(sid)
+    return found
+
+
+def _forget_oldest(book: SourceBook, kept: OrderedDict[str, Source], limit: int) -> None:
+    """Drop the least recently asked sources over ``limit`` from memory (never the one the command line opened)."""
+    while len(kept) > limit:
+        oldest = next(k for k in kept if k != book.current)
+        del kept[oldest]
+        book.prepared.discard(oldest)
+
+
+def played_id(gid: str, step: StepRow) -> str:
+    """The source id of the position after ``step`` of game ``gid``."""
+    return f"play:{gid}/{step.n}.{step.id}"
+
+
+def _file_data(position: Position) -> dict:
+    """A position as the store keeps it: its position file's data."""
+    return position.to_file().model_dump(mode="json", exclude_defaults=True)
+
+
+def _own_folder(game: Game) -> str | None:
+    """The folder of the user's own game (to read its positions again), None for a bundled game."""
+    folder = game.folder.resolve()
+    return None if folder.is_relative_to(modules_dir().resolve()) else str(folder)
+
+
+def _stable(game: str | None) -> str | None:
+    """``--game`` as the store keeps it: a folder as an absolute path (a later server may start elsewhere)."""
+    return str(Path(game).resolve()) if game is not None and os.path.isdir(game) else game
+
+
+def _read_upload(raw: bytes, name: str, game: str | None) -> tuple[Position, list]:
+    """An uploaded file's position (and a save's pieces it could not place), read as ``game``'s when given."""
+    if name.lower().endswith(".vsav"):
+        return game_position_from_save(raw, name, game)
+    return game_position_from_yaml(raw, name, game), []
 
 
 class KeptAnswers:

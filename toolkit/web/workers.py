@@ -7,8 +7,11 @@ waiting included, is killed and answered 503; :meth:`Workers.stop` (the server s
 """
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import logging
 import multiprocessing
+import signal
 import threading
 import time
 from typing import Any, Callable
@@ -18,6 +21,7 @@ from .queries import WebError
 
 ANSWER_SECONDS = 30.0   # one answer's time limit, its wait for a worker included
 WORKERS = 2             # answers computed at the same time
+PR_SET_PDEATHSIG = 1    # Linux prctl: the signal a process gets when its parent dies
 POLL_SECONDS = 0.2      # how often an answer waiting for a worker looks whether the server is stopping
 log = logging.getLogger("toolkit.web")
 
@@ -81,7 +85,7 @@ class Workers:
             if not receive.poll(max(0.0, deadline - time.monotonic())):
                 raise self._too_slow(what, seconds)
             return receive.recv()
-        except EOFError:   # killed: the server is stopping
+        except (EOFError, OSError):   # killed (mid-answer, too): the server is stopping
             raise Unavailable("the server is stopping") from None
         finally:
             worker.kill()
@@ -103,7 +107,8 @@ class Workers:
 
 
 def _work(send, fn: Callable[..., Any], args: tuple) -> None:
-    """The worker: ``(True, result)`` or ``(False, (status, message))`` sent back."""
+    """The worker: ``(True, result)`` or ``(False, (status, message))`` sent back; it dies with the server."""
+    _die_with_parent()
     try:
         out: tuple[bool, Any] = (True, fn(*args))
     except (*REFUSALS, WebError) as err:
@@ -114,3 +119,13 @@ def _work(send, fn: Callable[..., Any], args: tuple) -> None:
         log.error("internal error in a worker", exc_info=err)
         out = (False, (500, f"{type(err).__name__}: {err}"))
     send.send(out)
+
+
+def _die_with_parent() -> None:
+    """On Linux, this process is killed when the server that forked it dies, even by SIGKILL (no worker is left
+    holding a request's connection open); elsewhere the worker ends with its answer."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return

@@ -16,7 +16,7 @@ from ...game.violations import check_json
 from ...hexgrid import Hex
 from ...los import Convention, LosEngine, LosResult
 from ...los.explain import map_obstacles
-from . import combat, legality, movement, reinforcements, retreat, trace, victory
+from . import combat, legality, movement, reinforcements, replacements, resolve, retreat, trace, victory
 from .facts import zoc_of
 
 #: The ``rules.yaml`` section each calculator needs (for the message naming what to declare).
@@ -51,12 +51,18 @@ def calculators(rules: RulesData) -> dict[str, Any]:
         out |= {"combat": combat.combat, "combat_json": combat.combat_json}
     if rules.retreat is not None:
         out |= {"retreat": retreat.retreat, "retreat_json": retreat.retreat_json}
+    if rules.combat is not None:   # a whole attack as one action; its result applied when retreat gives it
+        out["resolve"] = resolve.resolve
     if rules.supply is not None:
         out |= {"supply": trace.supply, "supply_json": trace.supply_json}
     if rules.command is not None:
         out |= {"command": trace.command, "command_json": trace.command_json}
-    if rules.reinforcements is not None:
+    if rules.reinforcements is not None or rules.replacements is not None:
         out |= {"placement": reinforcements.placement, "placement_json": placement_json}
+    if rules.replacements is not None:   # a replacement carries its flag (and turns face) once placed
+        out["after_place"] = replacements.after_place
     if rules.victory is not None:
         out |= {"victory": victory.victory, "victory_json": victory.victory_json}
+        if rules.victory.sudden_death:   # the sequence of play asks it whether the game ends (sudden death)
+            out["game_over"] = victory.game_over
     return out

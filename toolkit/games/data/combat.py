@@ -5,7 +5,7 @@ Strengths come from counter values (the face a unit shows), halved or otherwise 
 defender's terrain multiplies the defence or shifts the column (of several terrains, the best for the defender);
 a hexside feature between the attackers and the defender shifts it when every attacker (or any) attacks across
 it; modifiers with conditions add shifts or die-roll modifiers.  Odds are rounded in the defender's favour;
-odds beyond the table use its end columns (or ``below``).
+odds beyond the table use its end columns (or ``below``: a result, or ``refused``: no such attack).
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from ...game import Position, Unit
 from ...game.moves import Reason
 from ...game.odds import Applied, Strength, fraction, number, odds_json, ratio, ratio_value
 from ...game.rulesdata import Combat, Modifier
-from .facts import holds, matching, rules_of, value
+from .facts import chosen, holds, matching, rules_of, value
 
 
 @dataclass
@@ -62,6 +62,10 @@ def combat(position: Position, attack: Sequence[str], defend: Sequence[str], kin
     result.attack = sum((s.strength for s in result.attackers), Fraction(0))
     result.defence = sum((s.strength for s in result.defenders), Fraction(0))
     base = _base_column(c, result)
+    if base < 0 and c.table.below == "refused":   # no attack below the table's first column
+        result.refused = Reason(c.table.rule or c.rule, f"odds of {result.raw_odds or '0'} are below the lowest "
+                                                        f"column, {c.table.columns[0]}: the attack is not allowed")
+        return result
     applying = [m for m in c.modifiers if _holds(position, m, attackers, defenders)]
     crossing = _crossing(position, c, attackers, target)
     result.shifts = terrain[2] + [a for a, _ in crossing if a.value] + [
@@ -109,7 +113,8 @@ def _out_of_supply(position: Position, units: list[Unit]) -> set[str]:
 def _terrain_effect(position: Position, c: Combat, h) -> tuple[Fraction, str, list[Applied]]:
     """The defender's terrain: the defence multiplier, how it was obtained, and the column shift (the best of the
     hex's terrains for the defender)."""
-    effects = [(t, c.terrain[t]) for t in position.game.map.hexes[h].terrain if t in c.terrain]
+    terrain = chosen(c.terrain, position, h)   # each terrain's effect (or variant) holding now
+    effects = [(t, terrain[t]) for t in position.game.map.hexes[h].terrain if t in terrain]
     mult = max((fraction(e.multiply) for _, e in effects if e.multiply is not None), default=Fraction(1))
     how = next((f" x{number(mult)} in {t} ({e.rule or c.terrain_rule or c.rule})" for t, e in effects
                 if e.multiply is not None and fraction(e.multiply) == mult), "")
@@ -154,10 +159,10 @@ def _crossing(position: Position, c: Combat, attackers: list[Unit], target) -> l
     """The hexside features the attack crosses (``combat.hexsides``, when every attacker attacks across one, or
     any does): each one's column shift (as applied) and die-roll modifier."""
     out = []
-    for f, e in c.hexsides.items():
+    for f, e in chosen(c.hexsides, position, target).items():
         across = [u for u in attackers if matching({f: e}, position.game.map.hexside(u.hex, target))]
-        if across and (e.when == "any" or len(across) == len(attackers)):
-            who = "every attacker attacks" if e.when == "all" else "an attacker attacks"
+        if across and (e.across == "any" or len(across) == len(attackers)):
+            who = "every attacker attacks" if e.across == "all" else "an attacker attacks"
             out.append((Applied(f"across-{f}", e.shift, e.rule or c.rule, f"{who} across the {e.label(f)}"), e.drm))
     return out
 
@@ -165,7 +170,7 @@ def _crossing(position: Position, c: Combat, attackers: list[Unit], target) -> l
 def _across(position: Position, c: Combat, u: Unit, target) -> tuple[Fraction, str]:
     """What the hexsides an attacker attacks across do to its attack (``combat.hexsides``: ``attack``), and how."""
     mult, how = Fraction(1), ""
-    for f, e in matching(c.hexsides, position.game.map.hexside(u.hex, target)):
+    for f, e in matching(chosen(c.hexsides, position, target), position.game.map.hexside(u.hex, target)):
         if e.attack is not None:
             mult *= fraction(e.attack)
             how += f" x{number(fraction(e.attack))} across the {e.label(f)} ({e.rule or c.rule})"
@@ -179,7 +184,7 @@ def _holds(position: Position, m: Modifier, attackers: list[Unit], defenders: li
             and (not w.defender_types or any(u.type in w.defender_types for u in defenders))
             and (not w.defender_terrain or bool(terrain & set(w.defender_terrain)))
             and not terrain & set(w.defender_terrain_not)
-            and holds(position, w))
+            and holds(position, w, defenders[0].hex))
 
 
 def _resolve(c: Combat, result: CombatResult, base: int) -> None:
@@ -196,7 +201,7 @@ def _resolve(c: Combat, result: CombatResult, base: int) -> None:
     for roll in sorted(tally):
         row = min(max(roll + result.total_modifier, lo), hi)
         code = t.below if column is None else t.rows[row][column]
-        result.results.append({"die": roll, "result": code, "meaning": c.results[code],
+        result.results.append({"die": roll, "final": row, "result": code, "meaning": c.results[code],
                                "chance": tally[roll] / total})
         result.chances[code] = result.chances.get(code, 0) + tally[roll] / total
 

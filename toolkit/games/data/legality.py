@@ -6,6 +6,7 @@ from typing import Any
 
 from ...game import Position, stacking
 from ...game.violations import Violation, violation
+from . import replacements
 from .facts import movement_class, rules_of, terrain_cost
 
 
@@ -21,10 +22,10 @@ def check(position: Position, turn_end: bool | None = None, **_options: Any) -> 
         if rules.movement is None:
             continue
         for u in units:
-            cost, terrain = terrain_cost(position, h, movement_class(rules, u.type))
+            cost, terrain, terrain_rule = terrain_cost(position, h, movement_class(rules, u.type))
             if cost is None and u.carried_by is None:
-                rule = (rules.placement.prohibited_terrain.rule or rules.placement.rule or rules.movement.terrain.rule
+                rule = (rules.placement.prohibited_terrain.rule or rules.placement.rule or terrain_rule
                         or "placement")
                 out.append(violation(rule, f"{u.id} stands in {terrain}, prohibited to its units", position, [h],
                                      [u]))
-    return out
+    return out + replacements.check(position)

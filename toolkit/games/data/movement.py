@@ -14,8 +14,7 @@ from ...game import GameSpec, Position, Unit
 from ...game.moves import Blocked, MoveResult, Reason, Step, legal_moves
 from ...game.rulesdata import RulesData
 from ...hexgrid import Hex
-from .facts import enemy_zoc, half_points, holds, matching, movement_class, rules_of, terrain_cost, value
-
+from .facts import chosen, enemy_zoc, half_points, holds, matching, movement_class, pick, rules_of, terrain_cost, value
 
 def movement_phases(rules: RulesData, spec: GameSpec, side: str) -> list[str]:
     """The phases units move in (``movement.phases``; every phase when it names none)."""
@@ -40,14 +39,18 @@ class DataMove:
         self.budget = self._budget()
         self._cost: dict[Hex, tuple[int | None, str]] = {}
 
-    def _budget(self) -> int:
+    def _budget(self) -> int | None:
+        """Half MP the stack may spend: the least of its units' (less ``spent``), or None for a kind of movement of
+        any length (``allowance: any``)."""
         allowance = self.kind.allowance if self.kind is not None and self.kind.allowance is not None else None
+        if allowance == "any":
+            return None
         per_unit = []
         for u in self.units:
             mp = (allowance if isinstance(allowance, (int, float)) else
                   value(self.position, u, allowance if isinstance(allowance, str) else self.m.allowance))
             caps = [c.max for c in self.m.caps if allowance is None and (not c.types or u.type in c.types)
-                    and holds(self.position, c.when)]   # a kind of movement with its own allowance keeps it
+                    and holds(self.position, c.when, u.hex)]   # a kind of movement with its own allowance keeps it
             per_unit.append(int(min([mp, *caps]) * 2) - int(u.spent * 2))
         return max(0, min(per_unit))
 
@@ -70,7 +73,7 @@ class DataMove:
         if self.kind is not None and self.kind.phases and phase not in self.kind.phases:
             return Reason(self.kind.rule, f"{self.kind_name} movement is used only in "
                                           f"{', '.join(spec.phase_name(p) for p in self.kind.phases)}")
-        if self.budget <= 0:
+        if self.budget is not None and self.budget <= 0:
             return Reason(m.rule, "no movement points left")
         return None
 
@@ -88,30 +91,32 @@ class DataMove:
         if cost is None:
             yield Blocked(n, why)
             return
-        zoc = self.rules.zoc
+        zoc, pos = self.rules.zoc, self.position
         stop = None
         if zoc is not None and at is not None and at in self.ezoc:
-            leave = half_points(zoc.leave.cost, "")
-            if leave is None:
-                yield Blocked(n, Reason(zoc.leave.rule or zoc.rule, "a unit may not leave an enemy zone of control"))
+            leave, to_zoc = pick(zoc.leave, pos, at), pick(zoc.zoc_to_zoc, pos, n)   # none holding: no cost, allowed
+            leave_cost = 0 if leave is None else half_points(leave.cost, "")
+            if leave_cost is None:
+                yield Blocked(n, Reason(leave.rule or zoc.rule, "a unit may not leave an enemy zone of control"))
                 return
-            if n in self.ezoc and not zoc.zoc_to_zoc.allowed:
-                yield Blocked(n, Reason(zoc.zoc_to_zoc.rule or zoc.rule,
+            if n in self.ezoc and to_zoc is not None and not to_zoc.allowed:
+                yield Blocked(n, Reason(to_zoc.rule or zoc.rule,
                                         "no move directly from one enemy zone of control to another"))
                 return
-            cost += leave
+            cost += leave_cost
         if n in self.ezoc:
-            effect = self.kind.enemy_zoc if self.kind is not None and self.kind.enemy_zoc != "normal" else (
-                zoc.enter.effect if zoc is not None else "none")
-            rule = (self.kind.rule if self.kind is not None and self.kind.enemy_zoc != "normal"
-                    else zoc.enter.rule or zoc.rule)
+            enter = pick(zoc.enter, pos, n) if zoc is not None else None   # none holding: no effect
+            own = self.kind is not None and self.kind.enemy_zoc != "normal"
+            effect = self.kind.enemy_zoc if own else enter.effect if enter is not None else "none"
+            rule = self.kind.rule if own else (enter.rule if enter is not None else "") or zoc.rule
             if effect == "prohibited":
                 yield Blocked(n, Reason(rule, f"{self.kind_name} movement may not enter an enemy zone of control"))
                 return
             if effect == "stop":
                 stop = Reason(rule, "entering an enemy zone of control ends the move")
         minimum = self.m.minimum_move
-        if minimum is not None and at == self.start and cost_so_far == 0 and cost > self.budget:
+        if minimum is not None and at == self.start and cost_so_far == 0 and self.budget is not None \
+                and cost > self.budget:
             cost, stop = self.budget, Reason(minimum.rule or self.m.rule,
                                              "the one-hex minimum move: it takes the whole allowance")
         yield Step(n, cost, stop)
@@ -119,7 +124,7 @@ class DataMove:
     def step_cost(self, at: Hex | None, n: Hex) -> tuple[int | None, Reason | None]:
         """The cost of the step (half MP) or None with the reason it is refused."""
         m, side = self.m, {} if at is None else self.cmap.hexside(at, n)
-        along = matching(m.lines, side)
+        along = matching(chosen(m.lines, self.position, n), side)
         if self.kind is None:   # normal movement: the lines no kind of movement keeps to itself
             lines = [rate for _, rate in along if rate.kind is None]
         else:                   # a kind of movement: its own lines, at their rate (1 MP where none is given)
@@ -133,11 +138,11 @@ class DataMove:
             return min(costs), None
         total = 0
         for cls in self.classes:
-            cost, terrain = self._terrain(n, cls)
+            cost, terrain, rule = self._terrain(n, cls)
             if cost is None:
-                return None, Reason(m.terrain.rule or m.rule, f"{terrain} is prohibited to {cls} units")
+                return None, Reason(rule or m.rule, f"{terrain} is prohibited to {cls} units")
             extra = 0
-            for f, hs in matching(m.hexsides, side):
+            for f, hs in matching(chosen(m.hexsides, self.position, n), side):
                 c = half_points(hs.cost, cls)
                 if c is None:
                     return None, Reason(hs.rule or m.rule, f"{cls} units may not cross the {hs.label(f)} hexside")
@@ -149,7 +154,7 @@ class DataMove:
     def _line(rate, cls: str) -> int | None:
         return 2 if rate is None else half_points(rate.cost, cls)
 
-    def _terrain(self, h: Hex, cls: str) -> tuple[int | None, str]:
+    def _terrain(self, h: Hex, cls: str) -> tuple[int | None, str, str]:
         key = (h, cls)
         if key not in self._cost:
             self._cost[key] = terrain_cost(self.position, h, cls)

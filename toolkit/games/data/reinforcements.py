@@ -6,9 +6,11 @@ from __future__ import annotations
 from ...game import Position
 from ...game.moves import Reason
 from ...game.placement import Placement
+from ...game.rulesdata import Entry
 from ...hexgrid import Hex
 from ...mapdata import CompiledMap
 from .facts import enemy_zoc, rules_of
+from .replacements import applies, not_now, replacement
 
 
 def edge_hexes(cmap: CompiledMap, edge: str) -> list[Hex]:
@@ -33,9 +35,11 @@ def edge_hexes(cmap: CompiledMap, edge: str) -> list[Hex]:
     return sorted(found, key=cmap.name)
 
 
-def entry_hexes(position: Position, side: str) -> list[Hex]:
-    """Every entry hex of a side's reinforcements (``reinforcements.entry``)."""
-    e = rules_of(position).reinforcements.entry.get(side)
+def entry_hexes(position: Position, side: str, entries: dict[str, Entry] | None = None) -> list[Hex]:
+    """Every entry hex of a side (``entries``: by side, else ``reinforcements.entry``)."""
+    reinforcements = rules_of(position).reinforcements
+    entries = entries if entries is not None else reinforcements.entry if reinforcements is not None else {}
+    e = entries.get(side)
     if e is None:
         return []
     cmap = position.game.map
@@ -45,12 +49,38 @@ def entry_hexes(position: Position, side: str) -> list[Hex]:
     return list(dict.fromkeys(hexes))
 
 
+def open_hexes(position: Position, side: str, hexes: list[Hex], rule: str) -> tuple[tuple[Hex, ...],
+                                                                                   dict[Hex, Reason]]:
+    """Of ``hexes``, those a unit of ``side`` may be placed in, and the others with the reason: never into enemy
+    units, nor into an enemy zone of control where ``reinforcements.enemy_zoc`` prohibits it (friendly units
+    there negate it when ``zoc.negated_by_friends`` lists reinforcements)."""
+    r, zoc_rules = rules_of(position).reinforcements, rules_of(position).zoc
+    enemy = {v.hex for v in position.units if v.hex is not None and v.side != side}
+    zoc = set(enemy_zoc(position, side)) if r is not None and r.enemy_zoc == "prohibited" else set()
+    if zoc and zoc_rules and "reinforcements" in zoc_rules.negated_by_friends:
+        zoc -= {v.hex for v in position.units if v.hex is not None and v.side == side}
+    blocked: dict[Hex, Reason] = {}
+    for h in hexes:
+        if h in enemy:
+            blocked[h] = Reason(rule, "enemy units hold the hex")
+        elif h in zoc:
+            blocked[h] = Reason(rule, "the hex is in an enemy zone of control")
+    return tuple(h for h in hexes if h not in blocked), blocked
+
+
 def placement(position: Position, unit_id: str) -> Placement:
-    """Where a unit may be placed (or enter) now, with the rule, or why not."""
+    """Where a unit may be placed (or enter) now, with the rule, or why not: a replacement in a replacement phase
+    (:mod:`.replacements`), else a reinforcement."""
     r = rules_of(position).reinforcements
     if unit_id not in position.by_id:
         raise ValueError(f"{position.source}: no unit {unit_id!r}")
     u = position.by_id[unit_id]
+    if applies(position, u):
+        return replacement(position, u)
+    waiting = not_now(position, u)
+    if waiting is not None or r is None:
+        return waiting or Placement(u.id, refused=Reason(rules_of(position).replacements.rule, f"{u.id} is not one "
+                                                         "the replacements may return"))
     entry = r.entry.get(u.side)
     rule = (entry.rule if entry is not None and entry.rule else r.rule)
     turns = position.game.spec.turns
@@ -67,14 +97,5 @@ def placement(position: Position, unit_id: str) -> Placement:
         return Placement(u.id, rule=rule, refused=Reason(r.rule, f"no entry hexes for side {u.side}: give "
                                                                  "reinforcements.entry in rules.yaml or the unit's "
                                                                  "own `entry`"))
-    enemy = {v.hex for v in position.units if v.hex is not None and v.side != u.side}
-    zoc = set(enemy_zoc(position, u.side)) if r.enemy_zoc == "prohibited" else set()
-    if zoc and rules_of(position).zoc and "reinforcements" in rules_of(position).zoc.negated_by_friends:
-        zoc -= {v.hex for v in position.units if v.hex is not None and v.side == u.side}
-    blocked: dict[Hex, Reason] = {}
-    for h in hexes:
-        if h in enemy:
-            blocked[h] = Reason(rule, "enemy units hold the hex")
-        elif h in zoc:
-            blocked[h] = Reason(rule, "the hex is in an enemy zone of control")
-    return Placement(u.id, tuple(h for h in hexes if h not in blocked), rule, None, blocked)
+    ok, blocked = open_hexes(position, u.side, hexes, rule)
+    return Placement(u.id, ok, rule, None, blocked)

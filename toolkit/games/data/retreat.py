@@ -14,7 +14,7 @@ from ...game import Position, Unit
 from ...game.moves import Blocked, Reason, Step
 from ...game.retreat import (Order, RetreatAnswer, Span, attacking_side, check_request, retreats, retreats_json,
                              step_loss)
-from ...game.rulesdata import SideEffect
+from ...game.rulesdata import Exchange, SideEffect
 from ...game.stacking import limit_at, stacking_points
 from ...hexgrid import Hex
 from .facts import enemy_zoc, rules_of
@@ -92,11 +92,41 @@ class DataRetreat:
         return unit
 
 
-def _order(position: Position, unit: Unit, effect: SideEffect, rule: str, span: Span | None) -> Order:
-    """One unit's order from its side's effect (a retreat only when it survives)."""
+def steps_left(position: Position, unit: Unit) -> int:
+    """A unit's steps: two while it shows a front with a back face (game.yaml ``back_flag``), else one."""
+    return 1 if "eliminated" in step_loss(position, unit, "") else 2
+
+
+def exchange_losses(position: Position, units: list[Unit], exchange: Exchange | None) -> dict[str, int]:
+    """The steps an exchange costs each named unit of one side: ``steps`` each (``per: unit``), or ``steps`` in
+    all (``per: side``), taken from the units in the order named (the owner's choice) until it is paid."""
+    if exchange is None:
+        return {}
+    if exchange.per == "unit":
+        return {u.id: exchange.steps for u in units}
+    out, owed = {}, exchange.steps
+    for u in units:
+        out[u.id] = min(owed, steps_left(position, u))
+        owed -= out[u.id]
+    return {uid: n for uid, n in out.items() if n}
+
+
+def _exchanged(position: Position, unit: Unit, steps: int, rule: str) -> dict[str, Reason]:
+    """The :class:`Order` fields of ``steps`` lost in an exchange."""
+    if steps >= steps_left(position, unit):
+        return {"eliminated": Reason(rule, f"the exchange costs it {steps} step{'s' if steps > 1 else ''}, all it "
+                                           "has")}
+    return {"flipped": Reason(rule, "the exchange costs it a step: it turns to its back face")}
+
+
+def _order(position: Position, unit: Unit, effect: SideEffect, rule: str, span: Span | None,
+           exchanged: int = 0) -> Order:
+    """One unit's order from its side's effect and the steps an exchange costs it (a retreat only when it
+    survives)."""
     if effect.eliminate:
         return Order(unit.id, eliminated=Reason(rule, "the result eliminates it"))
-    lost = step_loss(position, unit, rule) if effect.step_loss else {}
+    lost = (_exchanged(position, unit, exchanged + effect.step_loss, rule) if exchanged else
+            step_loss(position, unit, rule) if effect.step_loss else {})
     note = Reason(rule, effect.note) if effect.note else None
     if "eliminated" in lost or span is None:
         still = None if lost or note else Reason(rule, "the result does not move it")
@@ -112,6 +142,8 @@ def retreat(position: Position, unit_ids: Sequence[str], enemy_hexes: Sequence[H
     check_request(result, hexes, list(r.results), "rules.yaml retreat.results")
     attacker = attacking_side(position)
     orders = []
+    code = r.results.get(result) if result is not None else None
+    exchanged = exchange_losses(position, [position.by_id[uid] for uid in unit_ids], code and code.exchange)
     for uid in unit_ids:
         u = position.by_id[uid]
         if result is None:
@@ -123,5 +155,5 @@ def retreat(position: Position, unit_ids: Sequence[str], enemy_hexes: Sequence[H
             effect.retreat, effect.retreat, rule, away=None if r.away is None else r.away.rule or r.rule,
             not_toward=frozenset(enemy_hexes) if r.not_toward_enemy else frozenset(),
             not_toward_rule=r.not_toward_enemy.rule if r.not_toward_enemy else "")
-        orders.append(_order(position, u, effect, rule, span))
+        orders.append(_order(position, u, effect, rule, span, exchanged.get(uid, 0)))
     return retreats(position, DataRetreat(position), orders, result)

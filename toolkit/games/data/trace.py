@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable
 from ...game import Position, Unit
 from ...game.moves import Reason
 from ...hexgrid import Hex
-from .facts import TraceBlocks, half_points, matching, rules_of, terrain_cost, value
+from .facts import TraceBlocks, chosen, half_points, matching, pick, rules_of, terrain_cost, value
 from .reinforcements import edge_hexes
 
 INF = float("inf")
@@ -116,58 +116,74 @@ def sources(position: Position, side: str) -> list[Hex]:
     return list(dict.fromkeys(found))
 
 
-def _supply_step(position: Position) -> tuple[Callable[[Hex, Hex], float | None], float]:
-    """The step cost and limit of a supply trace: hexes, or movement points of the supply's movement class."""
+def supply_limit(position: Position, at: Hex) -> tuple[float, str]:
+    """How long the supply line of a unit in hex ``at`` may be, and the rule: ``supply.hexes`` (None: unlimited)
+    or ``mp``, or the first of their variants whose ``when`` holds there (the last has none), with its rule."""
+    s = rules_of(position).supply
+    given, rule = (s.hexes if s.mp is None else s.mp), s.rule
+    if isinstance(given, list):
+        variant = pick(given, position, at)
+        given, rule = (variant.hexes if s.mp is None else variant.mp), variant.rule or s.rule
+    return (INF if given is None else given), rule
+
+
+def _supply_step(position: Position) -> Callable[[Hex, Hex], float | None]:
+    """The step cost of a supply trace: a hex, or the movement points of the supply's movement class."""
     s = rules_of(position).supply
     if s.mp is None:
-        return (lambda a, b: 1), (INF if s.hexes is None else s.hexes)
+        return lambda a, b: 1
     cls, hexsides = s.movement_class, rules_of(position).movement.hexsides
 
     def cost(inner: Hex, outer: Hex) -> float | None:   # the unit's line enters ``inner`` from ``outer``
-        c, _ = terrain_cost(position, inner, cls)
-        for _, hs in matching(hexsides, position.game.map.hexside(inner, outer)):
+        c, _, _ = terrain_cost(position, inner, cls)
+        for _, hs in matching(chosen(hexsides, position, inner), position.game.map.hexside(inner, outer)):
             if c is not None:
                 extra = half_points(hs.cost, cls)
                 c = None if extra is None else c + extra
         return None if c is None else c / 2
-    return cost, s.mp
+    return cost
 
 
 def supply(position: Position, side: str | None = None, unit: str | None = None) -> SupplyReport:
     """Every unit's supply (of one side, or one unit): the line to its source, or where it is cut."""
     s = rules_of(position).supply
-    step, limit = _supply_step(position)
+    step = _supply_step(position)
     units = [u for u in position.units if u.hex is not None and (side is None or u.side == side)
              and (unit is None or u.id == unit)]
+    limits = {u.id: supply_limit(position, u.hex) for u in units}
     lines = []
     for sd in dict.fromkeys(u.side for u in units):
         blocks = TraceBlocks(position, sd, s.blocked_by, "supply")
         origins = sources(position, sd)
+        limit = max(limits[u.id][0] for u in units if u.side == sd)   # each unit's own limit checked below
         traced = trace(position, origins, limit, step, blocks, frozenset(u.hex for u in units if u.side == sd))
         free = None
         for u in (u for u in units if u.side == sd):
-            if u.hex in traced.dist:
+            if traced.dist.get(u.hex, INF) <= limits[u.id][0]:
                 path = traced.path(u.hex)
                 src = s.sources.get(sd)
                 lines.append(SupplyLine(u.id, u.hex, True, path[-1], tuple(path), None, s.rule,
                                         (src.rule if src is not None else "") or s.rule))
                 continue
             free = free or trace(position, origins, limit, step, None)
-            lines.append(_cut(position, u, free, blocks, s.rule, limit))
+            lines.append(_cut(position, u, free, blocks, s.rule, *limits[u.id]))
     return SupplyReport(position, side, tuple(sorted(lines, key=lambda ln: ln.unit)))
 
 
-def _cut(position: Position, u: Unit, free: Trace, blocks: TraceBlocks, rule: str, limit: float) -> SupplyLine:
-    """Why a unit's line is cut: the first block along its line as it would run unblocked, else the distance."""
-    if u.hex in free.dist:
+def _cut(position: Position, u: Unit, free: Trace, blocks: TraceBlocks, rule: str, limit: float,
+         limit_rule: str) -> SupplyLine:
+    """Why a unit's line is cut: the first block along its line as it would run unblocked, else the distance (its
+    limit's rule)."""
+    if free.dist.get(u.hex, INF) <= limit:
         path = free.path(u.hex)
         hit = first_block(position, path, blocks)
         if hit is not None:
             return SupplyLine(u.id, u.hex, False, None, tuple(path), (hit[0], Reason(rule, f"the line is cut at "
                               f"{position.game.map.name(hit[0])}: {hit[1]}")), rule)
     what = "hexes" if rules_of(position).supply.mp is None else "movement points"
-    return SupplyLine(u.id, u.hex, False, None, (u.hex,), (u.hex, Reason(rule, f"no supply source within {limit:g} "
-                                                                              f"{what} on an open line")), rule)
+    within = f" within {limit:g} {what}" if limit != INF else ""   # supply.hexes: null, unlimited
+    return SupplyLine(u.id, u.hex, False, None, (u.hex,), (u.hex, Reason(limit_rule, f"no supply source{within} "
+                                                                                     "on an open line")), rule)
 
 
 def supply_json(report: SupplyReport) -> dict[str, Any]:

@@ -277,7 +277,6 @@ def command(position: Position, only: Sequence[str] | None = None) -> CommandRep
 
     ``only`` limits the report to some units (and the HQs that may command them).
     """
-    from .movement import SiegeMove
     board, zmap = board_and_zoc(position)
     subjects = [u for u in position.units if u.hex is not None]
     if only is not None:

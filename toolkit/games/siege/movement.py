@@ -69,7 +69,7 @@ from ...game import Position, Unit
 from ...game.moves import Blocked, MoveResult, Reason, Step, legal_moves
 from ...hexgrid import Hex
 from .tables import Tables, load_tables
-from .zoc import (BUILT_UP, ELEVATED, FORTRESS, INFANTRY, JEWISH, ROMAN, Board, MapFacts, board_and_zoc, formation,
+from .zoc import (ELEVATED, FORTRESS, INFANTRY, JEWISH, ROMAN, Board, MapFacts, board_and_zoc, formation,
                   fresh, is_combat, map_facts, unit_class, value, zoc)
 
 ENGINE_TYPES = ("ram", "siege_tower", "armored_tower")
@@ -265,7 +265,7 @@ class SiegeMove:
 
     # -- make-up and budget ----------------------------------------------------------------------------------
     def _make_up(self, units: list[Unit]) -> tuple[str, list[Unit]]:
-        pos, here = self.position, self.position.at(self.start) if self.start is not None else []
+        here = self.position.at(self.start) if self.start is not None else []
         ids = {u.id for u in units}
         if any(unit_class(u) == "siege_engine" for u in units):
             crew = [u for u in here if (u.has("pushing") or u.has("riding")) and u.id not in ids]
@@ -310,7 +310,6 @@ class SiegeMove:
         return max(0, b)
 
     def _start_level(self) -> str:
-        u = self.units[0]
         if self.start is None:
             return "g"
         if self.kind == "unit" and all(x.has("on_ladder") for x in self.units):
@@ -758,7 +757,6 @@ class SiegeMove:
     # -- ZOC, stacking, stops --------------------------------------------------------------------------------
     def _finish(self, a: Hex, level: str, b: Hex, new: str, cost: int, first: bool, fled: bool,
                 stop: Reason | None, no_end: Reason | None):
-        bd = self.board
         in_zoc_b = self._zoc_at(b, new)
         in_zoc_a = self._zoc_at(a, level)
         if in_zoc_b:

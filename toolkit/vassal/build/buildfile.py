@@ -31,14 +31,15 @@ from lxml import etree
 
 from ...game.module import Game
 from ..design.board import BoardLayout
-from ..design.boxes import BoxesLayout
+from ..design.boxes import VIEWER_FONT_PX, BoxesLayout
 from ..design.counters import game_counter_size
+from ..design.entry import entry_zones
 from .charts import chart_file
-from .helpdocs import NOTES_FILE
+from .helpdocs import NOTES_FILE, setup_title
 from ..engine.pieces import basic_state, basic_type, encode_add_piece
 from ..design.gameprops import DESCRIPTIONS
-from ..design.piecedefs import (BOXES_MAP, LAYER_PROPERTY, LAYERS, MAIN_MAP, counter_def, marker_def, palette,
-                                piece_gpids, prototypes)
+from ..design.piecedefs import (BOXES_MAP, ENTERS, LAYER_PROPERTY, LAYERS, MAIN_MAP, counter_def, marker_def,
+                                palette, piece_gpids, prototypes)
 from ..design.traits import KEY_TO_TURN
 from ..engine.seqenc import encode
 from ..design.turns import tracker_levels
@@ -89,9 +90,14 @@ def _board_picker(m, name: str, image: str):
     return _el(bp, BOARD, {"image": image, "name": name, "reversible": "false"})
 
 
-def _map_components(m, width: int, height: int, summary: str = "$LocationName$") -> None:
+def _map_components(m, width: int, height: int, summary: str = "$LocationName$", empty: str = "$LocationName$",
+                    centred: bool = False) -> None:
     """The components VASSAL's editor puts in every new map, plus zoom, LOS thread and an overview window;
-    ``summary`` is what the mouse-over viewer writes above a hex or stack."""
+    ``summary`` is what the mouse-over viewer writes above a stack, ``empty`` over a place with no piece.  The
+    viewer draws rotated pieces upright (``unrotatePieces``: the Siege's engines turned to face south read upside
+    down otherwise); the map shows the facing.  Its words lie on a pale ground (``bgColor``), readable over the
+    counters under them.  ``centred``: the viewer's pieces and words centred over the mouse (``centerAll``,
+    ``centerText``), so that words wider than the pieces stay inside a window as wide as its board."""
     _el(m, M + "StackMetrics", {"bottom": "40,0", "disabled": "false", "down": "37,0", "exSepX": 6, "exSepY": 18,
                                 "top": "38,0", "unexSepX": 2, "unexSepY": 2, "up": "39,0"})
     for component in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
@@ -100,14 +106,17 @@ def _map_components(m, width: int, height: int, summary: str = "$LocationName$")
     _el(m, M + "ImageSaver", {"buttonText": "", "hotkey": "", "icon": "/images/camera.gif",
                               "tooltip": "Save map as PNG image"})
     _el(m, M + "CounterDetailViewer", {
-        "borderWidth": 0, "centerAll": "false", "centerText": "false", "combineCounterSummary": "false",
+        "borderWidth": 0, "centerAll": str(centred).lower(), "centerText": str(centred).lower(),
+        "combineCounterSummary": "false",
         "counterReportFormat": "", "delay": 700, "description": "", "display": "from all layers",
-        "emptyHexReportForma": summary, "enableHTML": "false", "extraTextPadding": 0, "fgColor": "0,0,0",
-        "fontSize": 11, "graphicsZoom": "1.0", "hotkey": "32,130", "layerList": "", "minDisplayPieces": 0,
+        "bgColor": "255,255,240", "emptyHexReportForma": empty, "enableHTML": "false", "extraTextPadding": 0,
+        "fgColor": "0,0,0",
+        "fontSize": VIEWER_FONT_PX, "graphicsZoom": "1.0", "hotkey": "32,130", "layerList": "",
+        "minDisplayPieces": 0,
         "propertyFilter": "", "showDeck": "false", "showDeckDepth": 1, "showMoveSelectde": "false",
         "showNoStack": "true", "showNonMovable": "true", "showOverlap": "true", "showgraph": "true",
         "showgraphsingle": "false", "showtext": "true", "showtextsingle": "true", "stretchWidthSummary": "false",
-        "summaryReportFormat": summary, "unrotatePieces": "false", "version": 3, "verticalOffset": 0,
+        "summaryReportFormat": summary, "unrotatePieces": "true", "version": 3, "verticalOffset": 0,
         "verticalTopText": 5, "zoomlevel": "1.0"})
     levels = ",".join(str(z) for z in ZOOM_LEVELS)
     _el(m, M + "Zoomer", {
@@ -131,6 +140,11 @@ def _map_components(m, width: int, height: int, summary: str = "$LocationName$")
     _el(m, P + "module.properties.GlobalProperties")
 
 
+#: What the mouse-over viewer of the boxes map writes above a piece: its box, and for a reinforcement waiting on the
+#: turn record track the hexes it enters at (``Turn May IV (enters at 0215 Hulda or 0102 to Tel Aviv)``); the board
+#: leaves room for those words right of the track (``boxes.words_room``).
+BOX_SUMMARY = f"$LocationName$ ${ENTERS}$"
+
 #: What the mouse-over viewer of the main map writes above a hex: its name, then its place and terrain (the
 #: hex's zone, ``HexZone``: none for an unnamed hex of nothing but the map's first terrain).
 HEX_SUMMARY = "$LocationName$ $CurrentZone$"
@@ -141,7 +155,8 @@ def _main_map(root, game: Game, board: BoardLayout) -> None:
     for (named as the grid names it, ``$gridLocation$``) -- and the usual components."""
     m = _map_element(root, MAP_NAME, {})
     b = _board_picker(m, game.spec.title, BOARD_IMAGE)
-    if board.zones:
+    zones = entry_zones(game, board)   # the entry areas' words after the hex's (:mod:`..design.entry`)
+    if zones:
         b = _el(b, GRID + "ZonedGrid")
     if board.hexgrid is not None:
         g = board.hexgrid
@@ -158,10 +173,10 @@ def _main_map(root, game: Game, board: BoardLayout) -> None:
         rg = _el(b, GRID + "RegionGrid", {"fontsize": 9, "snapto": "true", "visible": "false"})
         for r in board.regions:
             _el(rg, GRID + "Region", {"name": r.name, "originx": int(r.x), "originy": int(r.y)})
-    for z in board.zones:
+    for z in zones:
         _el(b, GRID + "mapgrid.Zone", {"highlightProperty": "", "locationFormat": "$gridLocation$", "name": z.name,
                                         "path": z.path_attribute(), "useHighlight": "false", "useParentGrid": "true"})
-    _map_components(m, board.width, board.height, HEX_SUMMARY)
+    _map_components(m, board.width, board.height, HEX_SUMMARY, HEX_SUMMARY)
 
 
 def _boxes_map(root, game: Game, boxes: BoxesLayout) -> None:
@@ -173,7 +188,7 @@ def _boxes_map(root, game: Game, boxes: BoxesLayout) -> None:
     for z in boxes.zones:
         _el(zg, GRID + "mapgrid.Zone", {"highlightProperty": "", "locationFormat": "$name$", "name": z.name,
                                          "path": z.path, "useHighlight": "false", "useParentGrid": "false"})
-    _map_components(m, boxes.width, boxes.height)
+    _map_components(m, boxes.width, boxes.height, BOX_SUMMARY, centred=True)   # an empty spot: its box's name
 
 
 def _slot(parent, name: str, gpid: str, text: str, size: int) -> None:
@@ -282,12 +297,6 @@ def _charts(root, charts: list[str]) -> None:
     tabs = _el(cw, P + "widget.TabWidget", {"entryName": "Charts"})
     for title in charts:
         _el(tabs, P + "widget.HtmlChart", {"chartName": title, "fileName": chart_file(title)})
-
-
-def setup_title(stem: str) -> str:
-    """A scenario file's menu entry (``scenario-ii`` -> ``Scenario II``, ``scenario-1`` -> ``Scenario 1``)."""
-    words = stem.replace("_", "-").split("-")
-    return " ".join(w.upper() if set(w) <= set("ivxlc") else w.capitalize() for w in words)
 
 
 #: The File-menu entry holding the scenarios (a PredefinedSetup menu; the engine drops its own *New Game* item

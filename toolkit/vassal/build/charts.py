@@ -28,7 +28,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Val
 
 from ...datafile import DataFileError, from_validation_error, read_yaml
 from ...game.module import Game
-from ...game.rulesdata import RulesData
+from ...game.rulesdata import RulesData, Situation
 
 CHARTS_FILE = "charts.yaml"
 DOC = "docs/vassal.md"
@@ -406,24 +406,73 @@ def _by_class(cost: object, classes: list[str]) -> list[str]:
     return [_cost(cost.get(k) if isinstance(cost, dict) else cost) for k in classes]
 
 
+def _variants(entry: object) -> list:
+    """An entry of rules.yaml, or each variant of a list of them (the first whose ``when`` holds applies)."""
+    return list(entry) if isinstance(entry, list) else [entry]
+
+
+def _when(when: Situation | None, words: Words) -> str:
+    """A condition in words (``weather mud``; ``weather clear or mud, turn 3``); empty when it always holds."""
+    if not isinstance(when, Situation):
+        return ""
+    tests = [(words.label(k).lower(), [words.label(x).lower() for x in ([v] if isinstance(v, str) else v)])
+             for k, v in when.params.items()]
+    tests += [(what, [words.label(x) for x in given]) for what, given in (
+        ("turn", when.turns), ("phase", when.phase), ("side", when.sides), ("in", when.terrain)) if given]
+    tests += [(words.label(k).lower(), [v] if isinstance(v, str) else v or ["any"])
+              for k, v in when.features.items()]
+    return ", ".join(f"{what} {' or '.join(given)}" for what, given in tests)
+
+
+def _variant_rows(label: str, entry: object, cells, words: Words, effect: object = None) -> list[list[str]]:
+    """A chart's rows for one entry: the variant that applies when no other does under ``label``, then each
+    conditional variant under ``label (its condition)``; ``cells`` gives a variant's cells, ``effect`` the
+    combat effect of the plain row."""
+    rows = []
+    for v in _variants(entry):
+        when = _when(getattr(v, "when", None), words)
+        combat = "—" if when else _effects(effect, words)
+        rows.append([f"{label} ({when})" if when else label] + cells(v) + [combat])
+    return rows[-1:] + rows[:-1]
+
+
 def terrain_effects(rules: RulesData, words: Words) -> Section:
-    """Terrain effects chart from ``rules.yaml``: MP to enter by movement class, and the effect on combat."""
+    """Terrain effects chart from ``rules.yaml``: MP to enter by movement class, and the effect on combat; a cost
+    or effect that varies (a list of variants, Conditions) has a row for each variant, named with its condition."""
     mv, combat = rules.movement, rules.combat
     classes = list(mv.classes) or ["all"]
     effects = combat.terrain if combat else {}
     hex_effects = combat.hexsides if combat else {}
-    rows = [[words.label(t)] + _by_class(c, classes) + [_effect(effects.get(t))]
-            for t, c in mv.terrain.costs.items()]
-    rows += [[f"{words.label(h)} (hexside, added)"] + [f"+{c}" if c != "prohibited" else c
-                                                       for c in _by_class(s.cost, classes)]
-             + [_effect(hex_effects.get(h))] for h, s in mv.hexsides.items()]
-    rows += [[f"Along {words.label(name).lower()}"] + _by_class(line.cost, classes) + ["—"] for name, line in mv.lines.items()]
+    rows = []
+    for t, c in mv.terrain.costs.items():
+        rows += _variant_rows(words.label(t), c, lambda v: _by_class(getattr(v, "cost", v), classes), words,
+                              effects.get(t))
+    for h, s in mv.hexsides.items():
+        rows += _variant_rows(f"{words.label(h)} (hexside, added)", s,
+                              lambda v: [f"+{c}" if c != "prohibited" else c for c in _by_class(v.cost, classes)],
+                              words, hex_effects.get(h))
+    for name, line in mv.lines.items():
+        rows += _variant_rows(f"Along {words.label(name).lower()}", line, lambda v: _by_class(v.cost, classes),
+                              words)
     head = ["Terrain"] + [f"{words.label(k)} MP" for k in classes] + ["Combat"]
     notes = [f"{words.label(k)}: {', '.join(words.label(t) for t in v)}" for k, v in mv.classes.items()]
-    rules_cited = ", ".join(dict.fromkeys(r for r in [mv.terrain.rule] + [s.rule for s in mv.hexsides.values()]
-                                          + [combat.terrain_rule if combat else ""] if r))
+    cited = [mv.terrain.rule] + [v.rule for s in mv.hexsides.values() for v in _variants(s)]
+    rules_cited = ", ".join(dict.fromkeys(r for r in cited + [combat.terrain_rule if combat else ""] if r))
     return Section("Terrain effects", rules_cited, Grid(head, rows),
                    tuple(["Movement classes: " + "; ".join(notes) + "."] if notes else []))
+
+
+def _effects(entry: object, words: Words) -> str:
+    """The combat effect of an entry, or of each of its variants with its condition."""
+    if entry is None:
+        return "—"
+    said = []
+    for v in _variants(entry):
+        when = _when(getattr(v, "when", None), words)
+        effect = _effect(v)
+        if effect != "—" or when:
+            said.append(f"{effect} ({when})" if when else effect)
+    return "; ".join(said) or "—"
 
 
 def _effect(effect) -> str:
@@ -442,7 +491,8 @@ def combat_results(rules: RulesData, words: Words) -> Section:
     table = rules.combat.table
     grid = Grid(["Die"] + table.columns, [[str(roll)] + list(results) for roll, results in table.rows.items()])
     legend = " · ".join(f"{code}: {meaning}" for code, meaning in rules.combat.results.items())
-    below = [f"Odds below {table.columns[0]}: {table.below}."] if table.below else []
+    below = ([f"No attack at odds below {table.columns[0]}."] if table.below == "refused" else
+             [f"Odds below {table.columns[0]}: {table.below}."] if table.below else [])
     modifiers = [f"{words.label(m.id)}: {_effect(m)} ({m.why}, rule {m.rule})" for m in rules.combat.modifiers]
     return Section("Combat results table", table.rule, grid, tuple([legend] + below + modifiers))
 

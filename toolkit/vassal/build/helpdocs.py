@@ -7,14 +7,22 @@ a save.
 """
 from __future__ import annotations
 
+from collections import Counter
 from html import escape
 
+from ...game import load_position
 from ...game.module import Game
-from ..design.piecedefs import box_title
+from ..design.entry import entry_areas, entry_words
 from ..design.traits import (KEY_CLONE, KEY_DELETE, KEY_ELIMINATE, KEY_FLIP, KEY_LABEL, KEY_MARK_MOVED, KEY_MASK,
                              KEY_ROTATE_CCW, KEY_ROTATE_CW)
 
 NOTES_FILE = "help/notes.html"
+
+
+def setup_title(stem: str) -> str:
+    """A scenario file's menu entry (``scenario-ii`` -> ``Scenario II``, ``scenario-1`` -> ``Scenario 1``)."""
+    words = stem.replace("_", "-").split("-")
+    return " ".join(w.upper() if set(w) <= set("ivxlc") else w.capitalize() for w in words)
 
 
 def _key_name(key: str) -> str:
@@ -27,11 +35,41 @@ def _page(title: str, body: str) -> bytes:
             "</body></html>\n").encode("utf-8")
 
 
+def _areas(game: Game) -> str:
+    """A line of the notes on the map's entry arrows (:mod:`..design.entry`); '' for a game without any."""
+    areas = entry_areas(game)
+    if not areas:
+        return ""
+    return (f"<li>A small arrow of a side's colour marks each hex where its reinforcements come on by the rules "
+            f"({escape('; '.join(a.words for a in areas))}); the mouse-over over the hex names it.</li>")
+
+
+def _entries(game: Game) -> str:
+    """Where each scenario's reinforcements with entry hexes come on (the scenario's ``entry:``), a row per
+    scenario, turn and hexes; '' when no scenario gives any (the rules' entry hexes apply)."""
+    rows = []
+    for path in sorted((game.folder / "scenarios").glob("*.yaml")):
+        groups: dict[tuple[str, str], Counter] = {}
+        for u in load_position(path, game).units:
+            if u.entry:
+                where = " or ".join(entry_words(game, u.entry))
+                groups.setdefault((u.arrives or "", where), Counter())[u.counter.name] += 1
+        rows += [f"<tr><td>{escape(setup_title(path.stem))}</td><td>{escape(turn)}</td><td>"
+                 f"{', '.join(escape(n) + (f'&nbsp;&times;{k}' if k > 1 else '') for n, k in units.items())}</td>"
+                 f"<td>{escape(words)}</td></tr>" for (turn, words), units in groups.items()]
+    if not rows:
+        return ""
+    return ("<h3>Where reinforcements enter</h3>\n<p>As the scenarios give them; the Boxes window's mouse-over "
+            "says it too, over a unit waiting on the turn record track.</p>\n<table border=\"1\" cellpadding=\"3\">"
+            "<tr><th>Scenario</th><th>Turn</th><th>Units</th><th>Where</th></tr>" + "".join(rows) + "</table>\n")
+
+
 def notes_html(game: Game) -> bytes:
     """The Help > notes page: what is in the module, the keys, the boxes and the rules assistant's commands."""
     spec = game.spec
     keys = [("Flip to the other face", KEY_FLIP), ("Face down / up (masked from the opponent)", KEY_MASK),
-            ("Eliminate: send to the Eliminated box", KEY_ELIMINATE), ("Delete", KEY_DELETE), ("Clone", KEY_CLONE),
+            (f"Eliminate: send to the {spec.box_name(spec.eliminated_box)}", KEY_ELIMINATE), ("Delete", KEY_DELETE),
+            ("Clone", KEY_CLONE),
             ("Mark moved / unmoved", KEY_MARK_MOVED), ("Set a marker's value", KEY_LABEL)]
     if spec.facing is not None:
         keys += [("Turn one hexside clockwise (facing)", KEY_ROTATE_CW), ("Turn one hexside back", KEY_ROTATE_CCW)]
@@ -47,9 +85,10 @@ documented in the toolkit's game files.</p>
 <li>Drag counters on the main map; a counter snaps to the hex centre and stacks with what is there.</li>
 <li>Right-click a counter for its actions. Counters moved this turn show a flag; the map's toolbar clears them.</li>
 <li>The <b>Boxes and tracks</b> window (toolbar) holds the turn record track, the off-map boxes
-({escape(', '.join(box_title(b) for b in spec.boxes))}) and a place for game markers.</li>
+({escape(', '.join(spec.box_name(b) for b in spec.boxes))}) and a place for game markers.</li>
 <li>The turn tracker (toolbar) follows the turns and phases; saves keep it.</li>
 {f'<li>Counters that may be placed face down: {escape(hidden)}.</li>' if hidden else ''}
+{_areas(game)}
 </ul>
 <h3>Keys</h3>
 <table border="1" cellpadding="3">{rows}</table>
@@ -62,5 +101,5 @@ toolkit moves GAME.vsav UNIT     legal moves of a unit, with costs and paths
 toolkit vsav read GAME.vsav -o position.yaml
 </pre>
 <p>Charts: the <b>Charts</b> toolbar button shows the game's tables.</p>
-"""
+{_entries(game)}"""
     return _page(f"{spec.title}: notes", body)

@@ -22,6 +22,7 @@ from ..design.board import DEFAULT_PIXELS_PER_HEX, board_image, board_layout
 from ..design.boxes import boxes_image, boxes_layout
 from .buildfile import BOARD_IMAGE, BOXES_IMAGE, build_file_xml, moduledata_xml
 from ..design.counters import counter_images, game_counter_size
+from ..design.entry import mark_entry_hexes
 from .charts import chart_file, chart_pages
 from .helpdocs import NOTES_FILE, notes_html
 from ..design.piecedefs import MOVED_IMAGE
@@ -56,7 +57,7 @@ def module_files(game: Game, pixels_per_hex: int = DEFAULT_PIXELS_PER_HEX) -> di
     files = {
         "buildFile.xml": build_file_xml(game, board, boxes, setups=sorted(setups), charts=list(charts)),
         "moduledata": moduledata_xml(game),
-        f"images/{BOARD_IMAGE}": _png(board_image(cmap, board, _map_path(game))),
+        f"images/{BOARD_IMAGE}": _png(mark_entry_hexes(board_image(cmap, board, _map_path(game)), game, board)),
         f"images/{BOXES_IMAGE}": _png(boxes_image(game, boxes)),
         f"images/{MOVED_IMAGE}": _png(moved_flag()),
         NOTES_FILE: notes_html(game),

@@ -70,6 +70,7 @@ class HexZone:
 
     name: str
     path: tuple[tuple[int, int], ...]
+    hex: Hex | None = None
 
     def path_attribute(self) -> str:
         """The outline as VASSAL's ``Zone`` ``path`` attribute (``x,y;x,y;...``)."""
@@ -219,10 +220,13 @@ def _board_layout(cmap: CompiledMap, pixels_per_hex: int) -> BoardLayout:
 
 def _hex_zones(cmap: CompiledMap, k: float, ox: float, oy: float) -> tuple[HexZone, ...]:
     """A zone per hex the viewer has words for (:func:`hex_label`), in the grid's order."""
-    lay = cmap.grid.layout
     labels = ((h, hex_label(cmap, h)) for h in cmap.grid.hex_list)
-    return tuple(HexZone(label, tuple((round(k * x + ox), round(k * y + oy)) for x, y in lay.corners(h)))
-                 for h, label in labels if label)
+    return tuple(HexZone(label, hex_outline(cmap, h, k, ox, oy), h) for h, label in labels if label)
+
+
+def hex_outline(cmap: CompiledMap, h: Hex, k: float, ox: float, oy: float) -> tuple[tuple[int, int], ...]:
+    """A hex's corners in board pixels (``px = k * x + ox``), as a zone's outline."""
+    return tuple((round(k * x + ox), round(k * y + oy)) for x, y in cmap.grid.layout.corners(h))
 
 
 def _picture_scale(cmap: CompiledMap) -> float:

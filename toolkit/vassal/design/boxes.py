@@ -19,7 +19,8 @@ from PIL import Image, ImageDraw
 from ...datafile import read_yaml
 from ...game.module import Game, GameDataError
 from ...render.png import text_font
-from .piecedefs import TURN_ZONE, box_title
+from .entry import enters_words
+from .piecedefs import TURN_ZONE
 
 MARKERS_ZONE = "Game markers"
 TITLE_H = 22
@@ -32,6 +33,9 @@ MARGIN = 12
 #: width, then cuts its height to the desktop, and the scrollbar that appears takes 15 px of the viewport (a
 #: 792 px board was seen through a 777 px viewport).
 SCROLLBAR_ROOM = 16
+#: The mouse-over viewer's font size (``buildfile._map_components``) and the padding round its words.
+VIEWER_FONT_PX = 11
+VIEWER_LABEL_PAD = 6
 
 
 @dataclass(frozen=True)
@@ -99,17 +103,46 @@ def _zone_of(game: Game, key: str, p: dict) -> tuple[str, object]:
     return "box", p.get("box")
 
 
+def _scenarios(game: Game) -> list[dict]:
+    """The game's scenario files as read (the boxes board is laid out for all of them)."""
+    return [read_yaml(path, GameDataError) for path in sorted((game.folder / "scenarios").glob("*.yaml"))]
+
+
 def _capacities(game: Game) -> dict[tuple[str, object], int]:
     """Slots each box and turn needs: the most units and markers any scenario puts there; boxes have at least
     two rows, turns one slot."""
     most = {("box", box): 2 * COLUMNS for box in game.spec.boxes} | {("turn", t): 1 for t in game.spec.turns}
-    for path in sorted((game.folder / "scenarios").glob("*.yaml")):
-        data = read_yaml(path, GameDataError)
+    for data in _scenarios(game):
         placed = Counter(_zone_of(game, key, p) for key in ("units", "markers") for p in data.get(key) or []
                          if isinstance(p, dict))
         for zone in most:
             most[zone] = max(most[zone], placed[zone])
     return most
+
+
+def _entry_summaries(game: Game) -> dict[str, list[str]]:
+    """Per turn, what the Boxes window's mouse-over writes over each reinforcement waiting there with entry hexes
+    (``Turn May IV (enters at 4247 Kfar Etzion)``, ``buildfile.BOX_SUMMARY``)."""
+    out: dict[str, list[str]] = {}
+    for data in _scenarios(game):
+        for p in data.get("units") or []:
+            if isinstance(p, dict) and p.get("entry") and _zone_of(game, "units", p)[0] == "turn":
+                words = enters_words(game, tuple(game.map.resolve(str(e)) for e in p["entry"]))
+                out.setdefault(p["turn"], []).append(f"{TURN_ZONE.format(p['turn'])} {words}")
+    return out
+
+
+def words_room(game: Game, zones: list[Zone], right: int) -> int:
+    """Blank board to leave right of ``right`` (the zones' right edge) so that the mouse-over's words over a
+    reinforcement on the turn record track (:func:`_entry_summaries`), centred over the mouse, stay in the window
+    (which is as wide as the board, less its vertical scrollbar): Jerusalem!'s May IV box is the track's last."""
+    font = text_font(VIEWER_FONT_PX, bold=False)
+    need = 0
+    for turn, texts in _entry_summaries(game).items():
+        zone = next(z for z in zones if z.kind == "turn" and z.key == turn)
+        half = max(font.getlength(t) for t in texts) / 2 + VIEWER_LABEL_PAD
+        need = max(need, math.ceil(max(x for x, _ in zone.slots()) + half - right - MARGIN))
+    return need
 
 
 def boxes_layout(game: Game, counter_px: int) -> BoxesLayout:
@@ -131,10 +164,11 @@ def boxes_layout(game: Game, counter_px: int) -> BoxesLayout:
     for box in [*game.spec.boxes, None]:
         rows = math.ceil((capacity[("box", box)] if box else len(game.manifest.markers) or 1) / COLUMNS)
         h = TITLE_H + rows * pitch + PAD
-        zones.append(Zone(box_title(box), "box", box, MARGIN, y, box_w, h, pitch) if box
+        zones.append(Zone(game.spec.box_name(box), "box", box, MARGIN, y, box_w, h, pitch) if box
                      else Zone(MARKERS_ZONE, "markers", "", MARGIN, y, box_w, h, pitch))
         y += h + MARGIN
-    return BoxesLayout(box_w + 2 * MARGIN + SCROLLBAR_ROOM, y, tuple(zones))
+    right = MARGIN + box_w
+    return BoxesLayout(right + MARGIN + SCROLLBAR_ROOM + words_room(game, zones, right), y, tuple(zones))
 
 
 def boxes_image(game: Game, layout: BoxesLayout) -> Image.Image:

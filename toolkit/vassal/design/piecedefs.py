@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from ...game.module import Game
 from ...game.position import MarkerAt, Unit
 from ...game.schema import Counter, Marker
+from .entry import enters_words
 from .counters import counter_image_name, game_counter_size, hidden_image_name, marker_image_name
 from ..engine.pieces import Trait, basic_state, basic_type, encode_add_piece, marker_trait
 from .turns import TURN_PROPERTY
@@ -44,7 +45,10 @@ LAYER_PROPERTY = "Layer"
 MARKER_LAYER, UNIT_LAYER = "Markers", "Units"
 LAYERS = (UNIT_LAYER, MARKER_LAYER)  # bottom first: a marker put on a unit lies on top of it, as on a table
 TURN_ZONE = "Turn {}"  # the boxes map's zone of a turn
-UNIT_PROPERTIES = ("unit", "flags", "carried_by", "spent", "arrives", "entry")  # per-piece values (DynamicProperty)
+#: Per-piece values (DynamicProperty); ``ENTERS`` is the entry hexes in words, which the Boxes window's mouse-over
+#: writes beside the turn box a reinforcement waits in.
+ENTERS = "enters"
+UNIT_PROPERTIES = ("unit", "flags", "carried_by", "spent", "arrives", "entry", ENTERS)
 
 
 @dataclass(frozen=True)
@@ -61,11 +65,6 @@ class PieceDef:
         """The AddPiece command of this piece (palette text when ``pid`` and ``map_name`` are None)."""
         return encode_add_piece(pid, list(self.traits if traits is None else traits), basic_type(self.image, self.name),
                                 basic_state(map_name, x, y, self.gpid))
-
-
-def box_title(box: str) -> str:
-    """The title of an off-map box as players read it (``off_map`` -> ``Off map``)."""
-    return box.replace("_", " ").capitalize()
 
 
 def palette(game: Game) -> dict[str, dict[str, list[Counter]]]:
@@ -118,10 +117,10 @@ def prototypes(game: Game) -> dict[str, tuple[Trait, ...]]:
     for side in game.spec.sides:
         out[side.name] = (report_trait([KEY_ELIMINATE, KEY_DELETE]), delete_trait(), clone_trait(),
                           send_to_zone_trait("Eliminate", KEY_ELIMINATE, BOXES_MAP,
-                                             box_title(game.spec.eliminated_box)),
+                                             game.spec.box_name(game.spec.eliminated_box)),
                           moved, marker_trait({"side_name": side.name, LAYER_PROPERTY: UNIT_LAYER}))
     out[MARKER_PROTOTYPE] = (report_trait([KEY_DELETE]), delete_trait(), clone_trait(), no_stack_trait(),
-                             marker_trait({LAYER_PROPERTY: MARKER_LAYER}))
+                             marker_trait({LAYER_PROPERTY: MARKER_LAYER, ENTERS: ""}))   # else a viewer writes "enters"
     return out
 
 
@@ -185,10 +184,11 @@ def _with_state(t: Trait, state: str) -> Trait:
 
 def unit_values(game: Game, unit: Unit) -> dict[str, str]:
     """A unit's own values as a save carries them (DynamicProperties): id, carrier, MP spent, arrival turn and
-    entry hexes of a reinforcement (``|``-joined)."""
+    entry hexes of a reinforcement (``|``-joined), and those hexes in words (:func:`.entry.enters_words`)."""
     name = game.map.name
     return {"unit": unit.id, "carried_by": unit.carried_by or "", "spent": f"{unit.spent:g}",
-            "arrives": unit.arrives or "", "entry": "|".join(name(h) for h in unit.entry)}
+            "arrives": unit.arrives or "", "entry": "|".join(name(h) for h in unit.entry),
+            ENTERS: enters_words(game, unit.entry)}
 
 
 def unit_piece(game: Game, unit: Unit, gpid: str, pid: str, map_name: str, x: int, y: int) -> str:

@@ -8,14 +8,19 @@ renamed into place, so nothing of the user's is ever overwritten):
   the engine's, hence the printed ones), blank terrain for the user to fill in;
 * ``map-MAP-BOARD.yaml`` -- every other board with a hex grid the module offers, the same way;
 * ``game.yaml`` -- sides from the module's ``PlayerRoster``, one unit type, the off-map zones and regions as
-  boxes; ``counters.yaml`` -- one counter per piece slot (a back face when it has a two-level layer);
-* ``pieces.yaml`` -- the counter manifest: every piece slot with its names, gpid, images, layers, mask and
-  prototypes, and the counter it became;
+  boxes; ``counters.yaml`` -- one counter per piece slot (a back face when it has a two-level layer), on the
+  side :mod:`.sides` works out;
+* ``pieces.yaml`` -- the counter manifest: every piece slot with its names, gpid, images, layers, mask,
+  prototypes, palette folders and deck, how its side was found, and the counter it became;
 * ``vassal.yaml`` -- the import record the save reader uses: every map's boards, their grids as the
-  engine reads them, their default layout, and which locations are boxes.
+  engine reads them, their default layout, which locations are boxes, and the boards that are parts of the
+  main map (``main.parts``);
+* ``scenarios/*.yaml`` -- each predefined setup of the module as a position (:mod:`.setups`);
+* ``README.md`` -- where the folder came from, how the sides were worked out, what each setup became.
 """
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -31,14 +36,19 @@ from ...datafile import DataFileError
 from ...fileio import temporary_folder
 from ...game.module import load_game
 from ...mapdata import compile_map
+from ...mapdata.compiled import naming_json
 from ...scaffold import ScaffoldError, game_id_for
 from ..engine import vgrid
-from ..saves.imported import RECORD
-from .joined import JoinedMap, join, joined_image
+from ..saves.imported import RECORD, load_record
+from .setups import one_line, readme_rows, write_scenarios
+from .sides import SideOf, module_sides, sides_of, summary
+from .joined import MAX_JOINED_PIXELS, JoinedMap, centres, join, joined_image
+from .lattice import region_lattice
 from .moduleread import ModuleMap, PieceDef, PublishedModule, read_published_module
 from ...hexgrid import VassalNumbering
 
 MAX_BOXES = 200
+LATTICE = "RegionGrid on a hex lattice"   # board_hex_grid's source of a region grid read as hexes
 MAX_ZONE_CELLS = 10_000   # cells of one square-grid zone looked at for boxes
 MAX_HEXES = 250_000   # hexes of all the map files of one import together
 TMP_TAG = ".toolkit-import-"
@@ -80,30 +90,52 @@ def _composed_numbering(zone: vgrid.Zone, grid: vgrid.HexGrid) -> vgrid.HexGrid 
 MADE_NUMBERING = VassalNumbering()   # VASSAL's default HexGridNumbering: 0101, 0202 ... (names the toolkit makes)
 
 
+_MADE = "the toolkit names its hexes as VASSAL's default HexGridNumbering would (0101, 0202 ...)"
+_TOKEN = re.compile(r"\$([A-Za-z0-9_]*)\$")
+
+
+def _zone_named(z: vgrid.Zone, made: list[str]) -> vgrid.Zone:
+    """A zone with its own hex grid whose points the engine does not name as hexes, named by the toolkit: a
+    grid without a numbering gets :data:`MADE_NUMBERING`, a format without ``$gridLocation$`` becomes it
+    (``made`` gathers a note for each)."""
+    if not isinstance(z.grid, vgrid.HexGrid) or z.use_parent_grid:
+        return z
+    engine = _TOKEN.sub(lambda m: z.name if m.group(1) == "name" else "", z.location_format)
+    where = f"zone {z.name[:40]!r}: VASSAL names every point of it {engine[:60]!r}"
+    if z.grid.numbering is None:
+        made.append(f"{where} (its HexGrid has no numbering); {_MADE}"
+                    + ("" if "$gridLocation$" in z.location_format else ", without the zone's name"))
+        z = replace(z, grid=replace(z.grid, numbering=replace(MADE_NUMBERING, sideways=z.grid.sideways)))
+    elif "$gridLocation$" not in z.location_format:
+        made.append(f"{where} (its location format {z.location_format[:40]!r} names no hex); the toolkit names its "
+                    "hexes by the numbering of its HexGrid")
+    return replace(z, location_format="$gridLocation$") if "$gridLocation$" not in z.location_format else z
+
+
 def _numbered(grid, made: list[str]):
-    """A grid whose hex grids without a numbering get :data:`MADE_NUMBERING` (``made`` gathers where)."""
+    """A grid whose hex grids the engine names no hexes with named by the toolkit (:data:`MADE_NUMBERING` for
+    one without a numbering; ``made`` gathers a note for each)."""
     if isinstance(grid, vgrid.HexGrid) and grid.numbering is None:
-        made.append("HexGrid")
+        made.append(f"its HexGrid has no numbering, so VASSAL names every point of it 'offboard'; {_MADE}")
         return replace(grid, numbering=replace(MADE_NUMBERING, sideways=grid.sideways))
     if isinstance(grid, vgrid.ZonedGrid):
-        zones = tuple(replace(z, grid=_numbered(z.grid, made)) for z in grid.zones)
+        zones = tuple(_zone_named(z, made) for z in grid.zones)
         return vgrid.ZonedGrid(zones, _numbered(grid.background, made))
     return grid
 
 
 def with_made_names(module: PublishedModule) -> PublishedModule:
     """The module with every hex grid named: one without a numbering (the engine snaps to its hexes but names
-    every point ``offboard``) gets VASSAL's default numbering, said in a note."""
+    every point ``offboard``, or, in a zone, the zone's format with no grid location) gets VASSAL's default
+    numbering, and a zone whose format names no hex the names of its grid, each said in a note: names of the
+    toolkit's making (the import record keeps them, so ``vsav read`` names pieces the same way)."""
     boards: dict[int, vgrid.Board] = {}
 
     def named(slot):
         if id(slot.board) not in boards:
             made: list[str] = []
             boards[id(slot.board)] = replace(slot.board, grid=_numbered(slot.board.grid, made))
-            if made:
-                module.notes.append(f"board {slot.board.name!r}: its HexGrid has no numbering, so VASSAL names every "
-                                    "point of it 'offboard'; the toolkit names its hexes as VASSAL's default "
-                                    "HexGridNumbering would (0101, 0202 ...): names of the toolkit's making")
+            module.notes.extend(f"board {slot.board.name!r}: {m}: names of the toolkit's making" for m in made)
         return replace(slot, board=boards[id(slot.board)])
 
     maps = [replace(m, boards=tuple(map(named, m.boards)), catalogue=tuple(map(named, m.catalogue)))
@@ -113,10 +145,15 @@ def with_made_names(module: PublishedModule) -> PublishedModule:
 
 def board_hex_grid(board: vgrid.Board) -> tuple[vgrid.HexGrid, tuple[int, int, int, int], str] | None:
     """The hex grid a board's map file takes, the board rectangle it covers, and where it comes from: the
-    board's ``HexGrid``, else a ``ZonedGrid``'s background hex grid, else its largest zone with a hex grid."""
+    board's ``HexGrid``, else a ``RegionGrid`` (the board's or a ``ZonedGrid``'s background) whose regions are
+    hexes (:mod:`.lattice`: the grid's numbering is then a toolkit naming scheme), else a ``ZonedGrid``'s
+    background hex grid, else its largest zone with a hex grid."""
     g, whole = board.grid, (0, 0, board.width, board.height)
     if isinstance(g, vgrid.HexGrid) and g.numbering is not None:
         return g, whole, "HexGrid"
+    lattice = region_lattice(g.background if isinstance(g, vgrid.ZonedGrid) else g)
+    if lattice is not None:
+        return lattice.grid, lattice.rect, LATTICE
     if not isinstance(g, vgrid.ZonedGrid):
         return None
     if isinstance(g.background, vgrid.HexGrid) and g.background.numbering is not None:
@@ -179,18 +216,37 @@ def grid_kinds(grid) -> list[str]:
     return [] if grid is None else [type(grid).__name__]
 
 
+def hex_grid_problems(board: vgrid.Board) -> list[str]:
+    """Why each hex grid of a board makes no map file: no hex centre on the board (or in its zone), or a zone
+    whose name holds a ``$`` (its names cannot be read back into hexes)."""
+    g, out = board.grid, []
+    where = f"board {board.name[:40]!r}"
+    tops = [g] if isinstance(g, vgrid.HexGrid) else [g.background] if isinstance(g, vgrid.ZonedGrid) and \
+        isinstance(g.background, vgrid.HexGrid) else []
+    out += [f"{where}: its HexGrid has no hex centre on the board" for t in tops
+            if hex_extent(t, (0, 0, board.width, board.height)) is None]
+    for z in g.zones if isinstance(g, vgrid.ZonedGrid) else ():
+        if not isinstance(z.grid, vgrid.HexGrid) or z.use_parent_grid:
+            continue
+        if _composed_numbering(z, z.grid) is None:
+            out.append(f"{where} zone {z.name[:40]!r}: a '$' in the zone's name (its hexes' names would not read "
+                       "back)")
+        elif hex_extent(z.grid, z.bounds()) is None:
+            out.append(f"{where} zone {z.name[:40]!r}: its HexGrid has no hex centre in the zone")
+    return out
+
+
 def no_map_reason(module: PublishedModule) -> str:
-    """The one-line refusal of a module with no board to make a map of: a hex board's missing image, else the
-    grids its boards hold (square grids, region grids ...: the toolkit's maps are hexes)."""
+    """The one-line refusal of a module with no board to make a map of: the grids its boards hold (square
+    grids, region grids ...: the toolkit's maps are hexes) and why each hex grid makes no map."""
     boards = [s.board for m in module.maps for s in m.catalogue]
-    blank = next((b for b in boards if b.image and (b.width, b.height) == (0, 0) and "HexGrid" in grid_kinds(b.grid)),
-                 None)
-    if blank is not None:
-        note = next(n for n in module.notes if f"{blank.image[:80]!r} is missing from the module" in n)
-        return f"{module.path}: no board with a hex grid to make a map of: {note}"
     kinds = Counter(k for b in boards for k in grid_kinds(b.grid))
     held = ", ".join(f"{n} {k}" for k, n in kinds.most_common()) or "none"
-    return (f"{module.path}: no board of the module has a hex grid with a hex centre on the board (its boards' grids: "
+    problems = [p for b in boards for p in hex_grid_problems(b)]
+    if problems:
+        return (f"{module.path}: no board of the module has a hex grid to make a map of (its boards' grids: {held}): "
+                + "; ".join(problems[:4]) + (f"; and {len(problems) - 4} more" if len(problems) > 4 else ""))
+    return (f"{module.path}: no board of the module has a hex grid to make a map of (its boards' grids: "
             f"{held}); the toolkit's maps are hexes only (toolkit/hexgrid: six neighbours, hexsides, hex lines of "
             "sight): import a module with a hex map")
 
@@ -208,7 +264,7 @@ def map_data(module: PublishedModule, mmap: ModuleMap, board: vgrid.Board, grid:
         scale, origin = (1.0, stretch), (float(grid.y0), grid.x0 / stretch)
     else:
         scale, origin = (stretch, 1.0), (grid.x0 / stretch, float(grid.y0))
-    naming = {"scheme": "vassal", **{k: v for k, v in vars(grid.numbering).items() if k != "sideways"}}
+    naming = naming_json(grid.numbering)
     return {
         "id": map_id,
         "title": f"{module.name or 'Module'}: {board.name or mmap.name}",
@@ -227,8 +283,17 @@ def engine_name(cmap, board, h) -> str | None:
     return board.location_name(round(px), round(py))
 
 
+def blank_png(width: int, height: int) -> bytes:
+    """A blank, light grey board picture (the stand-in for an image the module lacks; one byte a pixel)."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("L", (width, height), 227).save(out, "PNG")
+    return out.getvalue()
+
+
 def _comment(text: str) -> str:
-    return "# " + re.sub(r"[\x00-\x1f\x7f]", " ", text)
+    return "# " + one_line(text)
 
 
 def _dump(header: list[str], data) -> str:
@@ -259,6 +324,8 @@ class _Writer:
         self.main: tuple[str, str] | None = None
         self.main_boards: list[str] = []   # the boards the main map file covers, when joined
         self.hexes: dict[str, int] = {}      # map file -> hexes
+        self.parts: list[dict] = []          # {map, board} of boards named with the main map's hexes
+        self.main_map = None                 # map.yaml compiled (by check_names)
 
     def write(self, rel: str, data: bytes | str) -> None:
         """A new file of the folder (never over an existing one)."""
@@ -269,13 +336,15 @@ class _Writer:
 
     def image(self, slot) -> str:
         """The board image of a board slot, copied once under ``images/`` with a safe name; its path there."""
-        if id(slot.board) not in self.images and slot.image_bytes:   # the same Board object for one board
-            stem, ext = os.path.splitext(os.path.basename(slot.board.image))
-            ext = ext if re.fullmatch(r"\.[A-Za-z0-9]{1,5}", ext) else ".img"
+        b = slot.board
+        stand_in = not slot.image_bytes and b.image and 0 < b.width * b.height <= MAX_JOINED_PIXELS   # no image
+        if id(b) not in self.images and (slot.image_bytes or stand_in):   # the same Board object for one board
+            stem, ext = os.path.splitext(os.path.basename(b.image))
+            ext = ".png" if stand_in else ext if re.fullmatch(r"\.[A-Za-z0-9]{1,5}", ext) else ".img"
             name = slug(stem, self.image_names, "board") + ext.lower()
-            self.write(f"images/{name}", slot.image_bytes)
+            self.write(f"images/{name}", blank_png(b.width, b.height) if stand_in else slot.image_bytes)
             self.images[id(slot.board)] = f"images/{name}"
-        return self.images.get(id(slot.board), "")
+        return self.images.get(id(b), "")
 
     def box(self, location: str) -> None:
         """A box for an engine location name (at most :data:`MAX_BOXES`, then a note)."""
@@ -291,6 +360,8 @@ class _Writer:
         """Compile a map file (the import's only compilation of it); note the hexes whose centre the engine names
         otherwise (another zone covers it).  ``board`` names a board pixel as the engine does."""
         cmap = compile_map(self.tmp / map_file)
+        if map_file == "map.yaml":
+            self.main_map = cmap
         self.hexes[map_file] = len(cmap.grid)
         differ = [cmap.name(h) for h in cmap.grid.hex_list if engine_name(cmap, board, h) != cmap.name(h)]
         if differ:
@@ -317,7 +388,8 @@ class _Writer:
         zones = g.zones if isinstance(g, vgrid.ZonedGrid) else ()
         for z in zones:
             zone_grid = g.grid_of(z)
-            if covered == f"zone {z.name!r}" or (z.use_parent_grid and isinstance(zone_grid, vgrid.HexGrid)):
+            if covered == f"zone {z.name!r}" or (z.use_parent_grid and (isinstance(zone_grid, vgrid.HexGrid)
+                                                                          or covered == LATTICE)):
                 continue
             if isinstance(zone_grid, vgrid.RegionGrid):
                 for r in zone_grid.regions:
@@ -329,7 +401,7 @@ class _Writer:
                 self.box(re.sub(r"\$[A-Za-z0-9_]*\$", lambda m: z.name if m.group() == "$name$" else "",
                                 z.location_format))
         regions = g if isinstance(g, vgrid.RegionGrid) else g.background if isinstance(g, vgrid.ZonedGrid) else None
-        if isinstance(regions, vgrid.RegionGrid):
+        if isinstance(regions, vgrid.RegionGrid) and covered != LATTICE:   # a lattice's regions are its hexes
             for r in regions.regions:
                 self.box(r.name)
 
@@ -364,6 +436,21 @@ class _Writer:
         self.write(name, _dump(header, data))
         self.check_names(name, named)
         return name
+
+    def find_parts(self) -> None:
+        """The boards whose hexes are the main map's (part boards and overlays a save puts in the main board's
+        place), with a note for each: a save's pieces on them are placed on the main map's hexes.  Boards the
+        main map lays beside the main board by default are not parts, even when their names repeat the main's."""
+        cmap = self.main_map
+        beside = {s.board.name for m in self.module.maps if m.name == self.main[0] for s in m.boards}
+        for m in self.module.maps:
+            for s in m.catalogue:
+                if (m.name == self.main[0] and s.board.name in beside | {self.main[1]}) or \
+                        not part_of_main(cmap, s.board):
+                    continue
+                self.parts.append({"map": m.name, "board": s.board.name})
+                self.notes.append(f"map {m.name!r} board {s.board.name!r}: its hexes are named with the main map's "
+                                  "hex names (a part of it): pieces on it are placed on the main map's hexes")
 
     def joins(self) -> dict[str, JoinedMap]:
         """The maps whose default boards join into one hex grid (a note for those that do not)."""
@@ -402,6 +489,7 @@ class _Writer:
             self.image(slot)
             found = board_hex_grid(slot.board)
             self.boxes_of(slot.board, found[2] if found else None)
+        self.find_parts()
         return [{"name": m.name, "edge": list(m.edge), "launch": m.launch,
                  "default": [{"name": s.board.name, "slot": [s.col, s.row], "reversed": s.reversed,
                               "map_file": files.get((m.name, s.board.name))} for s in m.boards],
@@ -411,6 +499,24 @@ class _Writer:
                 for m in self.module.maps]
 
 
+def part_of_main(cmap, board: vgrid.Board) -> bool:
+    """Whether a board is a part of the main map (a part board or an overlay): at least half of the hex centres
+    of its hex grid are named by the engine with hexes of the main map file (``cmap``), each at one offset
+    (to a pixel) from that hex's centre there."""
+    found = board_hex_grid(board)
+    points = centres(found[0], board.width, board.height) if found is not None else []
+    offsets = []
+    for px, py in points:
+        try:
+            h = cmap.grid.parse(board.location_name(px, py) or "")
+        except ValueError:   # HexNameError: not a hex of the main map
+            continue
+        mx, my = cmap.board.pixel(*cmap.grid.layout.centre(h))
+        offsets.append((round(mx) - px, round(my) - py))
+    return bool(offsets) and 2 * len(offsets) >= len(points) and \
+        all(abs(x - offsets[0][0]) <= 1 and abs(y - offsets[0][1]) <= 1 for x, y in offsets)
+
+
 def joined_boards(mmap: ModuleMap) -> JoinedMap | None:
     """A map's default boards joined into one hex grid (:mod:`.joined`), when each board's hex grid covers it
     whole, they continue one another, and their images are raster images (an SVG board is not composed)."""
@@ -418,7 +524,7 @@ def joined_boards(mmap: ModuleMap) -> JoinedMap | None:
     for pb in mmap.layout().boards:
         found = board_hex_grid(pb.board)
         if found is None or found[1] != (0, 0, pb.board.width, pb.board.height) or \
-                pb.board.image.lower().endswith(".svg"):
+                pb.board.image.lower().endswith(".svg") or not isinstance(found[0].numbering, VassalNumbering):
             return None
         placed.append((pb, found[0]))
     return join(placed, " + ".join(pb.board.name for pb, _ in placed))
@@ -451,14 +557,14 @@ movement:
 """
 
 
-def _counters(pieces: list[PieceDef], side: str) -> tuple[list[dict], list[dict]]:
-    """One counter per piece slot, and the manifest entry of each slot."""
+def _counters(pieces: list[PieceDef], found: list[SideOf]) -> tuple[list[dict], list[dict]]:
+    """One counter per piece slot (its side as :mod:`.sides` found it), and the manifest entry of each slot."""
     taken: set[str] = set()
     counters, manifest = [], []
-    for p in pieces:
+    for p, side in zip(pieces, found):
         cid = slug(p.slot or p.name, taken, "piece")
-        c = {"id": cid, "name": p.name or p.slot or cid, "side": side, "nationality": side, "type": "piece",
-             "values": {"movement": PLACEHOLDER_MOVEMENT}}
+        c = {"id": cid, "name": p.name or p.slot or cid, "side": side.side, "nationality": side.side,
+             "type": "piece", "values": {"movement": PLACEHOLDER_MOVEMENT}}
         faces = p.faces
         if len(faces) >= 2:
             flip = next(la for la in p.layers if len([i for i in la.images if i]) >= 2)
@@ -471,8 +577,40 @@ def _counters(pieces: list[PieceDef], side: str) -> tuple[list[dict], list[dict]
                          "faces": list(faces),
                          "layers": [{"name": la.name, "images": list(la.images), "levels": list(la.level_names)}
                                     for la in p.layers],
-                         "mask": p.mask_image, "prototypes": list(p.prototypes), "traits": list(p.traits)})
+                         "mask": p.mask_image, "prototypes": list(p.prototypes), "traits": list(p.traits),
+                         "folders": list(p.folders), "side": {"id": side.side, "how": side.how,
+                                                              "from": side.source},
+                         **({"deck": p.deck} if p.deck else {})})
     return counters, manifest
+
+
+def readme(module: PublishedModule, vmod, title: str, sides: tuple[list[tuple[str, str]], str], found: list[SideOf],
+           rows) -> str:
+    """The folder's README: where it came from, how the sides were worked out (``sides``: ``(id, name)`` and
+    where they come from), the scenarios read."""
+    name = os.path.basename(os.fspath(vmod))
+    sides, whence = sides
+    lines = [
+        f"# {title}", "",
+        f"Imported by `toolkit import-vmod` from the VASSAL module `{name}` ({module.name!r} version "
+        f"{module.version!r}); docs/new-game.md, 'Starting from a published module'.", "",
+        "## Sides", "",
+        f"Sides: {whence}. Each counter's side was worked out from the "
+        "module, the first of these that names a side: a property of the piece or its prototypes (a Marker or "
+        "dynamic property `side`, `faction`, `army`, `nationality` ...), a prototype named after the side, a "
+        "palette folder (the piece window's list, tab or panel) named after it, or -- where folders name "
+        "nationalities (American, British) -- by elimination, the one side no piece names. Counters with none "
+        "of these are given the first side, counted as not worked out.", "",
+        *summary(found, sides), "",
+        "Correct a counter's side in `counters.yaml` (its `side:` and `nationality:`); pieces.yaml says, for each "
+        "piece slot, which way its side was found (`side.how`, `side.from`). The scenarios follow the counters: "
+        "they name counters, not sides.", "",
+        "## Scenarios", "",
+        "Each predefined setup of the module (File menu, nested menus included) read as a position in "
+        "`scenarios/`, as `toolkit vsav read --game` reads a save of the module; pieces it cannot place are "
+        "listed in the file's header.", "",
+        *readme_rows(rows), ""]
+    return "\n".join(one_line(line) for line in lines)   # a name from the module stays on its line
 
 
 def _check_target(folder: Path) -> None:
@@ -505,8 +643,10 @@ def import_module(vmod: str | os.PathLike[str], game_dir: str | os.PathLike[str]
         w = _Writer(module, tmp, game_id)
         maps = w.maps()
         sides_taken: set[str] = set()
-        sides = [(slug(s, sides_taken, "side"), s) for s in module.sides] or [("players", "Players")]
-        counters, manifest = _counters(module.pieces, sides[0][0])
+        names, whence = module_sides(module.sides, module.pieces)
+        sides = [(slug(s, sides_taken, "side"), s) for s in names]
+        found = sides_of(module.pieces, sides)
+        counters, manifest = _counters(module.pieces, found)
         flags = ["flipped"] if any("back" in c for c in counters) else []
         title = (module.name or folder.name).replace("\n", " ")[:120]
         game = {"id": game_id, "title": title, "map": "map.yaml",
@@ -519,20 +659,26 @@ def import_module(vmod: str | os.PathLike[str], game_dir: str | os.PathLike[str]
         w.write("game.yaml", _dump([f"{title}: imported from the VASSAL module {os.path.basename(os.fspath(vmod))} "
                                     "(docs/game-files.md).", "Sides, turns and phases are placeholders: edit them."],
                                    game))
-        w.write("counters.yaml", _dump(["One counter per piece slot of the module (side, type and values are yours "
-                                        "to fill in); pieces.yaml says which slot each came from."],
+        w.write("counters.yaml", _dump(["One counter per piece slot of the module; pieces.yaml says which slot each "
+                                        "came from.  Each `side:` is worked out from the module (README.md, "
+                                        "'Sides'): correct it here,", "with its `nationality:`, where it is wrong; "
+                                        "type and values are yours to fill in."],
                                        {"game": game_id, "counters": counters}))
         w.write("pieces.yaml", _dump(["The module's piece slots (the counter manifest): names, gpid, images, "
                                       "layers and faces, mask, prototypes."], {"pieces": manifest}))
         record = {"module": {"name": module.name, "version": module.version,
                              "file": os.path.basename(os.fspath(vmod))},
-                  "main": {"map": w.main[0], "board": w.main[1], "boards": w.main_boards or [w.main[1]]},
+                  "main": {"map": w.main[0], "board": w.main[1], "boards": w.main_boards or [w.main[1]],
+                           "parts": w.parts},
                   "maps": maps, "boxes": w.boxes}
         w.write("rules.yaml", rules_starter(game_id, title, list(BLANK_TERRAIN), game["phases"]))
         w.write(RECORD, _dump(["What `toolkit vsav read --game` needs of the module: its maps, boards and grids "
                                "as VASSAL reads them.", "Written by `toolkit import-vmod`; not meant for editing."],
                               record))
         _check_loads(tmp, vmod)
+        rows = write_scenarios(vmod, module, load_game(str(tmp)), load_record(tmp), w.write, slug)
+        w.notes += [n for r in rows for n in r.notes]
+        w.write("README.md", readme(module, vmod, title, (sides, whence), found, rows))
         if folder.is_dir():
             os.chmod(tmp, folder.stat().st_mode & 0o7777)
             folder.rmdir()            # empty (checked above); rename cannot replace a folder on every system

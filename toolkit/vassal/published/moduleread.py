@@ -25,13 +25,14 @@ from dataclasses import dataclass, field
 from ...hexgrid import VassalNumbering
 from ..engine import vgrid
 from ..engine.pieces import MAX_TRAITS, PieceLimitError, Trait, parse_add_piece, split_chain
-from ..engine.safezip import ArchiveError, open_archive, parse_xml
+from ..engine.safezip import ArchiveError, check_entry_name, open_archive, parse_xml
 from ..engine.seqenc import decode
 
 MAX_BUILD_FILE_BYTES = 64 << 20
 MAX_IMAGE_BYTES = 256 << 20
 MAX_BOARD_PIXELS = 300_000_000   # a board image's width x height (the engine would need gigabytes beyond)
 MAX_ZONE_POINTS = 10_000
+STAND_IN_HEXES = (30, 20)        # columns and rows of a blank stand-in for a gridded board without its image
 MAX_NUMBER = 10_000_000          # a whole-number attribute's magnitude (sizes, origins, offsets in pixels)
 MIN_SPACING, MAX_SPACING = 1.0, 1e6   # a hex grid's dx and dy in pixels
 DEFAULT_DY = 64.0
@@ -49,6 +50,9 @@ REGION, ZONE, NUMBERING = _GRID + "Region", _GRID + "mapgrid.Zone", _GRID + "map
 NUMBERINGS = (NUMBERING, _GRID + "mapgrid.SquareGridNumbering")
 PIECE_SLOTS = ("VASSAL.build.widget.PieceSlot", "VASSAL.build.widget.CardSlot")
 PROTOTYPE = _PKG + "PrototypeDefinition"
+SETUP = _PKG + "PredefinedSetup"
+DECK = _PKG + "map.DrawPile"
+WIDGET = "VASSAL.build.widget."   # the piece window's lists, tabs, panels and boxes (a slot's palette folders)
 ROOTS = ("VASSAL.build.GameModule", "VASSAL.launch.BasicModule")   # the engine loads both (BasicModule: older)
 ROSTER = _PKG + "PlayerRoster"
 EXTENSION = _PKG + "ModuleExtension"
@@ -57,7 +61,8 @@ SVG_UNITS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "
 
 #: What one module may hold, counted in ``buildFile.xml`` before anything else is read: (what, elements, limit).
 ELEMENT_LIMITS = (("maps", MAP_CLASSES, 100), ("boards", (BOARD,), 500), ("zones", (ZONE,), 5_000),
-                  ("piece slots", PIECE_SLOTS, 20_000))
+                  ("piece slots", PIECE_SLOTS, 20_000), ("predefined setups", (SETUP,), 1_000))
+MAX_SIDES = 100   # the PlayerRoster's sides
 
 
 class ModuleReadError(ValueError):
@@ -125,12 +130,29 @@ class PieceDef:
     mask_image: str | None = None
     prototypes: tuple[str, ...] = ()
     traits: tuple[str, ...] = ()
+    folders: tuple[str, ...] = ()   # the palette's list, tab and panel names above the slot, outermost first
+    properties: tuple[tuple[str, str], ...] = ()   # Marker and dynamic property values, its prototypes' too
+    deck: str = ""   # the DrawPile (deck) holding the card slot, if any
 
     @property
     def faces(self) -> tuple[str, ...]:
         """The images a player flips between: the first layer with two or more levels, else the piece's image."""
         flip = next((la for la in self.layers if len([i for i in la.images if i]) >= 2), None)
         return tuple(i for i in flip.images if i) if flip else ((self.image,) if self.image else ())
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A ``PredefinedSetup`` that loads a saved game of the module (File menu, nested menus included)."""
+
+    name: str
+    file: str
+    menus: tuple[str, ...] = ()   # the menus it sits in, outermost first
+
+    @property
+    def title(self) -> str:
+        """The setup as the File menu shows it: ``Menu > Submenu > Name``."""
+        return " > ".join((*self.menus, self.name))
 
 
 @dataclass
@@ -143,6 +165,9 @@ class PublishedModule:
     maps: list[ModuleMap] = field(default_factory=list)
     sides: list[str] = field(default_factory=list)
     pieces: list[PieceDef] = field(default_factory=list)
+    setups: list[Setup] = field(default_factory=list)
+    decks: list[str] = field(default_factory=list)   # the DrawPiles' names
+    size: int = 0   # the archive's entries, inflated (declared sizes; reading checks them)
     notes: list[str] = field(default_factory=list)   # what the import leaves out, and why
 
 
@@ -281,19 +306,60 @@ class _Reader:
 
     # ------------------------------------------------------------ boards and maps
 
-    def image(self, name: str, where: str) -> tuple[bytes, tuple[int, int]]:
-        """A board image and its size; a missing one is blank and 0 x 0 pixels, as the engine sizes it."""
+    def image(self, name: str, where: str) -> tuple[bytes, tuple[int, int]] | None:
+        """A board image and its size; None when the module lacks it."""
         entry = f"images/{name}"
         if entry not in self.arc:
-            self.notes.append(f"{where} image: {name[:80]!r} is missing from the module (no entry {entry[:90]!r}); "
-                              "the board is kept blank and 0 x 0 pixels, as VASSAL shows it")
-            return b"", (0, 0)
+            return None
         data = self.arc.read(entry, MAX_IMAGE_BYTES)
         size = svg_size(data) if name.lower().endswith(".svg") else _raster_size(data)
         if isinstance(size, str):
             raise self.fail(f"{where} image", f"{name[:80]!r} is not a readable image ({size})")
         self.check_pixels(size, f"{where} image", f"{name[:80]!r} is")
         return data, size
+
+    def stand_in(self, el, grid_el, where: str) -> tuple[int, int]:
+        """The size of a blank stand-in for a gridded board whose image is missing: the board's ``width`` and
+        ``height`` when it has them, else what its zones and regions cover and :data:`STAND_IN_HEXES` of its hex
+        or square grid (or its zoned grid's background) from the grid's origin."""
+        if el.get("width") and el.get("height"):
+            return self.integer(el, "width", 0, where), self.integer(el, "height", 0, where)
+        w = h = 0
+        for z in (c for c in grid_el if c.tag == ZONE):
+            pts = [decode(t, ",") for t in decode(z.get("path") or "", ";")[:MAX_ZONE_POINTS]]
+            for xy in pts:
+                try:
+                    w, h = max(w, int(xy[0]) + 1), max(h, int(xy[1]) + 1)
+                except (ValueError, IndexError):
+                    continue
+        for r in grid_el.iter(REGION):   # a region grid's (or a zoned grid's background's) named points
+            w = max(w, self.integer(r, "originx", 0, where) + 1)
+            h = max(h, self.integer(r, "originy", 0, where) + 1)
+        spaced = [grid_el] + [c for c in grid_el if c.tag in (HEX_GRID, SQUARE_GRID)]
+        for g in (g for g in spaced if g.tag in (HEX_GRID, SQUARE_GRID)):
+            dx, dy = self._spacing(g, where) if g.tag == HEX_GRID else (self.number(g, "dx", 48.0, where),
+                                                                       self.number(g, "dy", 48.0, where))
+            gx, gy = self.integer(g, "x0", 0, where), self.integer(g, "y0", 0, where)
+            if g.tag == HEX_GRID and self.flag(g, "sideways", False):
+                dx, dy, gx, gy = dy, dx, gy, gx
+            w = max(w, math.ceil(gx + dx * STAND_IN_HEXES[0]))
+            h = max(h, math.ceil(gy + dy * (STAND_IN_HEXES[1] + 0.5)))
+        size = (min(w, MAX_NUMBER), min(h, MAX_NUMBER))
+        self.check_pixels(size, f"{where} stand-in", "the board's stand-in would be")
+        return size
+
+    def missing_image(self, el, grid_el, image: str, where: str) -> tuple[bytes, tuple[int, int]]:
+        """A board whose image the module lacks: a gridded one gets a blank stand-in (:meth:`stand_in`), any
+        other is blank and 0 x 0 pixels, as the engine sizes it; a note says which."""
+        missing = f"{where} image: {image[:80]!r} is missing from the module (no entry {('images/' + image)[:90]!r})"
+        if grid_el is None:
+            self.notes.append(f"{missing}; the board is kept blank and 0 x 0 pixels, as VASSAL shows it")
+            return b"", (0, 0)
+        size = self.stand_in(el, grid_el, where)
+        self.notes.append(f"{missing}; warning: the board is a blank stand-in of {size[0]} x {size[1]} pixels (VASSAL "
+                          "shows it 0 x 0, every point 'offboard'): put the real image in the game folder's images/ "
+                          "and its size in the map file's board.size")
+        return b"", size
 
     def check_pixels(self, size: tuple[int, int], where: str, what: str) -> None:
         """Refuse a board over :data:`MAX_BOARD_PIXELS` (its image's, or the declared width and height)."""
@@ -305,12 +371,18 @@ class _Reader:
         name = el.get("name") or ""
         where = f"{where} Board {name[:40]!r}"
         image = el.get("image") or ""
-        if image:
-            data, size = self.image(image, where)
+        grid_el = next((c for c in el if isinstance(c.tag, str) and c.tag.startswith(_GRID)), None)
+        problem = check_entry_name(f"images/{image}") if image else None
+        if problem and "backslash" not in problem:   # never an entry of any archive: hostile, not missing
+            raise self.fail(f"{where} image", f"{image[:80]!r}: no such entry can exist ({problem})")
+        found = self.image(image, where) if image else None
+        if found is not None:
+            data, size = found
+        elif image:
+            data, size = self.missing_image(el, grid_el, image, where)
         else:
             data, size = b"", (self.integer(el, "width", 500, where), self.integer(el, "height", 500, where))
             self.check_pixels(size, f"{where} width and height", "the board is")
-        grid_el = next((c for c in el if isinstance(c.tag, str) and c.tag.startswith(_GRID)), None)
         grid = None if grid_el is None else self.grid(grid_el, size, where)
         return vgrid.Board(name, size[0], size[1], image, grid), data
 
@@ -364,6 +436,7 @@ class _Reader:
             self.notes.append(f"piece slot {slot[:40]!r}: no piece definition; left out")
             return None
         traits, protos = list(p.traits), []
+        properties = dict(p.properties)
         queue = [t.type for t in traits if t.kind == "prototype"]
         while queue and len(protos) < 32:   # prototypes may name prototypes; bounded
             pname = decode(queue.pop(0), ";")[1:2]
@@ -379,10 +452,38 @@ class _Reader:
                 continue
             traits += more
             queue += [t.type for t in more if t.kind == "prototype"]
+            for t in more:
+                for k, v in t.marker_properties().items():
+                    properties.setdefault(k, v)
         layers = tuple(_layer(t) for t in traits if t.kind == "emb2")
         mask = next((decode(t.type, ";")[3:4] for t in traits if t.kind == "obs"), None)
+        folders, deck = _palette_place(el)
         return PieceDef(slot, p.name, el.get("gpid") or "", p.image, layers, (mask[0] or None) if mask else None,
-                        tuple(protos), tuple(t.kind for t in traits))
+                        tuple(protos), tuple(t.kind for t in traits), folders,
+                        tuple((k[:60], v[:60]) for k, v in properties.items() if k)[:64], deck)
+
+
+def _palette_place(el) -> tuple[tuple[str, ...], str]:
+    """The palette folders above a piece slot (list, tab, panel and box names, outermost first) and the deck
+    (``DrawPile``) holding it, if any."""
+    folders, deck = [], ""
+    for a in el.iterancestors():
+        if a.tag == DECK and not deck:
+            deck = a.get("name") or ""
+        elif isinstance(a.tag, str) and a.tag.startswith(WIDGET) and (a.get("entryName") or "").strip():
+            folders.append(a.get("entryName").strip()[:60])
+    return tuple(reversed(folders)), deck
+
+
+def _setups(root) -> list[Setup]:
+    """Every ``PredefinedSetup`` that loads a file, with the menus it sits in (``isMenu`` setups nest)."""
+    out = []
+    for el in root.iter(SETUP):
+        if el.get("isMenu") == "true" or el.get("useFile") == "false" or not (el.get("file") or "").strip():
+            continue
+        menus = tuple((a.get("name") or "")[:60] for a in el.iterancestors(SETUP))[::-1]
+        out.append(Setup((el.get("name") or "")[:120], el.get("file").strip(), menus))
+    return out
 
 
 def _raster_size(data: bytes) -> tuple[int, int] | str:
@@ -456,9 +557,15 @@ def read_published_module(path: str | os.PathLike[str]) -> PublishedModule:
             piece = reader.piece(el, prototypes)
             if piece is not None:
                 module.pieces.append(piece)
+        if len(module.sides) > MAX_SIDES:
+            raise ModuleReadError(f"{label}: {len(module.sides):,} player sides, over the limit of {MAX_SIDES} for an "
+                                  "import (docs/vassal.md, 'Limits')")
+        module.setups = _setups(root)
+        module.decks = [(el.get("name") or "")[:60] for el in root.iter(DECK)]
+        module.size = sum(arc.size(n) for n in arc.names())
         module.notes = reader.notes
     return module
 
 
 __all__ = ["ArchiveError", "BoardSlot", "Layer", "ModuleMap", "ModuleReadError", "PieceDef", "PublishedModule",
-           "read_published_module"]
+           "Setup", "read_published_module"]

@@ -13,13 +13,14 @@ otherwise.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ...datafile import parse_yaml, read_regular
 from ...game import Game, GameDataError, PositionFile
 from ..engine import vgrid
 from .savefile import BoardPlacement, SaveContents, Unplaced, save_to_position
+from ..published.matching import SLOT_GPID, match_slots, set_aside_decks, slot_keys
 
 RECORD = "vassal.yaml"
 PIECES = "pieces.yaml"
@@ -45,6 +46,8 @@ class ImportRecord:
     main_boards: tuple[str, ...]   # the boards of the main map file (several when the import joined them)
     boxes: dict[str, str]        # engine location name -> box id
     pieces: dict[str, str]       # PieceSlot gpid -> counter id
+    slots: dict[tuple[str, str], str] = field(default_factory=dict)   # (piece name, image) -> counter id
+    parts: tuple[tuple[str, str], ...] = ()   # (map, board) of boards named with the main map's hex names
 
     def layout(self, save: SaveContents, map_name: str) -> vgrid.MapLayout | None:
         """A map with the boards the save places on it (else the module's default boards)."""
@@ -89,12 +92,17 @@ def _read_record(path: Path, folder: Path) -> ImportRecord:
             maps[str(m["name"])] = ModuleMapRecord(str(m["name"]), (int(m["edge"][0]), int(m["edge"][1])), boards,
                                                    default)
         pieces_path = Path(folder) / PIECES
-        pieces = {str(p["gpid"]): str(p["counter"]) for p in _load(pieces_path)["pieces"] if p.get("gpid")} \
-            if pieces_path.is_file() else {}
+        manifest = _load(pieces_path)["pieces"] if pieces_path.is_file() else []
+        pieces = {str(p["gpid"]): str(p["counter"]) for p in manifest if p.get("gpid")}
         main = data["main"]
         main_boards = tuple(str(b) for b in main.get("boards") or [main["board"]])
+        parts = tuple((str(b["map"]), str(b["board"])) for b in main.get("parts") or [])
+        for m, b in parts:
+            if b not in maps[m].boards:
+                raise KeyError(f"main.parts: board {b!r} is not a board of map {m!r}")
         return ImportRecord(str(main["map"]), str(main["board"]), maps, main_boards,
-                            {str(k): str(v) for k, v in (data.get("boxes") or {}).items()}, pieces)
+                            {str(k): str(v) for k, v in (data.get("boxes") or {}).items()}, pieces,
+                            slot_keys(manifest), parts)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
         raise GameDataError(str(path), "", f"not a readable import record ({type(err).__name__}: {err}); it is "
                                            "written by `toolkit import-vmod`: import the module again") from None
@@ -119,6 +127,7 @@ def imported_save_to_position(save: SaveContents, game: Game, record: ImportReco
     """The position a save of the published module shows on the imported game's map, and what it cannot
     place (with the engine's name of where it stands)."""
     layouts = {m: record.layout(save, m) for m in record.maps}
+    save, decks = set_aside_decks(match_slots(save, record.pieces, record.slots))
     placed = list(save.boards)
     for m, rec in record.maps.items():   # a save without board commands: the module's default boards
         if not save.boards_of(m):
@@ -127,17 +136,20 @@ def imported_save_to_position(save: SaveContents, game: Game, record: ImportReco
     boards: dict[str, object] = {n: (b.width, b.height) for m in record.maps.values() for n, b in m.boards.items()}
     for name in record.main_boards:   # the boards whose names are hexes of the game's map
         boards[name] = record.maps[record.main_map].boards[name]
+    for m, name in record.parts:      # part boards and overlays named with the main map's hex names
+        boards[name] = record.maps[m].boards[name]
+    gpids = record.pieces | {SLOT_GPID + c: c for c in record.slots.values()}
 
     def zones(map_name: str, x: int, y: int) -> tuple[str, str] | None:
         lay = layouts.get(map_name)
         box = record.boxes.get(lay.location_name(x, y)) if lay is not None else None
         return ("box", box) if box in game.spec.boxes else None
 
-    pf, unplaced = save_to_position(save, game, record.pieces, boards=boards,
+    pf, unplaced = save_to_position(save, game, gpids, boards=boards,
                                     edge={m: r.edge for m, r in record.maps.items()}, zones=zones, names=names)
     for i, u in enumerate(unplaced):   # say where the engine has the piece
         lay = layouts.get(u.map) if u.map else None
         if lay is not None:
             unplaced[i] = Unplaced(u.id, u.name, u.map, u.x, u.y, f"{u.reason} (the engine: "
                                                                   f"{lay.location_name(u.x, u.y)!r})", u.gpid)
-    return pf, unplaced
+    return pf, unplaced + decks

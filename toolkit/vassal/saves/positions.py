@@ -29,7 +29,7 @@ from ..design.turns import position_turn_command, read_position_turn
 
 #: A marker a save puts in a hex lies this far from the centre, on top of the stack and up-right of it as a
 #: stack's own pieces lie: the stack's lower-left corner (its values) and the place name below stay in view.
-MARKER_OFFSET = (16, -14)
+MARKER_OFFSET = (16, -12)   # its top 40 px above the centre: the place name of the hex above stays clear
 _PARTS: dict[int, tuple] = {}  # id(game) -> (game, board, boxes, gpids); the game is kept so its id stays its own
 
 

@@ -80,6 +80,8 @@ class SaveLimits:
     max_boards: int = 64                      # board placements of one map; columns and rows below this
     max_board_commands: int = 1000            # BoardPicker commands (one per map in a real save)
     max_description_chars: int = 1 << 16      # savedata's description (the toolkit's JSON)
+    skip_bad_pieces: bool = False             # a piece over max_traits or unreadable: skipped with a note (a
+    #                                           module's own setups), not the save refused
 
 
 # ---------------------------------------------------------------- obfuscation
@@ -146,6 +148,7 @@ class SaveContents:
     setup: list[bool] = field(default_factory=list)  # begin_save (False) / end_save (True), in order
     savedata: dict[str, str] = field(default_factory=dict)
     moduledata: dict[str, str] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)  # pieces skipped (SaveLimits.skip_bad_pieces), each named
 
     def maps(self) -> list[str]:
         """Every map named by a board placement or a piece, in order of appearance."""
@@ -245,7 +248,9 @@ def parse_saved_game(text: str, source: str = "<savedGame>", limits: SaveLimits 
                 try:
                     save.pieces.append(parse_add_piece(cmd, limits.max_traits))
                 except TraitLimitError as err:
-                    raise SaveError(f"{source}: {err}") from None
+                    if not limits.skip_bad_pieces:
+                        raise SaveError(f"{source}: {err}") from None
+                    save.skipped.append(f"piece {_shown(parts[1] if len(parts) > 1 else '')}: {err}; skipped")
                 except ValueError:
                     save.other.append(cmd)
         else:
@@ -306,10 +311,38 @@ def read_save(path: str | os.PathLike[str] | IO[bytes], limits: SaveLimits | Non
     return save
 
 
+#: Why a VASSAL 2.9 plain-text save (the command text, obfuscated or not, without the zip archive) is refused.
+PLAIN_TEXT_SAVE = ("a VASSAL 2.9 plain-text save, not a zip archive; VASSAL 3 refuses it too (\"Invalid saveFile "
+                   "format\"): load it in VASSAL 2.9, or in a VASSAL version that reads it, and save it again")
+
+
+def is_plain_text_save(head: bytes) -> bool:
+    """Whether a file's first bytes are a VASSAL 2.9 plain-text save: ``!VCSK`` or ``begin_save``, not a zip."""
+    head = head[:64].lstrip()
+    return head.startswith(b"!VCSK") or head.startswith(b"begin_save")
+
+
+def _head_bytes(path) -> bytes:
+    """The first bytes of a save given as a path or a seekable file object (nothing when unreadable)."""
+    try:
+        if isinstance(path, (str, os.PathLike)):
+            with open(path, "rb") as f:
+                return f.read(64)
+        pos = path.tell()
+        head = path.read(64)
+        path.seek(pos)
+        return head
+    except (OSError, AttributeError, ValueError):
+        return b""
+
+
 def read_saved_game_entries(path, label: str, max_entry_bytes: int, max_total_bytes: int,
                             error: type[Exception], what: str) -> tuple[str, dict[str, str], dict[str, str]]:
     """The de-obfuscated ``savedGame`` text and the ``savedata``/``moduledata`` fields of a save or log archive
-    (untrusted: read through :mod:`toolkit.vassal.engine.safezip`); problems raise ``error`` naming ``label``."""
+    (untrusted: read through :mod:`toolkit.vassal.engine.safezip`); problems raise ``error`` naming ``label``
+    (a VASSAL 2.9 plain-text save: :data:`PLAIN_TEXT_SAVE`)."""
+    if is_plain_text_save(_head_bytes(path)):
+        raise error(f"{label}: {PLAIN_TEXT_SAVE}")
     with open_archive(path, max_entries=1000, max_total_bytes=max_total_bytes,
                       max_entry_bytes=max_entry_bytes) as arc:
         if "savedGame" not in arc:

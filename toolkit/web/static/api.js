@@ -33,6 +33,11 @@ export async function getJSON(path, params = {}, signal = undefined) {
   return answer(await fetch(url(path, params), {signal}));
 }
 
+// POST `path` with the query `params` (no body): a change (undo, redo, seats).
+export async function postJSON(path, params = {}) {
+  return answer(await fetch(url(path, params), {method: "POST"}));
+}
+
 // A question asked again and again (the selected unit's moves, a layer, a line of sight, the check): each new
 // ask aborts the one before, and only the latest ask's answer is returned; a superseded or cancelled ask
 // resolves to null.  An answer is thus always the answer to the page's current question, never a late one drawn

@@ -5,7 +5,8 @@ import {html} from "./dom.js";
 import {MapView, ZOOM_STEP} from "./mapview.js";
 import {drawCounters, hidePicker, markUnits, showStackPicker} from "./counters.js";
 import {Moves} from "./moves.js";
-import {Play, positionLink, standing} from "./play.js";
+import {Play, gameLink, positionLink, standing} from "./play.js";
+import {SavedGames} from "./games.js";
 import {LAYERS, layerQuery} from "./layers.js";
 import {Los} from "./los.js";
 import {Combat} from "./combat.js";
@@ -37,12 +38,17 @@ const moves = new Moves(view, {text: $("selection-text"), form: $("move-options"
                                offmap: $("offmap-select"), offmapLabel: $("offmap-label")}, showError);
 const combat = new Combat({section: $("combat-section"), attack: $("combat-attack"), defend: $("combat-defend"),
                            addAttack: $("add-attack"), addDefend: $("add-defend"), clear: $("combat-clear"),
-                           result: $("combat-result"), kind: $("combat-kind"), kindLabel: $("combat-kind-label")},
-                          {selection: () => [...state.selected], onError: showError});
-const play = new Play({section: $("play-section"), standing: $("standing"), phase: $("phase-select"),
+                           result: $("combat-result"), kind: $("combat-kind"), kindLabel: $("combat-kind-label"),
+                           targetRow: $("combat-target-row"), target: $("combat-target"),
+                           pick: $("combat-target-pick")},
+                          {view, selection: () => [...state.selected], onError: showError});
+const games = new SavedGames({onOpen: (id) => { play.seat = null; return openGame(id).catch(showError); },
+                              onError: showError});
+const play = games.play = new Play({section: $("play-section"), standing: $("standing"), phase: $("phase-select"),
                        notice: $("phase-notice"), undo: $("undo"), redo: $("redo"), log: $("play-log"),
                        yaml: $("export-yaml"), vsav: $("export-vsav"), free: $("free-placement"),
-                       link: $("position-link"), next: $("next-phase")}, {onPosition: showPosition, onError: showError});
+                       link: $("position-link"), next: $("next-phase"), seat: games.seatLine},
+                      {onPosition: showPosition, onError: showError});
 const los = new Los(view, {form: $("los-form"), pick: $("los-pick"), from: $("los-from"), to: $("los-to"),
                            convention: $("los-convention"), rules: $("los-rules"), rulesLabel: $("los-rules-label"),
                            verdict: $("los-verdict")}, showError);
@@ -67,7 +73,14 @@ async function refreshSources(current) {
   return sources;
 }
 
-// Open a source, after `steps` of play when a link carries them.
+// Open a saved game where it stands (as the seat of `play.seat` when the link carries one).
+async function openGame(id) {
+  const source = await getJSON("/api/game", {game: id, seat: play.seat});
+  play.side = source.saved.seat;
+  await show(source, await getJSON("/api/geometry", {source: source.id}));
+}
+
+// Open a source, after `steps` of play when a link carries them (a saved game's position: that game, watched).
 async function openSource(id, steps = []) {
   const [source, geometry] = await Promise.all([getJSON(steps.length ? "/api/play" : "/api/source",
                                                         {source: id, step: steps}),
@@ -103,13 +116,16 @@ async function show(source, geometry) {
 async function showPosition(source) {
   Object.assign(state, {source, selected: new Set(), flagged: new Set()});
   $("source-title").textContent = [source.title, standing(source)].filter(Boolean).join(" — ");
+  $("standing-bar").textContent = standing(source);   // a phone's bar: the turn and phase, the panel folded away
   drawStacks();
   moves.setSource(source);
   los.setSource(source);
   fillSuggestions($("goto-units"), source);
   view.clear("goto");
   combat.setSource(source);
-  if (source.steps.length || location.search.includes("step=")) history.replaceState(null, "", positionLink(source));
+  if (source.saved) history.replaceState(null, "", gameLink(source, play.seat));
+  else if (location.search.includes("step=")) history.replaceState(null, "", positionLink(source));
+  games.follow(source);
   document.body.dataset.ready = source.id;
   redrawLayers(() => true);
   runCheck(source);   // not waited for: the position is shown, its check follows (and is dropped if superseded)
@@ -130,7 +146,10 @@ async function runCheck(source) {
   }
 }
 
-$("source-select").addEventListener("change", (e) => openSource(e.target.value).catch(showError));
+$("source-select").addEventListener("change", (e) => {
+  Object.assign(play, {seat: null, side: null});
+  openSource(e.target.value).catch(showError);
+});
 
 async function upload(file) {
   try {
@@ -233,7 +252,9 @@ function showSelected(units) {
 
 view.on("click", (hex, e) => {
   hidePicker($("stack-picker"));
-  if (los.clickHex(hex) || moveTo(hex)) return;
+  if (los.clickHex(hex) || combat.clickHex(hex)) return;
+  if (e.pointerType === "touch" && !play.free && !moves.confirm(hex)) return;   // a finger's first tap only shows
+  if (moveTo(hex)) return;
   const units = hex && state.stacks.get(hex);
   if (!units) return;
   if (units.length === 1) select(units);
@@ -280,6 +301,7 @@ view.on("hover", async (hex) => {
   const move = moves.hover(hex);
   const moveBox = $("hover-move");
   moveBox.textContent = move ? move.text + (move.rule ? ` (rule ${ruleText(state.source, move.rule)})` : "") : "";
+  if (move?.armed) moveBox.append(html("span", {className: "tap-again", textContent: "Tap again to move here"}));
   moveBox.dataset.rule = move?.rule || "";
   moveBox.dataset.reason = move?.reason || "";
   if (!hex) { $("hover-hex").textContent = ""; return; }
@@ -391,7 +413,9 @@ async function start() {
   const link = new URLSearchParams(location.search), drawLine = location.pathname === "/los";
   const wanted = link.get("source") || (link.get("map") ? `map:${link.get("map")}` : current || sources[0]?.id);
   await refreshSources(wanted);
-  await openSource(wanted, link.getAll("step"));
+  play.seat = link.get("seat");
+  if (link.get("game")) await openGame(link.get("game"));
+  else await openSource(wanted, link.getAll("step"));
   if (drawLine) {
     $("los-from").value = link.get("from") || "";
     $("los-to").value = link.get("to") || "";
@@ -401,5 +425,5 @@ async function start() {
   }
 }
 
-window.toolkitPage = {view, moves, los, play};
+window.toolkitPage = {view, moves, los, play, games};
 start().catch(showError);

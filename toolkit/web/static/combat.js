@@ -1,27 +1,36 @@
-// Combat: attackers and defenders picked from the map's selection and the kind of combat (the kinds the game's
-// rules list, `combat_kinds`) → /api/odds (= `toolkit odds --json`), with every modifier, shift and refusal and
-// its rule.
+// Combat: attackers and defenders picked from the map's selection, the attacked hex when the game's combat takes
+// one (`combat_target`: the Siege's Breach attack on a wall hex no unit defends, 10.1) and the kind of combat (the
+// kinds the game's rules list, `combat_kinds`) → /api/odds (= `toolkit odds --json`), with every modifier, shift and
+// refusal and its rule.
 import {Latest} from "./api.js";
 import {html} from "./dom.js";
 import {ruleText} from "./rules.js";
 
 export class Combat {
-  constructor(els, {selection, onError}) {
-    this.els = els;   // {section, attack, defend, addAttack, addDefend, clear, result, kind, kindLabel}
+  constructor(els, {view, selection, onError}) {
+    // {section, attack, defend, addAttack, addDefend, clear, result, kind, kindLabel, targetRow, target, pick}
+    this.els = els;
+    this.view = view;
     this.selection = selection;   // () => the unit ids selected on the map
     this.onError = onError;
     this.sides = {attack: [], defend: []};
+    this.target = "";             // the attacked hex (target=), "" for none
     this.asking = new Latest();   // only the odds of the sides and kind picked last are shown
     els.addAttack.addEventListener("click", () => this.add("attack"));
     els.addDefend.addEventListener("click", () => this.add("defend"));
     els.clear.addEventListener("click", () => this.setSource(this.source));
     els.kind.addEventListener("change", () => this.ask());
+    els.pick.addEventListener("click", () => this.picking(els.pick.getAttribute("aria-pressed") !== "true"));
+    els.target.addEventListener("change", () => this.aim(els.target.value.trim()));
   }
 
   setSource(source) {
     this.asking.cancel();
     this.source = source;
     this.sides = {attack: [], defend: []};
+    this.aim("", false);
+    this.picking(false);
+    this.els.targetRow.hidden = !source.combat_target;
     this.els.section.hidden = source.kind !== "position";
     const kinds = source.combat_kinds || [];
     this.els.kindLabel.hidden = !kinds.length;
@@ -51,10 +60,34 @@ export class Combat {
     }
   }
 
+  // The next click (or tap) on the map picks the attacked hex (`on`), or not.
+  picking(on) {
+    this.els.pick.setAttribute("aria-pressed", String(on));
+  }
+
+  // A click on the map while picking: `hex` is the attacked hex (true: the click is taken).
+  clickHex(hex) {
+    if (!hex || this.els.pick.getAttribute("aria-pressed") !== "true") return false;
+    this.picking(false);
+    this.aim(hex);
+    return true;
+  }
+
+  // `hex` (a hex or place name; "" for none) is the attacked hex, outlined on the map; the odds asked anew.
+  aim(hex, ask = true) {
+    this.target = hex;
+    this.els.target.value = hex;
+    const layer = this.view.layer("target");
+    layer.replaceChildren();
+    if (hex && this.view.has(hex)) this.view.hexPolygon(hex, {class: "target-hex"}, layer);
+    if (ask) this.ask();
+  }
+
   async ask() {
-    if (!this.sides.attack.length || !this.sides.defend.length) return;
+    if (!this.sides.attack.length || (!this.sides.defend.length && !this.target)) return;
     try {
-      const a = await this.asking.get("/api/odds", {source: this.source.id, ...this.sides, kind: this.els.kind.value});
+      const a = await this.asking.get("/api/odds", {source: this.source.id, ...this.sides, target: this.target,
+                                                    kind: this.els.kind.value});
       if (a !== null) this.show(a);
     } catch (err) {
       this.els.result.replaceChildren();
@@ -77,7 +110,7 @@ export class Combat {
     }
     const items = [...(a.modifiers || []).map((m) => `${signed(m.value)} ${m.id} (${rule(m.rule)}): ${m.why}`),
                    ...(a.shifts || []).map((s) => `${signed(s.columns)} column ${s.id} (${rule(s.rule)}): ${s.why}`),
-                   ...(a.notes || []).map(String)];
+                   ...(a.notes || []).map(noteText)];
     if (items.length) out.push(html("ul", {className: "modifiers"}, ...items.map((t) => html("li", {textContent: t}))));
     if (!a.refused && (a.results || []).length) out.push(dieResults(a.results));
     if ((a.flank || {}).flank) out.push(line(`Flank Attack (${rule(a.flank.rule)}): ` +
@@ -101,12 +134,19 @@ function verdict(a) {
   return `${a.attack} against ${a.defence}: odds ${a.odds}${table}${kills}${chance}`;
 }
 
-// What each natural die gives (the Siege's tables): a table of die, modified die and result (a Breach's damage).
+// A game's or a rules plugin's note as `toolkit odds` prints it: text, or `[rule] text`.
+function noteText(note) {
+  return typeof note === "object" && note !== null ? `[${note.rule}] ${note.text}` : String(note);
+}
+
+// What each natural die gives: a table of die, modified die (where the answer gives it) and result (a Breach's
+// damage).
 function dieResults(results) {
   const breach = results.some((r) => r.damage !== undefined);
-  const head = ["die", "modified", "result", ...(breach ? ["wall damage", "breached"] : [])];
+  const modified = results.some((r) => r.final !== undefined);
+  const head = ["die", ...(modified ? ["modified"] : []), "result", ...(breach ? ["wall damage", "breached"] : [])];
   const said = (r) => r.result + (r.meaning ? ` (${r.meaning})` : "") + (r.erratic ? " (erratic shot, 9.31)" : "");
-  const row = (r) => [r.die, r.final, said(r),
+  const row = (r) => [r.die, ...(modified ? [r.final] : []), said(r),
                       ...(breach ? [r.total_damage, r.breach ? "yes" : "no"] : [])];
   return html("table", {className: "die-results"},
               html("tr", {}, ...head.map((h) => html("th", {textContent: h}))),

@@ -19,7 +19,7 @@ function partlyNamed(source, text) {
 // The hex of a unit; an error when it is off the map.
 function unitHex(unit) {
   if (unit.hex) return {hex: unit.hex, unit};
-  throw new Error(`${unit.id} is not on the map (${unit.box || "off the map"})`);
+  throw new Error(`${unit.id} is not on the map (${unit.box_name || "off the map"})`);
 }
 
 // The hex a text names: a unit's hex (its id or name, or a part of one that only one unit has), else the hex or

@@ -3,6 +3,7 @@ import {html} from "./dom.js";
 import {ramp, svgEl} from "./svg.js";
 
 const HEX = "14,2 25,8 25,20 14,26 3,20 3,8";   // a hex in the swatch's 28 × 28 box
+const NARROW = "(max-width: 760px)";   // a phone, as app.css's @media says: the legend starts closed
 const LINE = "2,22 12,10 26,6";
 
 // Per layer, its swatches: [shape, class of the swatch's group, attributes, meaning]; the classes are the map's own
@@ -10,8 +11,9 @@ const LINE = "2,22 12,10 26,6";
 const ENTRIES = {
   moves: [["hex", "legend-moves", {class: "dest", fill: ramp(0)}, "a destination, cheap (green) to dear (red); the number is its cost in MP"],
           ["hex", "legend-moves", {class: "dest stop", fill: ramp(0.5)}, "the move must stop there (■)"],
-          ["hex", "legend-moves", {class: "unreachable"}, "refused: hover it for the reason and rule"]],
-  path: [["line", "legend-path", {class: "move-path-swatch"}, "the cheapest path to the hex under the pointer"]],
+          ["hex", "legend-moves", {class: "unreachable"}, "refused: hover (or tap) it for the reason and rule"]],
+  path: [["line", "legend-path", {class: "move-path-swatch"},
+          "the cheapest path to the hex under the pointer (or tapped)"]],
   zoc: [["hex", "legend-zoc", {class: "zoc"}, "in the enemy's zone of control (hatched)"]],
   reach: [["hex", "legend-reach", {class: "reach", fill: ramp(1)}, "enemy units can reach or attack it (redder: more of them)"]],
   supply: [["line", "supply-line", {class: "path"}, "a supply line"],
@@ -27,6 +29,7 @@ const ENTRIES = {
         ["line", "legend-los", {class: "los-blocked"}, "blocked"],
         ["hex", "legend-los", {class: "los-blocking"}, "a blocking hex"]],
   goto: [["hex", "legend-goto", {class: "goto-hex"}, "the hex gone to"]],
+  target: [["hex", "legend-target", {class: "target-hex"}, "the attacked hex (Combat)"]],
 };
 
 function swatch([shape, group, attrs]) {
@@ -38,8 +41,10 @@ function swatch([shape, group, attrs]) {
   return svg;
 }
 
-// Keep `box` (a list) showing the swatches of the layers of `view` with something drawn in them.
+// Keep `box` (a list) showing the swatches of the layers of `view` with something drawn in them; the legend is open
+// at first on a large screen, closed on a phone (it would hide the map), then as the player leaves it.
 export function keepLegend(view, box) {
+  box.closest("details").open = !window.matchMedia(NARROW).matches;
   let queued = false;
   const update = () => {
     queued = false;

@@ -165,8 +165,8 @@ export class MapView {
 
   // Pointer input: a press that does not move is a click; a drag pans the map, or carries a counter when
   // `grab(hex)` says the press picked one up ("carry" when the drag starts, "drop" with the hexes it came from and
-  // went to); two
-  // fingers pinch to zoom.
+  // went to); two fingers pinch to zoom.  A finger has no hover: a tap is a click, then the hover of the hex tapped
+  // (what the pointer would show there stays shown until the next tap).
   listen() {
     const svg = this.svg, fingers = new Map();
     let press = null, pinch = null;
@@ -215,10 +215,18 @@ export class MapView {
       const hex = this.hexAt(e.clientX, e.clientY);
       if (!done.dragging) this.emit("click", hex, e);
       else if (done.carried) this.emit("drop", done.carried, hex, e);
+      if (e.pointerType === "touch" && !done.dragging) {
+        this.lastHover = hex;
+        this.emit("hover", hex);
+      }
     };
     svg.addEventListener("pointerup", release);
     svg.addEventListener("pointercancel", release);
-    svg.addEventListener("pointerleave", () => { this.lastHover = null; this.emit("hover", null); });
+    svg.addEventListener("pointerleave", (e) => {
+      if (e.pointerType === "touch") return;   // a finger lifted: what its tap shows stays
+      this.lastHover = null;
+      this.emit("hover", null);
+    });
     svg.addEventListener("wheel", (e) => {
       if (!this.viewBox) return;
       e.preventDefault();
@@ -263,4 +271,7 @@ export class MapView {
       this.emit("hover", hex);
     }
   }
+
+  // The hex under the pointer (or tapped last) hovered again: what it shows follows what the map now shows.
+  rehover() { this.emit("hover", this.lastHover ?? null); }
 }

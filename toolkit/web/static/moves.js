@@ -14,6 +14,7 @@ export class Moves {
     this.source = null;
     this.selected = [];       // unit ids: the unit, then the units moving with it
     this.answer = null;
+    this.armed = null;        // the destination tapped once (a finger has no hover): a second tap there moves
     this.asking = new Latest();   // a quick second click supersedes the first unit's question
     els.form.addEventListener("change", () => this.refresh());
     els.form.addEventListener("submit", (e) => { e.preventDefault(); this.refresh(); });
@@ -35,6 +36,7 @@ export class Moves {
   select(ids) {
     this.selected = ids;
     this.answer = null;            // the last unit's destinations go at once, not when the new answer comes
+    this.armed = null;
     this.view.clear("moves");
     this.view.clear("path");
     this.buildOptions();
@@ -48,9 +50,11 @@ export class Moves {
   clear() {
     this.selected = [];
     this.answer = null;
+    this.armed = null;
     this.asking.cancel();
     this.view.clear("moves");
     this.view.clear("path");
+    this.view.rehover();
     this.els.text.textContent = "Click a counter on the map (Esc clears).";
     this.els.summary.replaceChildren();
     this.els.form.querySelectorAll(".unit-option").forEach((n) => n.remove());
@@ -138,7 +142,9 @@ export class Moves {
             mpLabel(d.cost) + (d.stop ? "■" : ""));
     }
     if (a.from && this.view.has(a.from)) this.view.hexPolygon(a.from, {class: "start"}, layer);
+    this.armed = null;
     this.summary();
+    this.view.rehover();   // the hex under the pointer (or tapped) says what these moves say of it
   }
 
   summary() {
@@ -151,7 +157,8 @@ export class Moves {
     }
     const mp = a.mp === null ? "unlimited MP" : `${mpLabel(a.mp)} MP`;
     const lines = [`${who} from ${a.from || "off the map"}, ${phaseLabel(this.source, a.phase)}, ${mp}: ` +
-                   `${a.destinations.length} destinations, ${a.unreachable.length} hexes refused (hover one for why).`,
+                   `${a.destinations.length} destinations, ${a.unreachable.length} hexes refused (hover or tap ` +
+                   "one for why).",
                    "Shaded by cost (green cheap, red dear), the cost in the hex; ■ the move must stop there."];
     if (a.moving && a.moving.length > 1) lines.push(`Moving together: ${a.moving.join(", ")}.`);
     for (const e of a.exits || []) {
@@ -160,18 +167,39 @@ export class Moves {
     box.replaceChildren(...lines.map((t) => html("p", {textContent: t})));
   }
 
-  // What hovering a hex says about the move, and its cheapest path drawn; null when nothing is selected.
+  // A tap (a finger has no hover) on `hex`: true when the tap acts as a click does (a move to a destination, a
+  // stack selected), that is when the moves shown say nothing of the hex or it was tapped last too; else the hex is
+  // the one chosen, what a hover shows of it is shown (`hover`: the path and cost, "tap again", or why it is
+  // refused), and nothing else happens yet.  Another hex tapped changes the choice.
+  confirm(hex) {
+    if (this.armed === hex || !this.answer || !(this.destinations.has(hex) || this.unreachable.has(hex))) {
+      this.armed = null;
+      return true;
+    }
+    this.armed = hex;
+    return false;
+  }
+
+  // What hovering a hex says about the move, and its cheapest path drawn; null when nothing is selected.  `armed`:
+  // the destination a tap chose, a second tap there moves.  The selected unit's own hex says why it may not move.
   hover(hex) {
     this.view.clear("path");
+    if (hex !== this.armed) this.armed = null;
     if (!this.answer || !hex) return null;
     const d = this.destinations.get(hex);
     if (d) {
       svgEl("polyline", {points: this.view.pathPoints(d.path), class: "move-path"}, this.view.layer("path"));
       const stop = d.stop ? "; the move must stop here" : "";   // the page adds its rule
-      return {text: `${hex}: ${mpLabel(d.cost)} MP via ${d.path.join(" → ")}${stop}`, rule: d.stop_rule || null};
+      return {text: `${hex}: ${mpLabel(d.cost)} MP via ${d.path.join(" → ")}${stop}`, rule: d.stop_rule || null,
+              armed: hex === this.armed};
     }
     const u = this.unreachable.get(hex);
     if (u) return {text: `${hex}: unreachable — ${u.reason}`, rule: u.rule, reason: u.reason};
+    const a = this.answer;
+    if (a.refused && hex === a.from) {
+      return {text: `${[].concat(a.unit).join(", ")} cannot move: ${a.refused.reason}`, rule: a.refused.rule,
+              reason: a.refused.reason};
+    }
     return null;
   }
 }

@@ -1,6 +1,8 @@
 // Play: moves made on the map (/api/play checks each with the game's legal-move search), phases entered, free
-// placement for setting up; undo, redo, the log, the position exported as a position file or a VASSAL save.
-import {getJSON, url} from "./api.js";
+// placement for setting up; undo, redo, the log, the position exported as a position file or a VASSAL save.  Each
+// game played is kept by the server (`saved`: its id, its steps' positions, where it stands); a seat (a player's
+// link, `seat=`) plays one side, and the other's steps arrive as they are made (`follow`).
+import {getJSON, postJSON, url} from "./api.js";
 import {html} from "./dom.js";
 
 // A phase's display name (game.yaml's `name`; its id when the game gives none).
@@ -25,18 +27,27 @@ function movementPhases(source) {
   return (source.movement_phases || {})[source.phasing_side] || [];
 }
 
-// The page's link to a position: its first source and the steps made since (a permalink that replays them).
+// The page's link to a position: a saved game's position by its id, else its first source and the steps made
+// since (a permalink that replays them).
 export function positionLink(source, path = "/", extra = {}) {
+  if (source.saved) return url(path, {source: source.id, ...extra});
   return url(path, {source: source.base, step: source.steps, ...extra});
+}
+
+// The page's link to a saved game as it stands (with a seat's token: that player's link).
+export function gameLink(source, seat = null) {
+  return source.saved ? url("/", {game: source.saved.id, seat}) : positionLink(source);
 }
 
 export class Play {
   constructor(els, {onPosition, onError}) {
-    this.els = els;   // {section, standing, phase, notice, undo, redo, next, log, yaml, vsav, free, link}
+    this.els = els;   // {section, standing, phase, notice, undo, redo, next, log, yaml, vsav, free, link, seat}
     this.onPosition = onPosition;   // (source) => the page shows it
     this.onError = onError;
-    this.history = [];   // the positions from the source opened, each a source (null: not asked yet)
+    this.history = [];   // the positions of the game (its redo branch too), each a source (null: not asked yet)
     this.at = -1;
+    this.seat = null;    // this page's seat token (a player's link), or null ...
+    this.side = null;    // ... and the side it plays
     this.making = null;  // the step being made: {key, done} (its promise)
     this.going = 0;      // counts the moves through the history, so that only the latest one is shown
     els.undo.addEventListener("click", () => this.go(this.at - 1));
@@ -48,15 +59,24 @@ export class Play {
   get source() { return this.history[this.at]; }
   get free() { return this.els.free.checked; }
 
-  // A source opened anew (not by a step): the history starts from its first position, a link's steps each a
-  // position undo goes back to (asked when gone to).
+  // A source opened anew (not by a step): a saved game's positions are its history, each asked when gone to.
   start(source) {
-    this.history = [...source.steps.map(() => null), source];
-    this.at = source.steps.length;
+    this.history = [source];
+    this.at = 0;
+    this.known(source);
     this.making = null;
     this.going += 1;
     this.els.free.checked = false;
     this.render();
+  }
+
+  // The history as the saved game of `source` has it now (the positions already asked kept), at `source`.
+  known(source) {
+    if (!source.saved) return;
+    const asked = new Map(this.history.filter(Boolean).map((s) => [s.id, s]));
+    asked.set(source.id, source);
+    this.history = source.saved.positions.map((id) => asked.get(id) || null);
+    this.at = source.saved.at;
   }
 
   // Make steps (/api/play) from the position shown: the new position is shown and becomes the end of the history
@@ -75,15 +95,14 @@ export class Play {
   async make(from, steps) {
     let after;
     try {
-      after = await getJSON("/api/play", {source: from.id, step: steps});
+      after = await getJSON("/api/play", {source: from.id, step: steps, seat: this.seat});
     } catch (err) {
       if (this.source === from) this.render();   // the phase picker shows the position's phase again
       this.onError(err);
       return null;
     }
     if (this.source !== from) return null;        // undone, redone or another source opened meanwhile
-    this.history = [...this.history.slice(0, this.at + 1), after];
-    this.at += 1;
+    this.known(after);
     this.going += 1;
     this.render();
     await this.onPosition(this.source);
@@ -98,24 +117,40 @@ export class Play {
     return this.step([`move:${ids.join("+")}>${hex}`, ...extra].join(";"));
   }
 
-  // Go to the position `index` of the history (undo, redo), asking for it first when a link's steps skipped it;
-  // only the latest go is shown.
+  // Go to the position `index` of the history (undo, redo): the saved game goes there too (/api/history), for
+  // this page, a reopened link and the other seat alike; only the latest go is shown.
   async go(index) {
-    if (index < 0 || index >= this.history.length || this.making) return;
-    const going = this.going += 1, last = this.history[this.history.length - 1];
-    if (!this.history[index]) {
-      try {
-        const steps = last.steps.slice(0, index);
-        const found = await getJSON(steps.length ? "/api/play" : "/api/source", {source: last.base, step: steps});
-        if (going !== this.going) return;
-        this.history[index] = found;
-      } catch (err) {
-        this.onError(err);
-        return;
-      }
+    const game = this.source.saved;
+    if (!game || index < 0 || index >= this.history.length || this.making) return;
+    const going = this.going += 1;
+    let found;
+    try {
+      found = await postJSON("/api/history", {game: game.id, at: index, seat: this.seat});
+    } catch (err) {
+      this.onError(err);
+      return;
     }
     if (going !== this.going) return;
-    this.at = index;
+    this.known(found);
+    this.render();
+    await this.onPosition(this.source);
+  }
+
+  // The game changed elsewhere (the other seat played, undid or redid; another page of this game): its position
+  // now (`event.position`) is shown unless this page shows it already or is making a step of its own.
+  async follow(event) {
+    const shown = this.source;
+    if (!shown?.saved || shown.saved.id !== event.id || shown.id === event.position || this.making) return;
+    const going = this.going += 1;
+    let found;
+    try {
+      found = await getJSON("/api/source", {source: event.position});
+    } catch (err) {
+      this.onError(err);
+      return;
+    }
+    if (going !== this.going || this.source !== shown) return;
+    this.known(found);
     this.render();
     await this.onPosition(this.source);
   }
@@ -130,7 +165,8 @@ export class Play {
     els.redo.disabled = this.at >= this.history.length - 1;
     els.yaml.href = url("/api/position.yaml", {source: s.id});
     els.vsav.href = url("/api/position.vsav", {source: s.id});
-    els.link.href = positionLink(s);
+    els.link.href = gameLink(s);
+    els.seat.textContent = seatText(s, this.side);
     this.notice(s);
     els.log.replaceChildren(...s.log.map((e, i) => html("li", {className: `log-${e.kind}`, textContent: e.text,
                                                                title: e.step, dataset: {step: i + 1}})));
@@ -148,6 +184,14 @@ export class Play {
                         ...[...new Set(later)].map((p) => html("button", {type: "button", textContent: phaseName(s, p),
                           dataset: {phase: p}, onclick: () => this.step(`phase:${p}`)})));
   }
+}
+
+// Which side this page plays and whose turn it is, for a game opened for two players.
+function seatText(source, side) {
+  if (!source.saved?.seated) return "";
+  if (!side) return "Watching: open your side's link to play.";
+  const turn = side === source.phasing_side ? "your move" : `the ${source.phasing_side} player's move`;
+  return `You play ${side} · ${turn}`;
 }
 
 // A phase in the picker, in the game's order: its name and its side; as the tooltip what it lets the phasing
