@@ -82,6 +82,13 @@ def _clean(units):
     return {u.id: (u.counter, u.hex, tuple(u.flags), u.carried_by, u.spent) for u in units}
 
 
+def test_a_deck_of_cards_is_read_by_its_place_only():
+    """A Deck's state is ``map;x;y;faceDown;card ids`` (not a BasicPiece's ``map;x;y;gpid;n;props``): the card id
+    is never read as a property count, so an engine save of a module with a deck reads."""
+    deck = parse_add_piece("+/9/deck;true/Main Map;380;320;true;1796543618752")
+    assert (deck.map, deck.x, deck.y, deck.gpid, deck.persistent) == ("Main Map", 380, 320, "", {})
+
+
 def test_scenario_ii_round_trip(game, layout, tmp_path):
     pos = load_position(SCENARIO_II)
     gpids = {c: str(i + 1) for i, c in enumerate(game.counters)}

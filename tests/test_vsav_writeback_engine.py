@@ -21,12 +21,10 @@ import pytest
 import yaml
 
 import vassal_modules as vm
-from test_engine_tier import add_piece
 from test_vsav_writeback import FACINGS, imported_with_facings, with_gun
 from toolkit.cli import main
 from toolkit.game import load_game
 from toolkit.mapdata import open_map
-from toolkit.vassal.engine.pieces import parse_add_piece
 from toolkit.vassal.published.moduleread import read_published_module
 from toolkit.vassal.published.writeback import SlotPiece, read_module_pieces
 from toolkit.vassal.saves.imported import load_record
@@ -55,22 +53,7 @@ def layered() -> tuple[str, dict]:
 
 ROOT = Path(__file__).resolve().parents[1]
 SHAPES = {**vm.SHAPES, **vm.WILD, "two-boards-reversed": reversed_west, "zoned-layered": layered,
-          **({"sided": vm.sided} if hasattr(vm, "sided") else {})}   # a part board named with the main map's hexes
-
-
-def reads_engine_decks() -> bool:
-    """Whether the save reader reads a ``Deck`` the engine saved (its state ``map;x;y;faceDown;card ids``)."""
-    try:
-        parse_add_piece(add_piece("9", "deck;true", "Main Map;380;320;true;1796543618752"))
-    except ValueError:
-        return False
-    return True
-
-
-#: A module with a deck of cards (sided): the engine's save holds the deck, which the reader must read.
-DECKS = pytest.mark.xfail(not reads_engine_decks(), strict=True,
-                          reason="the save reader takes a Deck's state for a BasicPiece's (the card id for its "
-                                 "property count) and refuses the engine's save of a module with a deck of cards")
+          "sided": vm.sided}   # a part board named with the main map's hexes, a deck of cards
 
 
 def imported(tmp_path, shape: str):
@@ -137,7 +120,7 @@ def where(u) -> tuple:
     return u["counter"], u.get("hex") or u.get("box"), tuple(sorted(u.get("flags", [])))
 
 
-@pytest.mark.parametrize("shape", [pytest.param(s, marks=DECKS) if s == "sided" else s for s in sorted(SHAPES)])
+@pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_a_position_goes_back_into_their_module_and_round_trips_through_the_engine(tmp_path, shape, capsys):
     vmod, folder = imported(tmp_path, shape)
     pos = position(folder, placeable(folder))
@@ -198,9 +181,6 @@ def test_the_pieces_are_the_ones_the_engine_clones_from_the_slots(tmp_path, shap
         assert engine[gpid].basic_type == piece.basic_type
 
 
-@pytest.mark.skipif(not hasattr(vm, "sided_setups"), reason="the import of a module's setups (issue 34 item 1) is "
-                                                            "not on this branch")
-@DECKS
 def test_the_modules_own_setups_imported_as_scenarios_go_back_into_it(tmp_path, capsys):
     """Each setup the import made a scenario of (a part board's pieces on the main map's hexes among them):
     written back, loaded and saved by the engine, read again, the same units on the same hexes."""

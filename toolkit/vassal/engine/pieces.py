@@ -200,6 +200,7 @@ def parse_add_piece(command: str, max_traits: int = MAX_TRAITS) -> SavePiece:
         piece.map = None if s[0] in ("null", "") else s[0]
         piece.x = java_int(s[1]) if len(s) > 1 else 0
         piece.y = java_int(s[2]) if len(s) > 2 else 0
+    if s and t[0] == "piece":   # a Deck's state goes on ``faceDown;cardIds``: only map, x and y are shared
         piece.gpid = s[3] if len(s) > 3 else ""
         n = java_int(s[4]) if len(s) > 4 else 0   # a legacy state (``null;0;0``) ends early: the engine's
         held = max(0, (len(s) - 4) // 2)           # nextToken("")/nextInt(0) read missing tokens as defaults
