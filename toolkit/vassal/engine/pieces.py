@@ -70,6 +70,13 @@ class Trait:
         """The trait's id: its type up to the first ``;`` (``mark``, ``emb2``, ``prototype`` ...)."""
         return self.type.split(";", 1)[0]
 
+    def layer_images(self) -> list[str]:
+        """A layer's (``emb2``) image for each level, empty for a level with none; empty for other traits."""
+        if self.kind != "emb2":
+            return []
+        fields = fast_decode(self.type[len("emb2;"):], ";")
+        return fast_decode(fields[15], ",") if len(fields) > 15 else []
+
     def marker_properties(self) -> dict[str, str]:
         """The properties a trait holds: a ``Marker`` (``mark;k1,k2`` / ``v1,v2``) or a ``DynamicProperty``
         (``PROP;name;...`` / value); empty for other traits."""
@@ -109,8 +116,12 @@ class SavePiece:
 
     @property
     def shows_back(self) -> bool:
-        """Whether its flip layer (``emb2``) shows a level past the first: the counter's back face."""
-        return java_int(fast_decode(self.trait_state("emb2") or "1", ";")[0], 1) > 1
+        """Whether its flip layer shows a level past the first: the counter's back face.  The flip layer is the
+        outermost ``emb2`` with two images or more (a one-image layer above it, a highlight, is not a face), else
+        the outermost ``emb2``."""
+        layers = [t for t in self.traits if t.kind == "emb2"]
+        flip = next((t for t in layers if sum(1 for i in t.layer_images() if i) >= 2), layers[0] if layers else None)
+        return flip is not None and java_int(fast_decode(flip.state or "1", ";")[0], 1) > 1
 
     @property
     def masked_by(self) -> str | None:

@@ -526,8 +526,9 @@ def svg_size(data: bytes) -> tuple[int, int] | str:
 
 
 def _layer(t: Trait) -> Layer:
+    """A layer trait's name, its images and its levels' names."""
     f = decode(t.type[len("emb2;"):], ";")
-    images = tuple(decode(f[15], ",")) if len(f) > 15 else ()
+    images = tuple(t.layer_images())
     names = tuple(decode(f[16], ",")) if len(f) > 16 else ()
     return Layer(f[18] if len(f) > 18 else "", images, names)
 
