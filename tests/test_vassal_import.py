@@ -815,3 +815,14 @@ def test_a_setup_the_game_would_refuse_is_left_out(tmp_path):
     assert sorted(p.name for p in (tmp_path / "game" / "scenarios").iterdir()) == ["north.yaml"]
     note = next(n for n in report.notes if "'Scenarios > Campaign > Day 1'" in n)
     assert "not a position of the game" in note and note.endswith("; left out")
+
+
+@pytest.mark.parametrize("reversible, turned", [("false", False), ("true", True)])
+def test_a_board_is_turned_by_the_default_setup_only_when_it_is_reversible(tmp_path, reversible, turned):
+    """``West/rev`` in the BoardPicker's setup turns West only when the board is ``reversible`` (the engine's
+    ``Board.setReversed`` ignores it otherwise)."""
+    xml, images = vm.two_boards()
+    xml = xml.replace('name="West" reversible="false"', f'name="West" reversible="{reversible}"')
+    vmod = vm.write_vmod(tmp_path / "m.vmod", (xml.replace("BoardPicker\tWest\t", "BoardPicker\tWest/rev\t"), images))
+    (main_map,) = [m for m in read_published_module(vmod).maps if any(b.board.name == "West" for b in m.boards)]
+    assert [(b.board.name, b.reversed) for b in main_map.boards if b.board.name == "West"] == [("West", turned)]

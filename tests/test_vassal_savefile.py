@@ -82,6 +82,27 @@ def _clean(units):
     return {u.id: (u.counter, u.hex, tuple(u.flags), u.carried_by, u.spent) for u in units}
 
 
+def test_a_deck_of_cards_is_read_by_its_place_only():
+    """A Deck's state is ``map;x;y;faceDown;card ids`` (not a BasicPiece's ``map;x;y;gpid;n;props``): the card id
+    is never read as a property count, so an engine save of a module with a deck reads."""
+    deck = parse_add_piece("+/9/deck;true/Main Map;380;320;true;1796543618752")
+    assert (deck.map, deck.x, deck.y, deck.gpid, deck.persistent) == ("Main Map", 380, 320, "", {})
+
+
+def test_the_flip_layer_is_the_one_with_two_faces_not_a_highlight_above_it():
+    """A published piece may carry a one-image layer (a highlight, a marker) above its flip layer: the face shown is
+    read from the outermost layer with two images, as the importer chose the flip layer."""
+    from toolkit.vassal.design.traits import flip_trait
+    from toolkit.vassal.engine.pieces import SavePiece, Trait
+
+    highlight = Trait(flip_trait("glow.png", "", "").type, "2")   # one image: level 2 draws nothing
+    assert highlight.layer_images() == ["glow.png", ""]
+    for shown, back in (("1", False), ("2", True)):
+        piece = SavePiece("1", "", "", [highlight, Trait(flip_trait("a.png", "b.png", "b").type, shown)])
+        assert piece.shows_back is back
+        assert piece.traits[1].layer_images() == ["a.png", "b.png"]
+
+
 def test_scenario_ii_round_trip(game, layout, tmp_path):
     pos = load_position(SCENARIO_II)
     gpids = {c: str(i + 1) for i, c in enumerate(game.counters)}

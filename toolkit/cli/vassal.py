@@ -64,16 +64,33 @@ def cmd_vsav_read(args: argparse.Namespace) -> int:
 
 
 def cmd_vsav_write(args: argparse.Namespace) -> None:
-    """Write a position as a VASSAL save for the game's module."""
+    """Write a position as a VASSAL save for the game's module: the toolkit's own, or for a game imported from
+    a published module, that module (``--module THEIR.vmod``, else the file its import record names)."""
+    from ..vassal.saves.imported import load_record
     from ..vassal.saves.positions import same_file, write_position_save
 
-    if same_file(args.position, args.output):
-        raise ValueError(f"{args.output}: refusing to write over the input position; choose another -o")
+    for given, what in ((args.position, "position"), (args.module, "module")):
+        if given is not None and same_file(given, args.output):
+            raise ValueError(f"{args.output}: refusing to write over the input {what}; choose another -o")
     position = load_position(args.position, args.game)
+    imported = not position.game.bundled and load_record(position.game.folder) is not None
+    if args.module is not None and not imported:
+        raise ValueError("--module is for a game imported from a published module (toolkit import-vmod); this "
+                         "game's save is for its own module (toolkit vmod)")
     written_verb = verb(args.output)
+    out = status_stream(args.output)
+    if imported:
+        from ..vassal.published.writeback import write_imported_save
+
+        omitted, notes = write_imported_save(position, args.output, args.module)
+        print(f"{written_verb} {args.output}" + (f"; not in the save: {', '.join(omitted)}" if omitted else ""),
+              file=out)
+        for note in notes:
+            print(f"  note: {note}", file=out)
+        return
     omitted = write_position_save(position, args.output)
-    print(f"{written_verb} {args.output}" + (f"; off the map, not in the save: {', '.join(omitted)}" if omitted else ""),
-          file=status_stream(args.output))
+    print(f"{written_verb} {args.output}" + (f"; off the map, not in the save: {', '.join(omitted)}" if omitted
+                                             else ""), file=out)
 
 
 def add_vmod(sub) -> None:
@@ -99,10 +116,14 @@ def add_vsav(sub) -> None:
     r.add_argument("--counters", metavar="MAPPING.yaml",
                    help="a counter mapping file, `module piece name: counter id`, for pieces named otherwise")
     r.set_defaults(func="cmd_vsav_read")
-    w = vsub.add_parser("write", help="write a position as a save for the game's module")
+    w = vsub.add_parser("write", help="write a position as a save for the game's module (an imported game: the "
+                                      "published module it came from)")
     w.add_argument("position")
     w.add_argument("-o", "--output", required=True, help="SAVE.vsav")
     w.add_argument("--game", help="your game's folder, for a position of your own game (its `game` is the id)")
+    w.add_argument("--module", metavar="THEIR.vmod",
+                   help="for a game imported from a published module: that module (default: the file its import "
+                        "record names, in the game folder or beside it)")
     w.set_defaults(func="cmd_vsav_write")
 
 

@@ -192,7 +192,8 @@ def _board_layout(cmap: CompiledMap, pixels_per_hex: int) -> BoardLayout:
         raise ValueError(f"map {cmap.id!r}: VASSAL export supports flat-top grids only")
     if not isinstance(cmap.grid.naming, (CCRR, Diagonal)):
         raise ValueError(f"map {cmap.id!r}: grid.naming: the VASSAL export lays ccrr and diagonal names; a map "
-                         "imported from a published module (scheme: vassal) is played with that module")
+                         "imported from a published module (scheme: vassal) is played with that module: "
+                         "`toolkit vsav write POSITION.yaml --game GAME_DIR -o SAVE.vsav` writes a save of it")
     if pixels_per_hex % 2 or pixels_per_hex < 8:
         raise ValueError(f"pixels_per_hex must be an even whole number >= 8, got {pixels_per_hex}")
     origin, col, row = _origin_hex(cmap)

@@ -70,6 +70,13 @@ class Trait:
         """The trait's id: its type up to the first ``;`` (``mark``, ``emb2``, ``prototype`` ...)."""
         return self.type.split(";", 1)[0]
 
+    def layer_images(self) -> list[str]:
+        """A layer's (``emb2``) image for each level, empty for a level with none; empty for other traits."""
+        if self.kind != "emb2":
+            return []
+        fields = fast_decode(self.type[len("emb2;"):], ";")
+        return fast_decode(fields[15], ",") if len(fields) > 15 else []
+
     def marker_properties(self) -> dict[str, str]:
         """The properties a trait holds: a ``Marker`` (``mark;k1,k2`` / ``v1,v2``) or a ``DynamicProperty``
         (``PROP;name;...`` / value); empty for other traits."""
@@ -109,8 +116,12 @@ class SavePiece:
 
     @property
     def shows_back(self) -> bool:
-        """Whether its flip layer (``emb2``) shows a level past the first: the counter's back face."""
-        return java_int(fast_decode(self.trait_state("emb2") or "1", ";")[0], 1) > 1
+        """Whether its flip layer shows a level past the first: the counter's back face.  The flip layer is the
+        outermost ``emb2`` with two images or more (a one-image layer above it, a highlight, is not a face), else
+        the outermost ``emb2``."""
+        layers = [t for t in self.traits if t.kind == "emb2"]
+        flip = next((t for t in layers if sum(1 for i in t.layer_images() if i) >= 2), layers[0] if layers else None)
+        return flip is not None and java_int(fast_decode(flip.state or "1", ";")[0], 1) > 1
 
     @property
     def masked_by(self) -> str | None:
@@ -200,6 +211,7 @@ def parse_add_piece(command: str, max_traits: int = MAX_TRAITS) -> SavePiece:
         piece.map = None if s[0] in ("null", "") else s[0]
         piece.x = java_int(s[1]) if len(s) > 1 else 0
         piece.y = java_int(s[2]) if len(s) > 2 else 0
+    if s and t[0] == "piece":   # a Deck's state goes on ``faceDown;cardIds``: only map, x and y are shared
         piece.gpid = s[3] if len(s) > 3 else ""
         n = java_int(s[4]) if len(s) > 4 else 0   # a legacy state (``null;0;0``) ends early: the engine's
         held = max(0, (len(s) - 4) // 2)           # nextToken("")/nextInt(0) read missing tokens as defaults

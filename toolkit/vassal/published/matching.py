@@ -34,9 +34,7 @@ def _images(p: SavePiece) -> list[str]:
     """A piece's BasicPiece image, then its layers' images (the face it shows may be a layer's)."""
     out = [p.image] if p.image else []
     for t in p.traits:
-        if t.kind == "emb2":
-            f = fast_decode(t.type[len("emb2;"):], ";")
-            out += [i for i in (fast_decode(f[15], ",") if len(f) > 15 else []) if i]
+        out += [i for i in t.layer_images() if i]
     return out
 
 

@@ -391,11 +391,14 @@ class _Reader:
         where = f"Map {name[:40]!r}"
         picker = next((c for c in el if c.tag == PICKER), None)
         boards: dict[str, tuple[vgrid.Board, bytes]] = {}
+        reversible: set[str] = set()
         for b in (c for c in picker if c.tag == BOARD) if picker is not None else ():
             board, data = self.board(b, where)
             boards.setdefault(board.name, (board, data))
+            if self.flag(b, "reversible", False):
+                reversible.add(board.name)
         setup = next((c.text or "" for c in picker if c.tag == "setup"), "") if picker is not None else ""
-        slots = self._setup(setup, boards, name) if setup else []
+        slots = self._setup(setup, boards, name, reversible) if setup else []
         if not slots and boards:
             first = next(iter(boards.values()))
             slots = [BoardSlot(first[0], image_bytes=first[1])]
@@ -403,8 +406,9 @@ class _Reader:
         return ModuleMap(name, edge, tuple(slots), self.flag(el, "launch", False),
                          tuple(BoardSlot(b, image_bytes=data) for b, data in boards.values()))
 
-    def _setup(self, text: str, boards: dict, map_name: str) -> list[BoardSlot]:
-        """The BoardPicker's default ``setup`` command: ``<map>BoardPicker TAB board[/rev] TAB col TAB row ...``."""
+    def _setup(self, text: str, boards: dict, map_name: str, reversible: set[str]) -> list[BoardSlot]:
+        """The BoardPicker's default ``setup`` command: ``<map>BoardPicker TAB board[/rev] TAB col TAB row ...``; a
+        board is turned by ``/rev`` only when it is ``reversible`` (the engine's ``Board.setReversed``)."""
         toks = decode(text, "\t")
         out = []
         for i in range(1, len(toks) - 2, 3):
@@ -419,7 +423,8 @@ class _Reader:
                 continue
             if 0 <= col < 64 and 0 <= row < 64:
                 board, data = boards[nt[0]]
-                out.append(BoardSlot(board, col, row, len(nt) > 1 and nt[1] == "rev", data))
+                turned = len(nt) > 1 and nt[1] == "rev" and nt[0] in reversible
+                out.append(BoardSlot(board, col, row, turned, data))
         return out
 
     # ------------------------------------------------------------ pieces
@@ -521,8 +526,9 @@ def svg_size(data: bytes) -> tuple[int, int] | str:
 
 
 def _layer(t: Trait) -> Layer:
+    """A layer trait's name, its images and its levels' names."""
     f = decode(t.type[len("emb2;"):], ";")
-    images = tuple(decode(f[15], ",")) if len(f) > 15 else ()
+    images = tuple(t.layer_images())
     names = tuple(decode(f[16], ",")) if len(f) > 16 else ()
     return Layer(f[18] if len(f) > 18 else "", images, names)
 
