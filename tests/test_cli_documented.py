@@ -136,4 +136,5 @@ def test_combat_drawn_from_a_seed_and_one_missing_roll_said(capsys, combat_posit
                     "--kind", "attack", "--json")
     assert code == 0 and json.loads(out)["action"]["kind"] == "combat"
     code = main(["combat", path, "--attack", *action.units, "--defend", *action.targets])
-    assert code == 2 and "the combat needs more" in capsys.readouterr().err
+    assert code == 2 and "needs more choices than the 0 given (choice 1, by its number: 0=False, 1=True)" in \
+        capsys.readouterr().err

@@ -163,6 +163,30 @@ def test_no_prisoners_says_which_phase_to_pick_and_the_header_follows(chromium):
         assert not page.errors
 
 
+def test_next_phase_asks_which_overstacked_unit_goes_9_2_c(chromium):
+    """No Prisoners 9.2 C on the page: a fourth Allied unit put in the town 0409 (limit 3, free placement), then
+    Next phase: the notice asks which unit goes, a button each; the pick is made and logged, the phase entered."""
+    with serve(NO_PRISONERS) as base:
+        page = open_page(chromium, base + "/")
+        page.evaluate("() => toolkitPage.play.step('place:a-29-ind-bde>0409')")
+        page.wait_for_function("() => document.querySelectorAll('#play-log li.log-place').length === 1")
+        page.click("#next-phase")
+        notice = page.locator("#phase-notice")
+        page.wait_for_selector("#phase-notice button[data-choice]")
+        assert notice.text_content().startswith("9.2 C: allied eliminates a unit over the limit of 3 in 0409")
+        assert notice.locator("button").all_text_contents() == ["a-29-ind-bde", "a-anzac-mtd-div", "a-hq-murray",
+                                                                 "a-yeo-mtd-div"]
+        assert page.locator("#error").is_hidden()                   # a question, not an error
+        shot(page, "play-no-prisoners-9-2-c")
+        notice.locator('button[data-choice="2"]').click()
+        page.wait_for_function("() => document.querySelectorAll('#play-log li.log-phase').length === 1")
+        said = page.text_content("#play-log li.log-phase")
+        assert said.startswith("turn 1916-II: ") and "a-hq-murray eliminated (9.2 C)" in said
+        units = {u["id"]: u for u in page.evaluate("() => toolkitPage.play.source.units")}
+        assert units["a-hq-murray"]["hex"] is None and units["a-29-ind-bde"]["hex"] == "0409"
+        assert not page.errors
+
+
 def test_combat_odds_from_the_page_are_the_cli_odds(chromium, jerusalem):
     page = open_page(chromium, jerusalem + "/")
     attack(page, "2817", "j-plm-1", "1914")

@@ -116,6 +116,24 @@ def test_a_unit_placed_from_a_box_is_logged_with_the_boxs_name(client):
     assert (after["log"][0]["from"], after["log"][0]["to"]) == ("Order of Battle", "0215")
 
 
+def test_a_phase_end_that_asks_a_choice_says_so_and_takes_it_by_number(client):
+    """No Prisoners 9.2 C: a town (0409, limit 3, its three Allied units) overstacked by a fourth at the end of a
+    phase: Next asks which unit goes (the four, by number), and ``turn:next;choices=N`` eliminates that one."""
+    over = ok(client, "/api/play", source=N1, step="place:a-29-ind-bde>0409")
+    r = client.get("/api/play", params={"source": over["id"], "step": "turn:next"})
+    assert r.status_code == 400 and "9.2 C" in r.json()["error"]
+    choice = r.json()["choice"]
+    assert choice["options"] == ["a-29-ind-bde", "a-anzac-mtd-div", "a-hq-murray", "a-yeo-mtd-div"]
+    assert (choice["given"], choice["step"]) == ([], "turn:next")
+    assert choice["what"].startswith("9.2 C: allied eliminates a unit over the limit of 3 in 0409")
+    after = ok(client, "/api/play", source=over["id"], step="turn:next;choices=2")
+    assert unit(after, "a-hq-murray")["hex"] is None and unit(after, "a-29-ind-bde")["hex"] == "0409"
+    assert after["log"][-1]["step"] == "turn:next;choices=2" and "a-hq-murray eliminated (9.2 C)" in \
+        after["log"][-1]["text"]
+    bad = client.get("/api/play", params={"source": over["id"], "step": "turn:next;choices=x"})
+    assert bad.status_code == 400 and "turn:next;choices=0+2" in bad.json()["error"]
+
+
 def test_the_exported_position_answers_as_the_cli(client, capsys, tmp_path):
     moves = ok(client, "/api/moves", source=J2, unit="j-ac-1")
     dest = moves["destinations"][len(moves["destinations"]) // 2]["hex"]

@@ -39,6 +39,20 @@ class IllegalAction(ValueError):
         self.rule, self.reason = rule, reason
 
 
+class ChoiceNeeded(IllegalAction):
+    """An action that needs a player's choice it was not given: ``what`` is asked, ``options`` (shown as text) are
+    the answers by their number, after the ``given`` choices."""
+
+    def __init__(self, what: str, options: Sequence[Any], given: Sequence[int]):
+        listed = ", ".join(f"{i}={o}" for i, o in enumerate(options[:20]))
+        super().__init__(None, f"{what}: it needs more choices than the {len(given)} given (choice {len(given) + 1}, "
+                               f"by its number: {listed})")
+        self.what, self.options, self.given = what, [str(o) for o in options], list(given)
+
+    def __reduce__(self):
+        return ChoiceNeeded, (self.what, self.options, self.given)
+
+
 @dataclass(frozen=True)
 class Action:
     """One action of a player (see the module doc); ``how`` holds a move's options (``MOVE_OPTIONS``) or a
@@ -228,9 +242,7 @@ class _Draws:
             raise IllegalAction(None, f"{what}: nothing to choose from")
         if self.replay:
             if len(self.choices) >= len(self.given_choices):
-                listed = ", ".join(f"{i}={o}" for i, o in enumerate(options[:20]))
-                raise IllegalAction(None, f"{what}: the combat needs more choices than the {len(self.given_choices)} "
-                                          f"given (choice {len(self.choices) + 1}, by its number: {listed})")
+                raise ChoiceNeeded(what, options, self.choices)
             index = self.given_choices[len(self.choices)]
             if not 0 <= index < len(options):
                 raise IllegalAction(None, f"{what}: choice {index} of {len(options)} options")

@@ -482,11 +482,11 @@ async def page(request: Request) -> Response:
     return FileResponse(index)
 
 
-def _error(status: int, message: str, request: Request) -> JSONResponse:
-    """The error answer: ``{"error": message}``, no folder of the server named by its absolute path in it
-    (:func:`private`)."""
+def _error(status: int, message: str, request: Request, extra: dict | None = None) -> JSONResponse:
+    """The error answer: ``{"error": message}`` (and the ``extra`` keys of a refusal), no folder of the server named
+    by its absolute path in it (:func:`private`)."""
     book = getattr(request.app.state, "book", None)
-    return AnswerJSON({"error": private(message, server_folders(book))}, status_code=status)
+    return AnswerJSON({"error": private(message, server_folders(book)), **(extra or {})}, status_code=status)
 
 
 def server_folders(book: SourceBook | None) -> list[Path]:
@@ -509,7 +509,9 @@ def private(message: str, folders: list[Path]) -> str:
 
 async def refused(request: Request, err: Exception) -> Response:
     """A refused input: 4xx with the toolkit's message (naming the parameter or file and the fix)."""
-    return _error(err.status if isinstance(err, WebError) else 400, error_text(err), request)
+    if isinstance(err, WebError):
+        return _error(err.status, error_text(err), request, err.extra)
+    return _error(400, error_text(err), request)
 
 
 async def too_deep(request: Request, err: Exception) -> Response:

@@ -4,13 +4,15 @@ A step is one of::
 
     move:UNIT[+UNIT...]>HEX[;pickup=UNIT+UNIT...][;kind=K][;terrorist][;enter=HEX]
     phase:PHASE
-    turn:next
+    turn:next[;choices=I+J...]
     place:UNIT>HEX
 
 ``move`` is made only when the game's legal-move search (the one ``toolkit moves`` and ``/api/moves`` use) lists
 ``HEX`` as a destination; it is refused otherwise with the search's reason and rule.  ``phase`` enters one of the
 game's phases; ``turn:next`` the next phase of the game's sequence of play (:mod:`toolkit.game.sequence`: its player turns,
-the phases a turn has, its end), as the action ``end_phase`` (:mod:`toolkit.game.actions`).  ``place`` is free placement for setting up: no rule is asked, and its log entry says so.
+the phases a turn has, its end), as the action ``end_phase`` (:mod:`toolkit.game.actions`); where the phase's end asks
+the player to choose (No Prisoners' overstacked units, 9.2 C) it carries the choices by their number, and without them
+it is refused with the question and its options (:class:`ChoiceAsked`).  ``place`` is free placement for setting up: no rule is asked, and its log entry says so.
 """
 from __future__ import annotations
 
@@ -19,12 +21,23 @@ from typing import Any
 
 from ..answers import require_units
 from ..game import Position
-from ..game.actions import Action, IllegalAction, apply
+from ..game.actions import Action, ChoiceNeeded, IllegalAction, apply
 from ..game.play import enter_phase, place_unit
 from .queries import BadQuery
 
 MAX_STEPS = 500   # steps from a source's first position (a permalink's length stays reasonable)
-STEP_FORMS = "move:UNIT[+UNIT...]>HEX[;pickup=UNIT+...][;kind=K][;terrorist][;enter=HEX], phase:PHASE, turn:next or place:UNIT>HEX"
+STEP_FORMS = ("move:UNIT[+UNIT...]>HEX[;pickup=UNIT+...][;kind=K][;terrorist][;enter=HEX], phase:PHASE, "
+              "turn:next[;choices=I+J...] or place:UNIT>HEX")
+
+
+class ChoiceAsked(BadQuery):
+    """A ``turn:next`` whose phase end needs a player's choice: the answer's ``choice`` says what is asked, the
+    ``options`` by their number, the choices ``given`` before it and the ``step`` to send again with one more."""
+
+    def __init__(self, step: "Step", err: ChoiceNeeded):
+        super().__init__(f"step {step.text()!r}: {err}")
+        self.extra = {"choice": {"what": err.what, "options": err.options, "given": err.given,
+                                 "step": step.text()}}
 
 
 @dataclass(frozen=True)
@@ -39,13 +52,14 @@ class Step:
     kind: str | None = None
     terrorist: bool = False
     enter: str | None = None
+    choices: tuple[int, ...] = ()
 
     def text(self) -> str:
         """The step as a link carries it (:func:`parse_step` reads it back)."""
         if self.what == "phase":
             return f"phase:{self.phase}"
         if self.what == "turn":
-            return "turn:next"
+            return "turn:next" + (f";choices={'+'.join(map(str, self.choices))}" if self.choices else "")
         options = [f"pickup={'+'.join(self.pickup)}" if self.pickup else "", f"kind={self.kind}" if self.kind else "",
                    "terrorist" if self.terrorist else "", f"enter={self.enter}" if self.enter else ""]
         return ";".join([f"{self.what}:{'+'.join(self.units)}>{self.to}", *filter(None, options)])
@@ -59,9 +73,11 @@ def parse_step(text: str) -> Step:
     if what == "phase":
         return Step("phase", phase=rest)
     if what == "turn":
-        if rest != "next":
-            raise _bad(text, "the turn step is turn:next")
-        return Step("turn")
+        head, _, choices = rest.partition(";choices=")
+        if head != "next" or (choices and not all(c.isdigit() and len(c) < 5 for c in choices.split("+"))):
+            raise _bad(text, "the turn step is turn:next, with the phase end's choices by number: "
+                             "turn:next;choices=0+2")
+        return Step("turn", choices=tuple(int(c) for c in choices.split("+")) if choices else ())
     head, *options = rest.split(";")
     units, arrow, to = head.partition(">")
     ids = tuple(u for u in units.split("+") if u)
@@ -93,9 +109,16 @@ def apply_step(position: Position, step: Step) -> tuple[Position, dict[str, Any]
         return _phase(position, step)
     if step.what == "turn":
         try:
-            return _entered(step, apply(position, Action("end_phase")).position)
+            outcome = apply(position, Action("end_phase", choices=step.choices))
+        except ChoiceNeeded as err:   # the phase's end asks the player (No Prisoners 9.2 C)
+            raise ChoiceAsked(step, err) from None
         except IllegalAction as err:   # the game is over (GameOver) or the next phase refused
             raise BadQuery(f"step {step.text()!r}: {err}") from None
+        after, entry = _entered(step, outcome.position)
+        done = outcome.notes[:-1]   # what the phase's end did (9.2 C), before the note of the phase entered
+        if done:
+            entry["text"] += "; " + "; ".join(f"{n['text']} ({n['rule']})" for n in done)
+        return after, entry
     name, cmap = position.game.map.name, position.game.map
     to = cmap.resolve(step.to)
     if step.what == "place":

@@ -16,9 +16,11 @@ MAX_UNITS = 50     # units named in one moves query (``with``, ``pickup``)
 
 
 class WebError(ValueError):
-    """A refused request: its HTTP status and a message naming the parameter (or file) and the fix."""
+    """A refused request: its HTTP status and a message naming the parameter (or file) and the fix; ``extra``, keys
+    the answer carries beside ``error`` (a choice the player must make)."""
 
     status = 400
+    extra: dict | None = None
 
 
 class BadQuery(WebError):

@@ -55,11 +55,11 @@ class Workers:
             self.slots.release()
         if ok:
             return value
-        status, message = value
+        status, message, extra = value
         if status >= 500:
             raise RuntimeError(message)
         err = WebError(message)
-        err.status = status
+        err.status, err.extra = status, extra
         raise err
 
     def _take_slot(self, what: str, seconds: float, deadline: float) -> None:
@@ -107,17 +107,17 @@ class Workers:
 
 
 def _work(send, fn: Callable[..., Any], args: tuple) -> None:
-    """The worker: ``(True, result)`` or ``(False, (status, message))`` sent back; it dies with the server."""
+    """The worker: ``(True, result)`` or ``(False, (status, message, extra))`` sent back; it dies with the server."""
     _die_with_parent()
     try:
         out: tuple[bool, Any] = (True, fn(*args))
     except (*REFUSALS, WebError) as err:
-        out = (False, (getattr(err, "status", 400), error_text(err)))
+        out = (False, (getattr(err, "status", 400), error_text(err), getattr(err, "extra", None)))
     except RecursionError:
-        out = (False, (400, "the input is nested too deeply"))
+        out = (False, (400, "the input is nested too deeply", None))
     except Exception as err:  # noqa: BLE001 -- a bug: logged here, answered 500 by the server
         log.error("internal error in a worker", exc_info=err)
-        out = (False, (500, f"{type(err).__name__}: {err}"))
+        out = (False, (500, f"{type(err).__name__}: {err}", None))
     send.send(out)
 
 

@@ -22,7 +22,9 @@ async function answer(response) {
   let data = null;
   try { data = JSON.parse(text); } catch { /* not JSON: reported below */ }
   if (!response.ok) {
-    throw new Error((data && data.error) || `${response.status} ${response.statusText}: ${text.slice(0, 200)}`);
+    const err = new Error((data && data.error) || `${response.status} ${response.statusText}: ${text.slice(0, 200)}`);
+    err.data = data;   // what a refusal carries besides its text (a choice the player must make)
+    throw err;
   }
   if (data === null) throw new Error(`the server's answer to ${response.url} is not JSON`);
   return data;

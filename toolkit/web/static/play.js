@@ -98,7 +98,8 @@ export class Play {
       after = await getJSON("/api/play", {source: from.id, step: steps, seat: this.seat});
     } catch (err) {
       if (this.source === from) this.render();   // the phase picker shows the position's phase again
-      this.onError(err);
+      if (this.source === from && err.data?.choice) this.ask(err.data.choice);
+      else this.onError(err);
       return null;
     }
     if (this.source !== from) return null;        // undone, redone or another source opened meanwhile
@@ -171,6 +172,15 @@ export class Play {
     els.log.replaceChildren(...s.log.map((e, i) => html("li", {className: `log-${e.kind}`, textContent: e.text,
                                                                title: e.step, dataset: {step: i + 1}})));
     if (!s.log.length) els.log.append(html("li", {className: "muted", textContent: "No move made yet."}));
+  }
+
+  // The phase's end asks the player to choose (No Prisoners 9.2 C: which unit over the limit goes): the question,
+  // and a button for each option, which makes the step again with that choice added.
+  ask(choice) {
+    const box = this.els.notice, chosen = (i) => `${choice.step.split(";")[0]};choices=${[...choice.given, i].join("+")}`;
+    box.hidden = false;
+    box.replaceChildren(`${choice.what}: `, ...choice.options.map((o, i) => html("button", {
+      type: "button", textContent: o, dataset: {choice: i}, onclick: () => this.step(chosen(i))})));
   }
 
   // Nothing moves in this phase: say which phases to pick, each a button.
