@@ -8,7 +8,6 @@ and why, with the game's rule.
 from __future__ import annotations
 
 import heapq
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
