@@ -39,7 +39,6 @@ import os
 import re
 from collections import Counter
 
-
 from ..engine.pieces import MAX_TRAITS
 from ..engine.safezip import ArchiveError, open_archive, parse_xml
 from ..engine.seqenc import decode
