@@ -228,6 +228,30 @@ def test_a_server_killed_in_mid_play_carries_on_the_same_game(where):
         server.wait(20)
 
 
+def test_stores_opened_at_once_on_an_empty_database_make_its_tables_once(where):
+    """Several servers started together on a new store: one makes the tables, the others find them (PostgreSQL's
+    CREATE TABLE IF NOT EXISTS run at once in two sessions fails: the setup is serialized)."""
+    opened, failed = [], []
+    start = threading.Barrier(6)
+
+    def open_one() -> None:
+        start.wait()
+        try:
+            opened.append(open_store(where))
+        except Exception as err:  # noqa: BLE001 -- collected: the test says which
+            failed.append(err)
+
+    threads = [threading.Thread(target=open_one) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert failed == [] and len(opened) == 6
+    assert [len(s.games()) for s in opened] == [0] * 6
+    for store in opened:
+        store.close()
+
+
 def test_two_servers_share_the_games_of_one_store(where):
     """Two server processes on one store (PostgreSQL's purpose; an SQLite file allows it too): a step made
     through one is heard by a page of the other (its event stream) and the game goes on through the other."""

@@ -125,6 +125,8 @@ class Store:
     MARK = "?"                       # the parameter mark of the driver
     TYPES = {"blob": "BLOB", "real": "REAL"}
     FOR_UPDATE = ""                  # how a game row is locked for a write (PostgreSQL: FOR UPDATE)
+    SETUP_LOCK = ""                  # what serializes two servers creating the tables at once (SQLite: the write
+    #                                  transaction itself)
 
     def __init__(self, where: str) -> None:
         self.where = where
@@ -164,6 +166,8 @@ class Store:
         """Create the tables in an empty database; refuse one whose ``toolkit_meta`` says another schema, or (SQLite)
         a database of something else."""
         with self.transaction(write=True) as cur:
+            if self.SETUP_LOCK:
+                self._run(cur, self.SETUP_LOCK)
             names = self._tables(cur)
             if "toolkit_meta" not in names:
                 foreign = self._foreign_tables(cur)
@@ -354,6 +358,7 @@ class PostgresStore(Store):
     MARK = "%s"
     TYPES = {"blob": "BYTEA", "real": "DOUBLE PRECISION"}
     FOR_UPDATE = " FOR UPDATE"
+    SETUP_LOCK = "SELECT pg_advisory_xact_lock(7294116)"   # CREATE TABLE IF NOT EXISTS is not safe run at once
 
     def _connect(self):
         try:
