@@ -200,7 +200,8 @@ def test_a_server_killed_in_mid_play_carries_on_the_same_game(where):
     server = served(where, port)
     try:
         base = url_of(server)
-        _, moves = api(base, f"/api/moves?source={J2}&unit=j-plm-1")
+        status, moves = api(base, f"/api/moves?source={J2}&unit=j-plm-1")
+        assert status == 200, moves
         _, first = api(base, f"/api/play?source={J2}&step=move:j-plm-1>{moves['destinations'][0]['hex']}")
         _, second = api(base, f"/api/play?source={first['id']}&step=turn:next")
         late = threading.Thread(target=_ask, args=(f"{base}/api/play?source={second['id']}&step=turn:next",))

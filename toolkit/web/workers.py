@@ -11,6 +11,7 @@ import ctypes
 import ctypes.util
 import logging
 import multiprocessing
+import os
 import signal
 import threading
 import time
@@ -77,7 +78,7 @@ class Workers:
         with self.lock:
             if self.stopped:
                 raise Unavailable("the server is stopping")
-            worker = ctx.Process(target=_work, args=(send, fn, args), daemon=True)
+            worker = ctx.Process(target=_work, args=(send, receive, os.getpid(), fn, args), daemon=True)
             worker.start()
             self.running.add(worker)
         send.close()
@@ -106,9 +107,12 @@ class Workers:
                 worker.kill()
 
 
-def _work(send, fn: Callable[..., Any], args: tuple) -> None:
-    """The worker: ``(True, result)`` or ``(False, (status, message, extra))`` sent back; it dies with the server."""
-    _die_with_parent()
+def _work(send, receive, server: int, fn: Callable[..., Any], args: tuple) -> None:
+    """The worker: ``(True, result)`` or ``(False, (status, message, extra))`` sent back; it dies with the server
+    (pid ``server``).  The pipe's reading end, inherited by the fork, is closed here: with the server gone, a long
+    answer then fails at once instead of waiting for a reader that will never come."""
+    receive.close()
+    _die_with_parent(server)
     try:
         out: tuple[bool, Any] = (True, fn(*args))
     except (*REFUSALS, WebError) as err:
@@ -121,11 +125,14 @@ def _work(send, fn: Callable[..., Any], args: tuple) -> None:
     send.send(out)
 
 
-def _die_with_parent() -> None:
+def _die_with_parent(server: int) -> None:
     """On Linux, this process is killed when the server that forked it dies, even by SIGKILL (no worker is left
-    holding a request's connection open); elsewhere the worker ends with its answer."""
+    holding a request's connection open), and ends at once when the server died before it could ask that;
+    elsewhere the worker ends with its answer."""
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     except (OSError, AttributeError):
         return
+    if os.getppid() != server:   # the server died between the fork and prctl
+        os._exit(0)
