@@ -227,7 +227,7 @@ def flip_states(traits: list[Trait], back: bool) -> tuple[list[Trait], bool]:
     """The traits with the flip layer (the first layer with two faces) at its back or front face's level, and
     whether the piece has such a layer."""
     for i, t in enumerate(traits):
-        faces = [n for n, image in enumerate(t.layer_images(), 1) if image] if t.kind == "emb2" else []
+        faces = [n for n, image in enumerate(t.layer_images(), 1) if image]   # none for a trait that is no layer
         if len(faces) >= 2:
             return _set_state(traits, i, str(faces[1] if back else faces[0])), True
     return traits, False
@@ -407,7 +407,7 @@ class PublishedLayout:
             except ValueError:
                 self._seen[slot] = ("", "", frozenset())
             else:
-                faces = {i for t in traits if t.kind == "emb2" for i in t.layer_images() if i}
+                faces = {i for t in traits for i in t.layer_images() if i}
                 self._seen[slot] = (p.name, p.image, frozenset(faces | {p.image}))
         return self._seen[slot]
 
